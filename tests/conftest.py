@@ -1,0 +1,18 @@
+"""Shared fixtures: the read-only reference data in ../shared, read in place."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+REFERENCE = SHARED / "reference-data" / "vitalerrors-nq"
+
+
+@pytest.fixture(scope="session")
+def reference_dir() -> Path:
+    """``../shared/reference-data/vitalerrors-nq``; skips when ../shared is absent."""
+    if not REFERENCE.is_dir():
+        pytest.skip(f"reference data not found at {REFERENCE} (../shared is absent)")
+    return REFERENCE

@@ -1,0 +1,101 @@
+"""The interface every scoring backend implements.
+
+Two implementations live beside this file: ``offline`` (embedded, no key, no
+network; the default) and ``openai_compat`` (any OpenAI-compatible chat
+endpoint). ``vital_core.pipeline`` drives a backend through the method's steps;
+pages and commands never call a backend step directly.
+
+All steps are ``async`` so the LLM backend can run windows and records
+concurrently; the offline backend simply computes and returns.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+from ..model import Document, Nugget, Subclaim
+
+
+@dataclass
+class DecomposedSentence:
+    """A source sentence and the atomic, self-contained claims drawn from it."""
+    text: str
+    claims: list[str]
+
+
+@dataclass
+class Ranking:
+    """Importance labels (id -> label) and the order, most important first.
+
+    Ids the ranker could not label carry ``unlabelled``; ``warnings`` says why.
+    """
+    labels: dict[str, str]
+    order: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Verdict:
+    verdict: str          # supported / contradicted / not_enough_evidence
+    reason: str = ""
+    evidence: str = ""    # quoted evidence span
+
+
+@dataclass
+class Evidence:
+    """What claims are checked against. ``mode`` is documents, reference or none."""
+    mode: str
+    documents: list[Document] = field(default_factory=list)
+    reference: str | None = None
+
+    def as_documents(self) -> list[Document]:
+        """The evidence as a list of documents (a reference becomes one document)."""
+        if self.mode == "reference" and self.reference:
+            return [Document(id="reference", text=self.reference)]
+        return list(self.documents)
+
+
+@dataclass
+class BackendInfo:
+    name: str                 # "offline" / "openai"
+    model: str = ""
+    prompt_version: str = ""
+    description: str = ""     # one line for the app's banner
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "model": self.model, "prompt_version": self.prompt_version}
+
+
+class Backend(ABC):
+    """One implementation of the method's model-dependent steps."""
+
+    @property
+    @abstractmethod
+    def info(self) -> BackendInfo: ...
+
+    @abstractmethod
+    async def decompose(self, query: str, response: str) -> list[DecomposedSentence]:
+        """Split a response into sentences and atomic claims (pronouns resolved)."""
+
+    @abstractmethod
+    async def rank(self, query: str, subclaims: list[Subclaim]) -> Ranking:
+        """Label each subclaim vital/okay/less-important by query importance and order them."""
+
+    @abstractmethod
+    async def verify(self, query: str, subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:
+        """One verdict per subclaim, in the same order."""
+
+    @abstractmethod
+    async def make_nuggets(self, query: str, documents: list[Document]) -> list[Nugget]:
+        """Query-level nuggets (vital/okay) from the documents; ids N0, N1, ..."""
+
+    @abstractmethod
+    async def assign_nuggets(self, query: str, nuggets: list[Nugget], response: str) -> dict[str, str]:
+        """nugget id -> support / partial_support / not_support for one response."""
+
+    @abstractmethod
+    async def perturb(self, query: str, response: str, kind: str) -> str:
+        """Return the ``missing`` or ``wrong`` variant of a normal response."""
+
+    async def aclose(self) -> None:  # pragma: no cover - optional hook
+        return None

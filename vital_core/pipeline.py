@@ -1,0 +1,135 @@
+"""Drive a backend through the method: decompose -> rank -> verify -> nuggets.
+
+``score_example`` turns a query, its evidence and its response variants into
+an ``ExampleResult``. A step that fails for one variant records the error on
+that variant and the others go on; nothing here raises for a model failure.
+``on_step`` lets the app show progress step by step.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Callable, Mapping
+
+from .backends.base import Backend, Evidence
+from .model import (EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_REFERENCE, UNLABELLED,
+                    Document, ExampleResult, ResponseResult, Subclaim)
+
+StepCallback = Callable[[str], None]
+
+
+def _noop(_: str) -> None:
+    return None
+
+
+def choose_evidence(documents: list[Document], reference: str | None) -> Evidence:
+    """Documents when given, else the reference answer, else the model's own knowledge."""
+    if documents:
+        return Evidence(mode=EVIDENCE_DOCUMENTS, documents=list(documents), reference=reference)
+    if reference and reference.strip():
+        return Evidence(mode=EVIDENCE_REFERENCE, reference=reference)
+    return Evidence(mode=EVIDENCE_NONE)
+
+
+def subclaims_from_sentences(sentences, prefix: str = "S") -> list[Subclaim]:
+    """Number claims S1..Sn in response order, remembering their source sentence."""
+    out: list[Subclaim] = []
+    for s_index, sentence in enumerate(sentences):
+        for claim in sentence.claims:
+            out.append(Subclaim(id=f"{prefix}{len(out) + 1}", text=claim,
+                                sentence_index=s_index, sentence=sentence.text))
+    return out
+
+
+def apply_ranking(subclaims: list[Subclaim], ranking) -> list[str]:
+    """Write labels and ranks onto the subclaims; return the importance order."""
+    known = {s.id for s in subclaims}
+    order = [i for i in ranking.order if i in known]
+    order += [s.id for s in subclaims if s.id not in set(order)]
+    position = {sid: n + 1 for n, sid in enumerate(order)}
+    for s in subclaims:
+        s.importance = ranking.labels.get(s.id, UNLABELLED)
+        s.rank = position[s.id]
+    return order
+
+
+def apply_verdicts(subclaims: list[Subclaim], verdicts) -> None:
+    for s, v in zip(subclaims, verdicts):
+        s.verdict, s.reason, s.evidence = v.verdict, v.reason, v.evidence
+
+
+async def score_response(backend: Backend, query: str, variant: str, text: str,
+                         evidence: Evidence, on_step: StepCallback = _noop) -> ResponseResult:
+    result = ResponseResult(variant=variant, text=text, evidence_mode=evidence.mode)
+    try:
+        on_step(f"{variant}: decomposing into subclaims")
+        result.subclaims = subclaims_from_sentences(await backend.decompose(query, text))
+        if result.subclaims:
+            on_step(f"{variant}: ranking {len(result.subclaims)} subclaims by importance")
+            ranking = await backend.rank(query, result.subclaims)
+            result.order = apply_ranking(result.subclaims, ranking)
+            result.warnings.extend(ranking.warnings)
+            on_step(f"{variant}: verifying against {evidence.mode}")
+            apply_verdicts(result.subclaims, await backend.verify(query, result.subclaims, evidence))
+        if evidence.reference and evidence.reference.strip():
+            # Factual-correctness recall: the reference's claims checked against this response.
+            on_step(f"{variant}: checking the reference's claims against the response")
+            ref_claims = subclaims_from_sentences(await backend.decompose(query, evidence.reference), prefix="R")
+            if ref_claims:
+                ranking = await backend.rank(query, ref_claims)
+                apply_ranking(ref_claims, ranking)
+                as_evidence = Evidence(mode=EVIDENCE_REFERENCE, reference=text)
+                apply_verdicts(ref_claims, await backend.verify(query, ref_claims, as_evidence))
+            result.reference_claims = ref_claims
+    except Exception as exc:  # one variant's failure must not sink the example
+        result.error = f"{type(exc).__name__}: {exc}"
+    return result
+
+
+async def score_example(backend: Backend, *, example_id: str, query: str,
+                        responses: Mapping[str, str], documents: list[Document] | None = None,
+                        reference: str | None = None, dataset: str = "", subset: str = "",
+                        query_type: str | None = None, on_step: StepCallback = _noop) -> ExampleResult:
+    documents = list(documents or [])
+    evidence = choose_evidence(documents, reference)
+    example = ExampleResult(id=example_id, query=query, documents=documents, reference=reference,
+                            dataset=dataset, subset=subset, query_type=query_type,
+                            backend=backend.info.to_dict())
+    tasks = [score_response(backend, query, name, text, evidence, on_step)
+             for name, text in responses.items() if text is not None]
+    nugget_task = None
+    if documents:
+        on_step("building nuggets from the documents")
+        nugget_task = backend.make_nuggets(query, documents)
+    results = await asyncio.gather(*tasks, *( [nugget_task] if nugget_task else []),
+                                   return_exceptions=True)
+    variant_results = results[:len(tasks)]
+    for name, res in zip([n for n, t in responses.items() if t is not None], variant_results):
+        if isinstance(res, BaseException):
+            res = ResponseResult(variant=name, text=responses[name], error=f"{type(res).__name__}: {res}")
+        example.variants[name] = res
+    if nugget_task is not None:
+        nuggets = results[-1]
+        if isinstance(nuggets, BaseException):
+            example.error = f"nuggets: {type(nuggets).__name__}: {nuggets}"
+        else:
+            example.nuggets = nuggets
+            on_step(f"assigning {len(nuggets)} nuggets to each response")
+
+            async def assign(v: ResponseResult):
+                try:
+                    v.nugget_assignment = await backend.assign_nuggets(query, nuggets, v.text)
+                except Exception as exc:
+                    v.warnings.append(f"nugget assignment failed: {type(exc).__name__}: {exc}")
+            await asyncio.gather(*(assign(v) for v in example.variants.values()))
+    return example
+
+
+def run_sync(coro):
+    """Run a coroutine from synchronous code (the app, the CLI), even inside a running loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    import concurrent.futures
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
