@@ -38,9 +38,12 @@ _SPECS = [
                "release-compatible decay over the top 5 of the importance order"),
     MetricSpec("linear_decay_precision", "Linear-decay precision", "score", True, "at least one ranked subclaim",
                "true linear decay (n-i+1)/n over the importance order"),
+    MetricSpec("linear_decay_precision_top5", "Linear-decay precision@5", "score", True,
+               "at least one ranked subclaim", "true linear decay over the top 5 of the importance order"),
     MetricSpec("rlp", "RLP (vital error flagged)", "flag", False, "at least one vital subclaim",
                "true when any vital subclaim is not supported"),
     MetricSpec("n_subclaims", "Subclaims", "count", True, "", "number of subclaims"),
+    MetricSpec("n_supported", "Supported subclaims", "count", True, "", "number of supported subclaims"),
     MetricSpec("n_vital", "Vital subclaims", "count", True, "", "number of vital subclaims"),
     MetricSpec("n_okay", "Okay subclaims", "count", True, "", "number of okay subclaims"),
     MetricSpec("n_less_important", "Less-important subclaims", "count", True, "",
@@ -62,6 +65,8 @@ _SPECS = [
                "harmonic mean of weighted precision and recall"),
     MetricSpec("decay_recall", "Decay recall", "score", True, "at least two nuggets",
                "release-compatible (n-i)/i decay over the nugget order"),
+    MetricSpec("decay_recall_top5", "Decay recall@5", "score", True, "at least two nuggets",
+               "release-compatible decay over the first 5 nuggets"),
     MetricSpec("rlr", "RLR (vital nugget missed)", "flag", False, "at least one vital nugget",
                "true when any vital nugget is not supported"),
     MetricSpec("n_nuggets", "Nuggets", "count", True, "", "number of nuggets"),
@@ -76,6 +81,8 @@ _SPECS = [
                "coverage 1/0.5/0 weighted 3/2/1 by importance"),
     MetricSpec("pcp", "WIMPE PCP", "score", False, "scoring points (reference claims)",
                "importance-weighted share of scoring points the response contradicts"),
+    MetricSpec("f1_at_k", "F1@K (SAFE)", "score", True, "at least one subclaim",
+               "F1 of precision and min(supported/K, 1); K = median subclaim count of the loaded set"),
 ]
 
 METRICS: dict[str, MetricSpec] = {m.key: m for m in _SPECS}

@@ -1,0 +1,227 @@
+"""Agreement: two importance labellings of the same decompositions, and your own labels."""
+from __future__ import annotations
+
+import copy
+
+import pandas as pd
+import plotly.express as px
+import streamlit as st
+
+from pages import _ui
+from vital_core import agreement, annotate, palette
+from vital_core.errors import InputError
+from vital_core.model import CONDITIONS, IMPORTANCE_LABELS, UNLABELLED, ExampleResult
+
+ALL_CONDITIONS = "all conditions"
+DEFAULT_A = _ui.REFERENCE / "gpt-4o"
+DEFAULT_B = _ui.REFERENCE / "labels" / "human"
+
+
+@st.cache_resource(show_spinner="Reading labels…", max_entries=8)
+def _load(path: str, signature: tuple):
+    from vital_core.loaders import load_examples
+    return load_examples(path)
+
+
+def load(path_text: str):
+    path = _ui.resolve_source(path_text.strip())
+    if path is None or not path.exists():
+        raise FileNotFoundError(f"no file or folder at {path_text}")
+    return _load(str(path.resolve()), _ui._signature(path))
+
+
+def only_condition(examples: list[ExampleResult], condition: str) -> list[ExampleResult]:
+    if condition == ALL_CONDITIONS:
+        return examples
+    out = []
+    for ex in examples:
+        copy_ = copy.copy(ex)
+        copy_.variants = {k: v for k, v in ex.variants.items() if k == condition}
+        out.append(copy_)
+    return out
+
+
+def available_labellers() -> list[str]:
+    found = []
+    if (DEFAULT_A).is_dir():
+        found.append(str(DEFAULT_A))
+    labels = _ui.REFERENCE / "labels"
+    if labels.is_dir():
+        found += [str(p) for p in sorted(labels.iterdir()) if p.is_dir()]
+    return found
+
+
+def tier_style(value) -> str:
+    return palette.importance_cell_style(value) if value in palette.IMPORTANCE else ""
+
+
+def comparison_section(examples_a, examples_b, condition: str) -> None:
+    a = only_condition(examples_a, condition)
+    b = only_condition(examples_b, condition)
+    try:
+        result = agreement.compare_labellings(a, b)
+    except InputError as exc:
+        st.error(f"The two labellings do not label the same records: {exc}")
+        return
+    for p in result.problems[:5]:
+        st.caption(f"Note: {p}")
+    if result.n == 0:
+        st.info("No subclaim is labelled by both sides, so agreement is undefined.")
+        return
+    cols = st.columns(5)
+    fmt = lambda v: "undefined" if v is None else f"{v:.3f}"  # noqa: E731
+    cols[0].metric("Cohen's kappa (linear-weighted)", fmt(result.kappa), border=True,
+                   help="Chance-corrected agreement over vital > okay > less-important.")
+    cols[1].metric("Exact agreement", fmt(result.exact), border=True)
+    cols[2].metric("Kendall tau-b (mean)", fmt(result.kendall_tau), border=True,
+                   help="Agreement of the two importance orders, per response, averaged.")
+    cols[3].metric("Subclaims compared", f"{result.n}", border=True)
+    cols[4].metric("Examples", f"{result.n_examples}", border=True,
+                   help=f"{result.n_excluded} subclaim(s) left out: unlabelled or on one side only.")
+    if not result.per_variant.empty:
+        st.dataframe(result.per_variant, hide_index=True, width="stretch",
+                     column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                    for c in ("kappa", "exact", "kendall_tau")})
+    left, right = st.columns([2, 3])
+    with left:
+        conf = result.confusion
+        fig = px.imshow(conf, text_auto=True, color_continuous_scale="Blues", aspect="auto",
+                        labels=dict(x="labelling B", y="labelling A", color="subclaims"),
+                        title="Confusion (rows: A, columns: B)")
+        data = conf.reset_index(names="A")
+        _ui.chart(fig, "agreement-confusion", data, key="confusion")
+    with right:
+        st.markdown("**Per example**")
+        per = result.per_example.copy()
+        event = st.dataframe(per, hide_index=True, width="stretch", on_select="rerun",
+                             selection_mode="single-row", key="agr_per_example", height=320,
+                             column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                            for c in ("exact", "kendall_tau")})
+        rows = getattr(getattr(event, "selection", None), "rows", None) or []
+        if not per.empty:
+            pick = rows[0] if rows else 0
+            row = per.iloc[pick]
+            st.caption("Select a row to compare its labels side by side.")
+            side_by_side(a[int(row["position"])], b[int(row["position"])], str(row["variant"]))
+
+
+def side_by_side(ea: ExampleResult, eb: ExampleResult, variant: str) -> None:
+    va = ea.variants.get(variant.split("/")[0])
+    vb = eb.variants.get(variant.split("/")[-1])
+    if va is None or vb is None:
+        return
+    st.markdown(f"**{_ui.escape(ea.query)}** — {variant}")
+    labels_b = {s.id: s.importance for s in vb.subclaims}
+    table = pd.DataFrame([{"id": s.id, "subclaim": s.text, "A": s.importance, "B": labels_b.get(s.id, UNLABELLED),
+                           "same": "✓" if s.importance == labels_b.get(s.id) else "✗"}
+                          for s in va.ordered_subclaims()])
+    st.dataframe(table.style.map(tier_style, subset=["A", "B"]), hide_index=True, width="stretch")
+
+
+def annotate_section(examples_a: list[ExampleResult]) -> None:
+    st.header("Annotate: your own labels")
+    st.markdown("Relabel one response's subclaims yourself and see how far you agree with labelling A. "
+                "Export your labels in the official record shape to compare with "
+                "`python -m vital_core agreement`.")
+    if not examples_a:
+        st.info("Load labelling A above to annotate its responses.")
+        return
+    cols = st.columns([3, 1, 1])
+    index = cols[0].selectbox("Example", range(len(examples_a)), key="ann_example",
+                              format_func=lambda i: f"{i + 1}. {examples_a[i].query[:90]}")
+    example = examples_a[index]
+    names = [c for c in CONDITIONS if c in example.variants] + [c for c in example.variants if c not in CONDITIONS]
+    condition = cols[1].selectbox("Condition", names, key="ann_condition")
+    start = cols[2].radio("Start from", ["blank", "labelling A"], key="ann_start", horizontal=False)
+    response = example.variants[condition]
+    if not response.subclaims:
+        st.info("This response has no subclaims to label.")
+        return
+    store = st.session_state.setdefault("my_labels", {})
+    slot = (example.id, condition)
+    saved = store.get(slot, {})
+    rows = [{"id": s.id, "subclaim": s.text, "labelling A": s.importance,
+             "your label": saved.get(s.id, s.importance if start == "labelling A" else None)}
+            for s in response.subclaims]
+    edited = st.data_editor(
+        pd.DataFrame(rows), key=f"ann_editor_{example.id}_{condition}_{start}", hide_index=True,
+        width="stretch", disabled=["id", "subclaim", "labelling A"],
+        column_config={"your label": st.column_config.SelectboxColumn(
+            "Your label", options=list(IMPORTANCE_LABELS), format_func=palette.importance_label),
+            "subclaim": st.column_config.TextColumn(width="large")})
+    mine = {r["id"]: r["your label"] for r in edited.to_dict("records") if r["your label"] in IMPORTANCE_LABELS}
+    if mine:
+        store[slot] = mine
+    elif slot in store:
+        del store[slot]
+    model = {s.id: s.importance for s in response.subclaims if s.importance in IMPORTANCE_LABELS}
+    shared = [sid for sid in mine if sid in model]
+    c = st.columns(3)
+    c[0].metric("Subclaims you labelled", f"{len(mine)} / {len(response.subclaims)}", border=True)
+    if shared:
+        kappa = agreement.weighted_kappa([mine[s] for s in shared], [model[s] for s in shared])
+        exact = sum(mine[s] == model[s] for s in shared) / len(shared)
+        c[1].metric("Your kappa with A", "undefined" if kappa is None else f"{kappa:.3f}", border=True,
+                    help="Undefined when both of you used one single, identical label.")
+        c[2].metric("Your exact agreement with A", f"{exact:.3f}", border=True)
+    else:
+        c[1].metric("Your kappa with A", "undefined", border=True)
+        c[1].caption("Undefined — label at least one subclaim.")
+    annotated = [(eid, cond) for (eid, cond) in store if store[(eid, cond)]]
+    if annotated:
+        by_id = {ex.id: ex for ex in examples_a}
+        for cond in sorted({cond for _, cond in annotated}, key=lambda x: (x not in CONDITIONS, x)):
+            records = [annotate.release_record(by_id[eid], cond, store[(eid, cond)])
+                       for eid, c2 in annotated if c2 == cond and eid in by_id]
+            incomplete = sum(1 for eid, c2 in annotated if c2 == cond and eid in by_id
+                             and not annotate.complete(store[(eid, c2)], by_id[eid].variants[c2]))
+            st.download_button(f"Export your {cond} labels ({len(records)} record(s), JSONL)",
+                               annotate.export_jsonl(records).encode("utf-8"), file_name=f"my-labels-{cond}.jsonl",
+                               mime="application/json", key=f"ann_export_{cond}")
+            if incomplete:
+                st.caption(f"{incomplete} {cond} record(s) are only partly labelled; their unlabelled "
+                           "subclaims export with importance null.")
+
+
+def render() -> None:
+    st.title("Agreement")
+    st.markdown("Compare two importance labellings of the same decompositions — e.g. gpt-4o against a "
+                "person — with linear-weighted Cohen's kappa, exact agreement and Kendall tau-b.")
+    if "agr_a" not in st.session_state:
+        st.session_state["agr_a"] = str(DEFAULT_A) if DEFAULT_A.is_dir() else ""
+        st.session_state["agr_b"] = str(DEFAULT_B) if DEFAULT_B.is_dir() else ""
+    known = available_labellers()
+    if not known:
+        st.info(f"The reference labels were not found at {_ui.REFERENCE} (the read-only ../shared folder "
+                "next to the project). Enter two folders or files that label the same records — a folder "
+                "of {normal,missing,wrong}.jsonl in the official record shape, a release folder or a "
+                "results file.")
+    cols = st.columns(2)
+    cols[0].text_input("Labelling A (e.g. a model)", key="agr_a")
+    cols[1].text_input("Labelling B (e.g. people)", key="agr_b")
+    if known:
+        st.caption("Labellings found in the reference data: " + ", ".join(f"`{k}`" for k in known))
+    condition = st.radio("Condition", [ALL_CONDITIONS] + list(CONDITIONS), horizontal=True, key="agr_condition")
+    a_text, b_text = st.session_state["agr_a"].strip(), st.session_state["agr_b"].strip()
+    examples_a: list[ExampleResult] = []
+    if not a_text:
+        st.info("Enter labelling A to begin.")
+    else:
+        try:
+            examples_a = load(a_text).examples
+        except (InputError, FileNotFoundError, OSError) as exc:
+            st.error(f"Could not read labelling A: {exc}")
+    if examples_a and b_text:
+        try:
+            examples_b = load(b_text).examples
+        except (InputError, FileNotFoundError, OSError) as exc:
+            st.error(f"Could not read labelling B: {exc}")
+        else:
+            comparison_section(examples_a, examples_b, condition)
+    elif examples_a:
+        st.info("Enter labelling B to compare, or annotate labelling A's responses yourself below.")
+    st.divider()
+    annotate_section(examples_a)
+
+
+_ui.guarded(render)

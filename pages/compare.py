@@ -1,0 +1,228 @@
+"""Compare variants: normal vs missing vs wrong, side by side, with which metrics noticed."""
+from __future__ import annotations
+
+import threading
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from pages import _ui
+from vital_core import palette, textdiff, variants
+from vital_core.errors import InputError
+from vital_core.evidence_input import documents_from_text
+from vital_core.metric_catalog import HEADLINE, METRICS
+from vital_core.model import CONDITIONS, MISSING, NORMAL, WRONG, ExampleResult
+from vital_core.pipeline import run_sync, score_example
+
+RESULT_KEY = "compare_result"
+TEXT_KEYS = {NORMAL: "cmp_normal", MISSING: "cmp_missing", WRONG: "cmp_wrong"}
+TABLE_METRICS = HEADLINE + ["weighted_recall", "fc_precision", "fc_recall", "n_subclaims", "n_vital",
+                            "n_contradicted"]
+CHART_METRICS = [k for k in HEADLINE if METRICS[k].kind == "score"]
+
+
+def prefill(example_id: str) -> None:
+    item = _ui.demo_inputs().get(example_id)
+    if item is None:
+        return
+    st.session_state["cmp_query"] = item["query"]
+    for name, key in TEXT_KEYS.items():
+        st.session_state[key] = item["responses"].get(name, "")
+    st.session_state["cmp_documents"] = "\n---\n".join(d["text"] for d in item.get("documents", []))
+    st.session_state["cmp_reference"] = item.get("reference") or ""
+    precomputed = _ui.demo_results().get(example_id)
+    if precomputed is not None:
+        st.session_state[RESULT_KEY] = precomputed
+        st.session_state["cmp_origin"] = f"precomputed by the offline backend for demo example {example_id}"
+    st.session_state["cmp_loaded_demo"] = example_id
+
+
+def on_pick_demo() -> None:
+    picked = st.session_state.get("cmp_demo_pick")
+    if picked:
+        prefill(picked)
+        _ui.set_qp(example=picked)
+
+
+def generate_variants() -> None:
+    """Fill missing and wrong from the normal response with the active backend (one click)."""
+    query = (st.session_state.get("cmp_query") or "").strip()
+    normal = (st.session_state.get(TEXT_KEYS[NORMAL]) or "").strip()
+    if not query or not normal:
+        st.session_state["cmp_notice"] = ("warning", "Enter a query and a normal response first.")
+        return
+    try:
+        backend = _ui.active_backend()
+    except ValueError as exc:
+        st.session_state["cmp_notice"] = ("error", f"The backend cannot run: {exc}")
+        return
+    problems = []
+    for kind in (MISSING, WRONG):
+        try:
+            st.session_state[TEXT_KEYS[kind]] = run_sync(backend.perturb(query, normal, kind))
+        except Exception as exc:  # noqa: BLE001 - a failed perturbation is reported, not raised
+            problems.append(f"{kind}: {type(exc).__name__}: {exc}")
+    if problems:
+        st.session_state["cmp_notice"] = ("error", "Could not generate " + "; ".join(problems))
+    else:
+        st.session_state["cmp_notice"] = ("success", f"Generated the missing and wrong variants with the "
+                                                     f"{backend.info.name} backend. Press Score to compare.")
+
+
+def run_scoring() -> None:
+    query = (st.session_state.get("cmp_query") or "").strip()
+    texts = {name: (st.session_state.get(key) or "").strip() for name, key in TEXT_KEYS.items()}
+    if not query or not texts[NORMAL]:
+        st.warning("Enter a query and at least the normal response.")
+        return
+    responses = {k: v for k, v in texts.items() if v}
+    try:
+        docs = documents_from_text(st.session_state.get("cmp_documents") or "")
+    except InputError as exc:
+        st.error(f"Could not read the evidence: {exc}")
+        return
+    try:
+        backend = _ui.active_backend()
+    except ValueError as exc:
+        st.error(f"The backend cannot run: {exc}")
+        return
+    script_thread = threading.get_ident()
+    with st.status(f"Scoring {len(responses)} variants with the {backend.info.name} backend…",
+                   expanded=True) as status:
+        def on_step(message: str) -> None:
+            if threading.get_ident() == script_thread:
+                status.write(message)
+        result = run_sync(score_example(backend, example_id="compare", query=query, responses=responses,
+                                        documents=docs,
+                                        reference=(st.session_state.get("cmp_reference") or "").strip() or None,
+                                        on_step=on_step))
+        failed = [f"{k}: {v.error}" for k, v in result.variants.items() if v.error]
+        if failed:
+            status.update(label="Some variants failed: " + "; ".join(failed), state="error")
+        else:
+            status.update(label="Scored all variants", state="complete", expanded=False)
+    st.session_state[RESULT_KEY] = result.to_dict()
+    st.session_state["cmp_origin"] = f"scored just now by the {backend.info.name} backend"
+
+
+def inputs() -> None:
+    options = list(_ui.demo_inputs())
+    if "cmp_loaded_demo" not in st.session_state:
+        wanted = _ui.qp("example")
+        prefill(wanted if wanted in options else (options[0] if options else ""))
+    with st.expander("Start from a demo example", expanded=False):
+        st.selectbox("Demo example", options, index=None, key="cmp_demo_pick", on_change=on_pick_demo,
+                     format_func=lambda i: f"{i} — {_ui.demo_inputs()[i]['query']}",
+                     placeholder="Pick one to fill the fields below")
+    st.text_input("Query", key="cmp_query")
+    st.text_area("Normal response", key=TEXT_KEYS[NORMAL], height=110)
+    st.button("Generate missing and wrong from the normal response", on_click=generate_variants,
+              help="Uses the active backend: missing drops the key answer, wrong swaps it for a "
+                   "plausible wrong one.")
+    notice = st.session_state.pop("cmp_notice", None)
+    if notice:
+        getattr(st, notice[0])(notice[1])
+    left, right = st.columns(2)
+    left.text_area("Missing variant (key answer removed)", key=TEXT_KEYS[MISSING], height=110)
+    right.text_area("Wrong variant (key answer replaced)", key=TEXT_KEYS[WRONG], height=110)
+    with st.expander("Evidence (optional)"):
+        st.text_area("Evidence documents (separate documents with a line holding only ---)",
+                     key="cmp_documents", height=110)
+        st.text_area("Reference answer", key="cmp_reference", height=68)
+    if st.button("Score all variants", type="primary"):
+        run_scoring()
+
+
+def format_cell(key: str, value) -> str:
+    return _ui.format_value(key, value)
+
+
+def results() -> None:
+    data = st.session_state.get(RESULT_KEY)
+    if not data:
+        st.info("Nothing compared yet: fill in the responses and press **Score all variants**.")
+        return
+    example = ExampleResult.from_dict(data)
+    names = [n for n in CONDITIONS if n in example.variants] + \
+            [n for n in example.variants if n not in CONDITIONS]
+    if NORMAL not in example.variants:
+        st.info("The comparison needs a normal response; this result has none.")
+        return
+    st.divider()
+    st.subheader("Comparison")
+    st.caption(f"Result {st.session_state.get('cmp_origin', '')}. Query: {example.query}")
+    current = {n: (st.session_state.get(TEXT_KEYS[n]) or "").strip() for n in TEXT_KEYS}
+    if any(n in example.variants and current.get(n) and current[n] != example.variants[n].text.strip()
+           for n in TEXT_KEYS):
+        st.warning("The texts above changed since this result was scored: press **Score all variants** "
+                   "to update it.")
+    normal_text = example.variants[NORMAL].text
+    cols = st.columns(len(names))
+    for col, name in zip(cols, names):
+        v = example.variants[name]
+        with col:
+            st.markdown(f"#### {name}")
+            if name == NORMAL:
+                col.html(f'<div class="vx-text">{_ui.escape(v.text)}</div>')
+            else:
+                segments = textdiff.word_diff(normal_text, v.text)
+                stats = textdiff.diff_stats(segments)
+                col.html(f'<div class="vx-text">{textdiff.diff_html(normal_text, v.text)}</div>')
+                st.caption(f"vs normal: {stats['inserted']} words new (highlighted), "
+                           f"{stats['deleted']} removed (struck through)")
+            st.markdown("**Ranked subclaims**")
+            _ui.show_subclaims(v, details=True)
+    table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
+    st.markdown("#### Which metrics noticed the damage?")
+    for verdict in variants.damage_verdicts(table):
+        st.markdown(f"- {_ui.escape(verdict.sentence())}")
+    st.caption(f"“Noticed” = the score dropped by at least {variants.CLEAR_DROP:.2f} from normal, or the "
+               "flag (RLP, RLR) fires for the variant but not for the normal response.")
+    shown = pd.DataFrame({"metric": table["metric"]})
+    for name in names:
+        shown[name] = [format_cell(k, v) for k, v in zip(table["key"], table[name])]
+    for name in names:
+        if f"change {name}" in table:
+            shown[f"Δ {name}"] = [("" if c is None or pd.isna(c) else f"{c:+.3f}") for c in table[f"change {name}"]]
+            shown[f"{name}: reaction"] = table[f"reaction {name}"]
+
+    def reaction_style(value):
+        return {variants.NOTICED: "background-color:#D6E9F8;font-weight:600",
+                variants.BARELY: "background-color:#FFF1B8",
+                variants.NOT_NOTICED: "background-color:#FDE0DD"}.get(value, "color:#555")
+
+    st.dataframe(shown.style.map(reaction_style, subset=[c for c in shown.columns if c.endswith("reaction")]),
+                 hide_index=True, width="stretch")
+    chart_rows = []
+    for key in CHART_METRICS:
+        row = table[table["key"] == key]
+        if row.empty:
+            continue
+        for name in names:
+            value = row.iloc[0][name]
+            chart_rows.append({"metric": METRICS[key].label, "variant": name,
+                               "value": None if value is None or pd.isna(value) else float(value)})
+    data = pd.DataFrame(chart_rows)
+    fig = go.Figure()
+    for i, name in enumerate(names):
+        part = data[data["variant"] == name]
+        fig.add_bar(x=part["metric"], y=part["value"], name=name,
+                    marker_color=palette.condition_colour(name, i),
+                    marker_pattern_shape=palette.CONDITION_PATTERNS.get(name, ""))
+    fig.update_layout(barmode="group", title="Metrics per variant (missing bars = undefined)",
+                      yaxis=dict(range=[0, 1.05], title="score"))
+    _ui.chart(fig, "compare-variants", data, key="compare")
+
+
+def render() -> None:
+    st.title("Compare variants")
+    st.markdown("A normal response next to a **missing** variant (key answer left out) and a **wrong** "
+                "variant (key answer replaced). FactScore-style precision often barely moves; the "
+                "VITAL metrics should.")
+    _ui.backend_caption()
+    inputs()
+    results()
+
+
+_ui.guarded(render)

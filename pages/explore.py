@@ -1,0 +1,234 @@
+"""Explore results: load a set, filter it, page through it, open one example."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from pages import _ui
+from vital_core import explore, textdiff
+from vital_core.errors import InputError
+from vital_core.metric_catalog import METRICS
+from vital_core.metrics import compute_response_metrics
+from vital_core.model import CONDITIONS, NORMAL
+
+MODES = {"demo": "Bundled demo results", "path": "A folder or file by path", "upload": "Upload a results file"}
+TABLE_METRICS = ["factscore_precision", "vital_precision", "weighted_precision", "decay_precision", "rlp",
+                 "nugget_recall", "vital_recall", "rlr"]
+RANGE_METRICS = [k for k, m in METRICS.items() if m.kind == "score"]
+FLAG_METRICS = [k for k, m in METRICS.items() if m.kind == "flag"]
+PAGE_SIZES = [25, 50, 100]
+
+
+def _mode_of(source: str) -> str:
+    if not source or source == _ui.DEMO_SOURCE:
+        return "demo"
+    return "upload" if source.startswith("upload:") else "path"
+
+
+def set_source(source: str) -> None:
+    st.session_state["data_source"] = source
+    for key in ("explore_example", "explore_condition", "explore_page"):
+        st.session_state.pop(key, None)
+    _ui.set_qp(dataset=None if source.startswith("upload:") or source == _ui.DEMO_SOURCE else source,
+               example=None, condition=None)
+
+
+def on_mode_change() -> None:
+    if st.session_state.get("explore_mode") == "demo":
+        set_source(_ui.DEMO_SOURCE)
+
+
+def on_load_path() -> None:
+    path = (st.session_state.get("explore_path") or "").strip()
+    if path:
+        set_source(path)
+
+
+def source_picker() -> None:
+    source = _ui.current_source()
+    if "explore_mode" not in st.session_state:
+        st.session_state["explore_mode"] = _mode_of(source)
+    if "explore_path" not in st.session_state and _mode_of(source) == "path":
+        st.session_state["explore_path"] = source
+    st.radio("Data", list(MODES), format_func=MODES.get, key="explore_mode", horizontal=True,
+             on_change=on_mode_change)
+    mode = st.session_state["explore_mode"]
+    if mode == "path":
+        cols = st.columns([5, 1])
+        cols[0].text_input("Path to a release folder (any subtree), a folder of {normal,missing,wrong}.jsonl, "
+                           "or a results file", key="explore_path",
+                           placeholder=str(_ui.REFERENCE / "gpt-4o"))
+        cols[1].button("Load", on_click=on_load_path, type="primary", width="stretch")
+        if _ui.REFERENCE.is_dir():
+            st.caption(f"Reference data on this machine: `{_ui.REFERENCE / 'gpt-4o'}`")
+    elif mode == "upload":
+        upload = st.file_uploader("A results file (.jsonl): the project's results format or official records",
+                                  type=["jsonl"], key="explore_upload")
+        if upload is not None:
+            data = upload.getvalue()
+            if st.session_state.get("uploaded_results", (None, None))[1] != data:
+                st.session_state["uploaded_results"] = (upload.name, data)
+                set_source(f"upload:{upload.name}")
+
+
+def filters_ui(frame: pd.DataFrame) -> explore.Filters:
+    f = explore.Filters()
+    with st.expander("Filters", expanded=True):
+        cols = st.columns(4)
+        for col, column in zip(cols, explore.CATEGORY_COLUMNS):
+            options = explore.choices(frame, column)
+            setattr(f, column, col.multiselect(column.replace("_", " ").capitalize(), options,
+                                               key=f"flt_{column}", placeholder="all"))
+        cols = st.columns([2, 2, 1])
+        ranged = cols[0].multiselect("Metric ranges", RANGE_METRICS, key="flt_ranges",
+                                     format_func=lambda k: METRICS[k].label, placeholder="add a metric range")
+        flagged = cols[1].multiselect("Flags", FLAG_METRICS, key="flt_flags",
+                                      format_func=lambda k: METRICS[k].label, placeholder="add a flag")
+        f.keep_undefined = cols[2].checkbox("Keep undefined", key="flt_keep_undefined",
+                                            help="Keep rows whose filtered metric is undefined.")
+        for key in ranged:
+            lo, hi = st.slider(METRICS[key].label, 0.0, 1.0, (0.0, 1.0), 0.05, key=f"flt_range_{key}")
+            f.ranges[key] = (lo, hi)
+        for key in flagged:
+            choice = st.radio(METRICS[key].label, ["flagged", "not flagged"], horizontal=True,
+                              key=f"flt_flag_{key}")
+            f.flags[key] = choice == "flagged"
+        f.text = st.text_input("Query contains", key="flt_text")
+        st.button("Example: FactScore ≥ 0.8 and RLP flagged", on_click=_preset_high_factscore_rlp,
+                  help="Responses that look precise to FactScore yet get a vital claim wrong.")
+    return f
+
+
+def _preset_high_factscore_rlp() -> None:
+    st.session_state["flt_ranges"] = ["factscore_precision"]
+    st.session_state["flt_range_factscore_precision"] = (0.8, 1.0)
+    st.session_state["flt_flags"] = ["rlp"]
+    st.session_state["flt_flag_rlp"] = "flagged"
+
+
+def table_view(rows: pd.DataFrame) -> pd.DataFrame:
+    view = rows[["example_id", "condition", "dataset", "subset", "query_type", "query"]].copy()
+    view["query"] = view["query"].astype(str).str.slice(0, 120)
+    for key in TABLE_METRICS:
+        if key in rows:
+            view[METRICS[key].label] = rows[key]
+    return view
+
+
+def pick_example(filtered: pd.DataFrame) -> tuple[str | None, str | None]:
+    total = len(filtered)
+    cols = st.columns([1, 1, 4])
+    size = cols[0].selectbox("Rows per page", PAGE_SIZES, key="explore_page_size")
+    pages = explore.page_count(total, size)
+    page = cols[1].number_input(f"Page (of {pages})", 1, pages, key="explore_page", step=1)
+    cols[2].caption(f"{total} matching rows (one per example and condition).")
+    rows = explore.paginate(filtered, page, size)
+    event = st.dataframe(table_view(rows), hide_index=True, width="stretch", on_select="rerun",
+                         selection_mode="single-row", key=f"explore_table_{page}_{size}",
+                         column_config={METRICS[k].label: st.column_config.NumberColumn(format="%.3f")
+                                        for k in TABLE_METRICS if METRICS[k].kind == "score"})
+    selected = getattr(getattr(event, "selection", None), "rows", None) or []
+    marker = (page, size, tuple(selected))
+    if selected and st.session_state.get("explore_last_selection") != marker:
+        st.session_state["explore_last_selection"] = marker
+        row = rows.iloc[selected[0]]
+        st.session_state["explore_example"] = str(row["example_id"])
+        st.session_state["explore_condition"] = str(row["condition"])
+    wanted = st.session_state.get("explore_example") or _ui.qp("example") or None
+    ids = list(dict.fromkeys(rows["example_id"].astype(str)))
+    if wanted and wanted not in ids and (filtered["example_id"] == wanted).any():
+        ids = [wanted] + ids
+    if not ids:
+        return None, None
+    if wanted not in ids:
+        wanted = ids[0]
+    choice = st.selectbox("Example", ids, index=ids.index(wanted), key=f"explore_pick_{page}_{size}_{wanted}",
+                          help="Or click a row in the table.")
+    condition = st.session_state.get("explore_condition") or _ui.qp("condition") or None
+    previous = st.session_state.get("explore_example")
+    if choice != previous:
+        st.session_state["explore_example"] = choice
+        if previous is not None:   # another example picked: its condition no longer applies
+            condition = None
+            st.session_state.pop("explore_condition", None)
+    return choice, condition
+
+
+def show_example(loaded: _ui.Loaded, example_id: str, condition: str | None) -> None:
+    try:
+        example = loaded.example(example_id)
+    except (KeyError, InputError, OSError) as exc:
+        st.warning(f"Could not open example {example_id}: {exc}")
+        return
+    st.subheader(f"Example {example_id}")
+    meta = " · ".join(x for x in (example.dataset, example.subset, example.query_type or "query type unknown") if x)
+    st.caption(meta)
+    st.markdown("**Query**")
+    st.text(example.query)
+    if example.documents or example.reference:
+        with st.expander(f"Evidence ({len(example.documents)} document(s)"
+                         f"{', reference answer' if example.reference else ''})"):
+            if example.reference:
+                st.markdown("**Reference answer**")
+                st.text(example.reference)
+            for d in example.documents[:20]:
+                st.markdown(f"**{_ui.escape(d.title or d.id)}**")
+                st.text(d.text[:3000] + ("…" if len(d.text) > 3000 else ""))
+    names = [n for n in CONDITIONS if n in example.variants] + \
+            [n for n in example.variants if n not in CONDITIONS]
+    normal = example.variants.get(NORMAL)
+    cols = st.columns(max(1, len(names)))
+    for col, name in zip(cols, names):
+        v = example.variants[name]
+        with col:
+            marker = " ◀ selected row" if condition == name else ""
+            st.markdown(f"#### {name}{marker}")
+            if normal is not None and name != NORMAL:
+                col.html(f'<div class="vx-text">{textdiff.diff_html(normal.text, v.text)}</div>')
+            else:
+                col.html(f'<div class="vx-text">{_ui.escape(v.text)}</div>')
+            values = compute_response_metrics(v, example.nuggets)
+            st.dataframe(pd.DataFrame({"metric": [METRICS[k].label for k in TABLE_METRICS],
+                                       "value": [_ui.format_value(k, values.get(k)) for k in TABLE_METRICS]}),
+                         hide_index=True, width="stretch")
+            _ui.show_subclaims(v)
+    st.markdown("#### Nuggets and their support")
+    _ui.show_nuggets(example.nuggets, {n: example.variants[n] for n in names})
+    _ui.set_qp(example=example_id, condition=condition)
+
+
+def render() -> None:
+    st.title("Explore results")
+    st.markdown("Browse scored results: the bundled demo, a VitalErrors release folder, or a results file.")
+    source_picker()
+    source = _ui.current_source()
+    try:
+        loaded = _ui.load_source(source)
+    except (InputError, FileNotFoundError, OSError) as exc:
+        st.error(f"Could not load {source}: {exc}")
+        st.info("Check the path, or pick the bundled demo results above.")
+        return
+    frame = loaded.frame
+    problems = getattr(loaded.dataset, "problems", [])
+    skipped = getattr(loaded.dataset, "skipped", 0)
+    st.success(f"Loaded {loaded.label}: {frame['example_id'].nunique()} examples, {len(frame)} responses.")
+    if skipped:
+        st.warning(f"{skipped} bad record(s) were skipped.")
+    for p in problems[:5]:
+        st.warning(p)
+    if frame.empty:
+        st.info("This source holds no records.")
+        return
+    filters = filters_ui(frame)
+    filtered = explore.apply_filters(frame, filters)
+    st.caption(f"Showing rows with {explore.describe(filters)}.")
+    if filtered.empty:
+        st.info("No rows match these filters. Widen a range or clear a filter.")
+        return
+    example_id, condition = pick_example(filtered)
+    if example_id:
+        st.divider()
+        show_example(loaded, example_id, condition)
+
+
+_ui.guarded(render)

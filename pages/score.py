@@ -1,0 +1,226 @@
+"""Score page: one query and response, optional evidence; subclaims, metrics, what-if."""
+from __future__ import annotations
+
+import json
+import threading
+
+import pandas as pd
+import streamlit as st
+
+from pages import _ui
+from vital_core import whatif
+from vital_core.errors import InputError
+from vital_core.evidence_input import documents_from_text, documents_from_upload
+from vital_core.metrics import compute_response_metrics
+from vital_core.model import NORMAL, ExampleResult, InvalidLabelError
+from vital_core.palette import importance_label, verdict_label
+from vital_core.pipeline import run_sync, score_example
+
+RESULT_KEY = "score_result"          # ExampleResult as a dict (never holds a key)
+FIELDS = ("score_query", "score_response", "score_documents", "score_reference")
+
+
+def demo_inputs() -> dict[str, dict]:
+    return _ui.demo_inputs()
+
+
+def prefill(example_id: str) -> None:
+    """Fill the inputs with a demo example's normal response and show its precomputed result."""
+    item = demo_inputs().get(example_id)
+    if item is None:
+        return
+    st.session_state["score_query"] = item["query"]
+    st.session_state["score_response"] = item["responses"]["normal"]
+    st.session_state["score_documents"] = "\n---\n".join(d["text"] for d in item.get("documents", []))
+    st.session_state["score_reference"] = item.get("reference") or ""
+    precomputed = _ui.demo_results().get(example_id)
+    if precomputed is not None:
+        ex = ExampleResult.from_dict(precomputed)
+        ex.variants = {NORMAL: ex.variants[NORMAL]} if NORMAL in ex.variants else ex.variants
+        st.session_state[RESULT_KEY] = ex.to_dict()
+        st.session_state["score_origin"] = f"precomputed by the offline backend for demo example {example_id}"
+    st.session_state["score_loaded_demo"] = example_id
+
+
+def on_pick_demo() -> None:
+    picked = st.session_state.get("score_demo_pick")
+    if picked:
+        prefill(picked)
+        _ui.set_qp(example=picked)
+
+
+def collect_documents(pasted: str, uploads) -> list:
+    docs = documents_from_text(pasted)
+    for up in uploads or []:
+        docs.extend(documents_from_upload(up.name, _ui.read_uploaded_text(up)))
+    return docs
+
+
+def run_scoring(query: str, response: str, documents, reference: str) -> None:
+    backend = _ui.active_backend()
+    script_thread = threading.get_ident()
+    with st.status(f"Scoring with the {backend.info.name} backend…", expanded=True) as status:
+        def on_step(message: str) -> None:
+            if threading.get_ident() == script_thread:  # st calls only from the script thread
+                status.write(message)
+        result = run_sync(score_example(backend, example_id="my-example", query=query,
+                                        responses={NORMAL: response}, documents=documents,
+                                        reference=reference or None, on_step=on_step))
+        variant = result.variants.get(NORMAL)
+        if variant is not None and variant.error:
+            status.update(label=f"Scoring failed: {variant.error}", state="error")
+        else:
+            n = len(variant.subclaims) if variant else 0
+            status.update(label=f"Scored: {n} subclaims", state="complete", expanded=False)
+    st.session_state[RESULT_KEY] = result.to_dict()
+    st.session_state["score_origin"] = f"scored just now by the {backend.info.name} backend"
+    st.session_state["score_run"] = st.session_state.get("score_run", 0) + 1
+
+
+def inputs() -> None:
+    options = list(demo_inputs())
+    if "score_loaded_demo" not in st.session_state:
+        wanted = _ui.qp("example")
+        prefill(wanted if wanted in options else (options[0] if options else ""))
+    with st.expander("Start from a demo example", expanded=False):
+        st.selectbox("Demo example", options, index=None, key="score_demo_pick", on_change=on_pick_demo,
+                     format_func=lambda i: f"{i} — {demo_inputs()[i]['query']}",
+                     placeholder="Pick one to fill the fields below")
+    with st.form("score_form"):
+        st.text_input("Query", key="score_query", placeholder="e.g. Who wrote Pride and Prejudice?")
+        st.text_area("Response to score", key="score_response", height=140)
+        left, right = st.columns(2)
+        with left:
+            st.text_area("Evidence documents (optional; separate documents with a line holding only ---)",
+                         key="score_documents", height=140)
+            uploads = st.file_uploader("…or upload documents (.txt: one document; .jsonl: one per line)",
+                                       type=["txt", "jsonl"], accept_multiple_files=True,
+                                       key="score_uploads")
+        with right:
+            st.text_area("Reference answer (optional)", key="score_reference", height=140,
+                         help="Adds factual-correctness recall; with no documents the claims are "
+                              "checked against the reference.")
+            st.caption("With documents, claims are checked against them and nuggets are built "
+                       "(recall metrics). With only a reference answer, claims are checked against "
+                       "it (factual correctness). With neither, the backend's own knowledge is "
+                       "used: the offline backend cannot verify then, so claims stay "
+                       "“not enough evidence”.")
+        submitted = st.form_submit_button("Score", type="primary")
+    if submitted:
+        query = (st.session_state.get("score_query") or "").strip()
+        response = (st.session_state.get("score_response") or "").strip()
+        if not query or not response:
+            st.warning("Enter a query and a response to score.")
+            return
+        try:
+            docs = collect_documents(st.session_state.get("score_documents") or "", uploads)
+        except InputError as exc:
+            st.error(f"Could not read the evidence: {exc}")
+            return
+        try:
+            run_scoring(query, response, docs, (st.session_state.get("score_reference") or "").strip())
+        except ValueError as exc:
+            st.error(f"The backend cannot run: {exc}")
+
+
+def editor_frame(rows: list[dict]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["rank", "id", "subclaim", "importance", "verdict"])
+
+
+def results() -> None:
+    data = st.session_state.get(RESULT_KEY)
+    if not data:
+        st.info("Nothing scored yet: enter a query and a response above and press **Score**.")
+        return
+    example = ExampleResult.from_dict(data)
+    response = example.variants.get(NORMAL) or next(iter(example.variants.values()), None)
+    if response is None:
+        st.info("The result holds no response.")
+        return
+    st.divider()
+    st.subheader("Result")
+    st.caption(f"Query: {example.query}")
+    st.caption(f"Result {st.session_state.get('score_origin', '')}; evidence: {response.evidence_mode}.")
+    if example.error:
+        st.warning(f"Part of the scoring failed: {example.error}")
+    scored_metrics = compute_response_metrics(response, example.nuggets)
+    cards = st.container()
+
+    edited = response
+    left, right = st.columns([3, 2])
+    with right:
+        st.markdown("**What-if**: change any subclaim's importance or verdict; every metric "
+                    "recomputes at once.")
+        rows = whatif.edit_rows(response)
+        if rows:
+            token = f"{example.id}-{st.session_state.get('score_run', 0)}-{st.session_state.get('score_loaded_demo', '')}"
+            table = st.data_editor(
+                editor_frame(rows), key=f"whatif-{token}", hide_index=True, width="stretch",
+                disabled=["rank", "id", "subclaim"],
+                column_config={
+                    "rank": st.column_config.NumberColumn("Rank", width="small"),
+                    "id": st.column_config.TextColumn("Id", width="small"),
+                    "subclaim": st.column_config.TextColumn("Subclaim", width="large"),
+                    "importance": st.column_config.SelectboxColumn(
+                        "Importance", options=whatif.IMPORTANCE_CHOICES, required=True,
+                        format_func=importance_label),
+                    "verdict": st.column_config.SelectboxColumn(
+                        "Verdict", options=whatif.VERDICT_CHOICES, required=True,
+                        format_func=verdict_label),
+                })
+            try:
+                edited = whatif.apply_edits(response, table.to_dict("records"))
+            except InvalidLabelError as exc:
+                st.error(f"That edit was not applied: {exc}")
+                edited = response
+        else:
+            st.caption("No subclaims to edit.")
+    edited_metrics = compute_response_metrics(edited, example.nuggets)
+    changed = whatif.changed_metrics(scored_metrics, edited_metrics)
+    with left:
+        st.markdown("**Subclaims in importance order**"
+                    + (" — with your what-if edits" if _has_edits(response, edited) else ""))
+        _ui.show_subclaims(edited)
+    with cards:
+        _ui.metric_cards(edited_metrics, edited, example.nuggets,
+                         before=scored_metrics if _has_edits(response, edited) else None)
+        if _has_edits(response, edited):
+            st.info(f"What-if: {len(changed)} metric value(s) changed by your edits "
+                    "(arrows show the change from the scored result).")
+    if _has_edits(response, edited):
+        with st.expander("What-if: every metric, scored vs. edited", expanded=False):
+            keys = [k for k in scored_metrics if k in _ui.METRICS]
+            st.dataframe(_ui.metrics_frame({"scored": scored_metrics, "what-if": edited_metrics}, keys),
+                         hide_index=True, width="stretch")
+    if example.nuggets is not None:
+        with st.expander(f"Nuggets ({len(example.nuggets)}) and their support", expanded=False):
+            _ui.show_nuggets(example.nuggets, {NORMAL: edited})
+    if edited.reference_claims:
+        with st.expander("Reference answer's claims checked against the response (factual-correctness recall)"):
+            from vital_core.model import ResponseResult
+            _ui.show_subclaims(ResponseResult(variant="reference", text=example.reference or "",
+                                              subclaims=edited.reference_claims))
+    out = ExampleResult.from_dict(example.to_dict())
+    out.variants = {NORMAL: edited}
+    st.download_button("Download result (JSON)" + (" with your what-if edits" if _has_edits(response, edited) else ""),
+                       json.dumps(out.to_dict(), ensure_ascii=False, indent=2).encode("utf-8"),
+                       file_name=f"vital-result-{example.id}.json", mime="application/json",
+                       key="score_download")
+
+
+def _has_edits(before, after) -> bool:
+    return [(s.id, s.importance, s.verdict) for s in before.subclaims] != \
+        [(s.id, s.importance, s.verdict) for s in after.subclaims]
+
+
+def render() -> None:
+    st.title("Score a response")
+    st.markdown("Split a response into subclaims, rank them by how much they matter to the query, "
+                "check each against the evidence, and see every metric — including what a "
+                "FactScore-style precision misses.")
+    _ui.backend_caption()
+    inputs()
+    results()
+
+
+_ui.guarded(render)

@@ -1,0 +1,465 @@
+"""A scripted OpenAI-compatible chat server for tests and benchmarks.
+
+A real HTTP server (``http.server.ThreadingHTTPServer``) on 127.0.0.1 and a
+free port, implementing ``POST /v1/chat/completions``. It recognises the
+pipeline step from the marker line of the system prompt
+(``vital_core.llm.prompts``), reads the inputs from the first user message,
+and answers from simple rules computed from that content:
+
+- decompose: each numbered sentence, cut at ``;`` and ``, and``, is its claims;
+- rank: a claim holding the query's scripted answer, or sharing two or more
+  content words with the query, is vital; one shared word okay; else
+  less-important; vital first;
+- verify: supported when the claim's words appear verbatim in the evidence,
+  contradicted when most of its content words do, else not_enough_evidence;
+- nuggets: the documents' sentences (up to the limit); vital when they share a
+  word with the query; assignment by the same verbatim / overlap rule;
+- perturb: missing drops the first sentence; wrong swaps one word of it.
+
+Replies carry ``usage``; with a JSON-schema ``response_format`` the content is
+the bare JSON object, without one it is fenced JSON with a preface (rank:
+``[S1] claim: "label"`` lines), so the robust parser is exercised too.
+
+Faults are queued with ``inject(kind, times=..., step=...)`` and consumed by
+the next matching requests: ``rate_limit`` (429 with ``Retry-After``),
+``server_error`` (500), ``slow`` (reply after ``delay`` s, past the client's
+timeout), ``invalid_json``, ``truncated`` (``finish_reason: "length"``),
+``missing_ids``, ``duplicate_ids``, ``unknown_label`` (rank / verify / assign /
+nugget labels), ``bad_perturbation`` (returns the answer unchanged).
+``reject_response_format=True`` makes it answer 400 to any ``response_format``.
+
+Use as a context manager (``with MockProvider() as mock: mock.base_url``) or
+through the ``mock_provider`` pytest fixture (import it into a test module).
+"""
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from vital_core.llm import prompts
+
+FAULTS = ("rate_limit", "server_error", "slow", "invalid_json", "truncated", "missing_ids",
+          "duplicate_ids", "unknown_label", "bad_perturbation")
+_CONTENT_FAULT_STEPS = {
+    "missing_ids": {prompts.RANK, prompts.VERIFY, prompts.ASSIGN, prompts.NUGGETS_LABEL},
+    "duplicate_ids": {prompts.RANK, prompts.VERIFY, prompts.ASSIGN, prompts.NUGGETS_LABEL},
+    "unknown_label": {prompts.RANK, prompts.VERIFY, prompts.ASSIGN, prompts.NUGGETS_LABEL},
+    "bad_perturbation": {prompts.PERTURB},
+}
+_STOP = set("""a an and are as at be but by for from has have he her his in is it its of on or she that the
+their they this to was were which who with what when where how why does did do could you answer in paragraph
+tell me about""".split())
+_ITEM = re.compile(r"^\[(?P<id>[^\]]+)\]\s?(?P<text>.*)$")
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in _words(text) if w not in _STOP}
+
+
+def _norm(text: str) -> str:
+    return " ".join(_words(text))
+
+
+def _block_items(text: str, header: str) -> list[tuple[str, str]]:
+    """``[id] text`` lines after ``header`` until a blank line."""
+    out, on = [], False
+    for line in text.splitlines():
+        if line.strip() == header:
+            on = True
+            continue
+        if on:
+            if not line.strip():
+                break
+            m = _ITEM.match(line.strip())
+            if m:
+                out.append((m.group("id"), m.group("text")))
+    return out
+
+
+def _tag_bodies(text: str, tag: str) -> list[str]:
+    return re.findall(rf"<{tag}[^>]*>\n?(.*?)\n?</{tag}>", text, flags=re.DOTALL)
+
+
+def _query(text: str) -> str:
+    m = re.search(r"^Query:\s*(.*)$", text, flags=re.MULTILINE)
+    return m.group(1).strip() if m else ""
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s.strip()]
+
+
+def _as_claim(piece: str) -> str:
+    piece = piece.strip().rstrip(".;,").strip()
+    return (piece[:1].upper() + piece[1:] + ".") if piece else ""
+
+
+@dataclass
+class RecordedRequest:
+    step: str | None
+    body: dict
+    authorization: str
+    fault: str | None
+    at: float
+
+
+@dataclass
+class _Fault:
+    kind: str
+    remaining: int
+    step: str | None
+    retry_after: float
+    delay: float
+
+
+@dataclass
+class MockProvider:
+    latency: float = 0.0                       # seconds added to every reply
+    answers: dict[str, str] = field(default_factory=dict)  # query substring -> key answer word(s)
+    reject_response_format: bool = False
+    model_name: str = "mock-model"
+
+    def __post_init__(self):
+        self.requests: list[RecordedRequest] = []
+        self.in_flight = 0          # requests being answered right now
+        self.max_in_flight = 0      # the most ever answered at once (concurrency checks)
+        self._faults: list[_Fault] = []
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self) -> "MockProvider":
+        provider = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+            def do_POST(self):
+                with provider._lock:
+                    provider.in_flight += 1
+                    provider.max_in_flight = max(provider.max_in_flight, provider.in_flight)
+                try:
+                    provider._handle(self)
+                finally:
+                    with provider._lock:
+                        provider.in_flight -= 1
+
+            def do_GET(self):
+                if self.path.rstrip("/").endswith("/models"):
+                    provider._send(self, 200, {"object": "list", "data": [{"id": provider.model_name,
+                                                                            "object": "model"}]})
+                else:
+                    provider._send(self, 404, {"error": {"message": "not found"}})
+
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 256   # the default backlog (5) drops connections under concurrency
+            daemon_threads = True
+
+        self._server = Server(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="mock-provider", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> "MockProvider":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "start the mock first"
+        return self._server.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    # ------------------------------------------------------------ control
+    def inject(self, kind: str, *, times: int = 1, step: str | None = None, retry_after: float = 1,
+               delay: float = 2.0) -> None:
+        if kind not in FAULTS:
+            raise ValueError(f"unknown fault {kind!r}; expected one of {FAULTS}")
+        with self._lock:
+            self._faults.append(_Fault(kind, times, step, retry_after, delay))
+
+    def clear_faults(self) -> None:
+        with self._lock:
+            self._faults.clear()
+
+    def count(self, step: str | None = None) -> int:
+        with self._lock:
+            return sum(1 for r in self.requests if step is None or r.step == step)
+
+    def reset(self) -> None:
+        with self._lock:
+            self.requests.clear()
+            self._faults.clear()
+            self.max_in_flight = 0
+
+    def _take_fault(self, step: str | None) -> _Fault | None:
+        with self._lock:
+            for f in self._faults:
+                if f.step is not None and f.step != step:
+                    continue
+                if f.kind in _CONTENT_FAULT_STEPS and step not in _CONTENT_FAULT_STEPS[f.kind]:
+                    continue
+                f.remaining -= 1
+                if f.remaining <= 0:
+                    self._faults.remove(f)
+                return f
+        return None
+
+    # ------------------------------------------------------------ HTTP
+    @staticmethod
+    def _send(handler, status: int, payload: dict, headers: dict | None = None) -> None:
+        data = json.dumps(payload).encode("utf-8")
+        try:
+            handler.send_response(status)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", str(len(data)))
+            for k, v in (headers or {}).items():
+                handler.send_header(k, v)
+            handler.end_headers()
+            handler.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
+            pass
+
+    def _handle(self, handler) -> None:
+        length = int(handler.headers.get("Content-Length") or 0)
+        try:
+            body = json.loads(handler.rfile.read(length) or b"{}")
+        except ValueError:
+            return self._send(handler, 400, {"error": {"message": "request body is not JSON"}})
+        if not handler.path.rstrip("/").endswith("/chat/completions"):
+            return self._send(handler, 404, {"error": {"message": f"no route {handler.path}"}})
+        messages = body.get("messages") or []
+        system = next((m.get("content", "") for m in messages if m.get("role") == "system"), "")
+        step = prompts.step_of(system)
+        fault = self._take_fault(step)
+        with self._lock:
+            self.requests.append(RecordedRequest(step, body, handler.headers.get("Authorization", ""),
+                                                 fault.kind if fault else None, time.time()))
+        if self.latency:
+            time.sleep(self.latency)
+        if self.reject_response_format and body.get("response_format"):
+            return self._send(handler, 400, {"error": {
+                "message": "Invalid parameter: 'response_format' of type 'json_schema' is not supported "
+                           "by this server.", "type": "invalid_request_error", "param": "response_format"}})
+        if fault and fault.kind == "rate_limit":
+            return self._send(handler, 429, {"error": {"message": "Rate limit reached (mock).",
+                                                       "type": "rate_limit_error"}},
+                              {"Retry-After": f"{fault.retry_after:g}"})
+        if fault and fault.kind == "server_error":
+            return self._send(handler, 500, {"error": {"message": "The server had an error (mock).",
+                                                       "type": "server_error"}})
+        if fault and fault.kind == "slow":
+            time.sleep(fault.delay)
+        structured = (body.get("response_format") or {}).get("type") == "json_schema"
+        user = next((m.get("content", "") for m in messages if m.get("role") == "user"), "")
+        reply = self._answer(step, system, user, fault.kind if fault else None)
+        content = self._render(step, reply, structured)
+        finish = "stop"
+        if fault and fault.kind == "invalid_json":
+            content = "Sure! Here are the results: {\"oops\": [1, 2,"
+        if fault and fault.kind == "truncated":
+            content, finish = content[:max(1, len(content) // 2)], "length"
+        prompt_chars = sum(len(str(m.get("content", ""))) for m in messages)
+        usage = {"prompt_tokens": prompt_chars // 4 + 1, "completion_tokens": len(content) // 4 + 1}
+        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+        self._send(handler, 200, {
+            "id": f"chatcmpl-mock-{len(self.requests)}", "object": "chat.completion",
+            "created": int(time.time()), "model": body.get("model") or self.model_name,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                         "finish_reason": finish}],
+            "usage": usage})
+
+    # ------------------------------------------------------------ scripted answers
+    def _key_answer(self, query: str) -> str | None:
+        for q, answer in self.answers.items():
+            if q.lower() in query.lower():
+                return answer
+        return None
+
+    def _importance(self, query: str, claim: str) -> str:
+        answer = self._key_answer(query)
+        if answer and answer.lower() in claim.lower():
+            return "vital"
+        shared = len(_content(query) & _content(claim))
+        return "vital" if shared >= 2 else "okay" if shared == 1 else "less-important"
+
+    def _answer(self, step: str | None, system: str, user: str, fault: str | None) -> Any:
+        query = _query(user)
+        if step == prompts.DECOMPOSE:
+            out = []
+            for sid, sentence in _block_items(user, prompts.SENTENCES_HEADER):
+                pieces = re.split(r";\s+|,\s+and\s+", sentence)
+                out.append({"sentence": int(sid), "claims": [c for c in map(_as_claim, pieces) if c]})
+            return {"sentences": out}
+        if step == prompts.RANK:
+            claims = _block_items(user, prompts.CLAIMS_HEADER)
+            labelled = [(cid, text, self._importance(query, text)) for cid, text in claims]
+            tier = {"vital": 0, "okay": 1, "less-important": 2}
+            labelled.sort(key=lambda x: tier[x[2]])
+            items = [{"id": cid, "label": label, "text": text} for cid, text, label in labelled]
+            return {"ranking": self._spoil(items, fault, "label", "important")}
+        if step == prompts.VERIFY:
+            evidence = " ".join(_tag_bodies(user, "passage"))
+            items = []
+            for cid, text in _block_items(user, prompts.CLAIMS_HEADER):
+                verdict, quote = self._judge(text, evidence)
+                verdict = {"support": "supported", "partial_support": "contradicted",
+                           "not_support": "not_enough_evidence"}[verdict]
+                items.append({"id": cid, "verdict": verdict, "reason": f"Mock rule: {verdict}.",
+                              "evidence": quote})
+            return {"verdicts": self._spoil(items, fault, "verdict", "probably")}
+        if step == prompts.NUGGETS_CREATE:
+            limit = int((re.search(r"at most (\d+) nuggets", user) or [0, 30])[1])
+            current = [t for _, t in _block_items(user, "Nuggets found so far:")]
+            for doc in _tag_bodies(user, "document"):
+                for s in _sentences(doc):
+                    if len(current) < limit and s not in current:
+                        current.append(s)
+            return {"nuggets": current}
+        if step == prompts.NUGGETS_LABEL:
+            items = [{"id": nid, "importance": "vital" if _content(query) & _content(text) else "okay"}
+                     for nid, text in _block_items(user, prompts.NUGGETS_HEADER)]
+            return {"labels": self._spoil(items, fault, "importance", "crucial")}
+        if step == prompts.ASSIGN:
+            response = " ".join(_tag_bodies(user, "response"))
+            items = [{"id": nid, "assignment": self._judge(text, response)[0]}
+                     for nid, text in _block_items(user, prompts.NUGGETS_HEADER)]
+            return {"assignments": self._spoil(items, fault, "assignment", "maybe")}
+        if step == prompts.PERTURB:
+            answer = " ".join(_tag_bodies(user, "answer")).strip()
+            if fault == "bad_perturbation":
+                return {"modified_response": answer}
+            sentences = _sentences(answer)
+            if "v=missing" in system:
+                return {"modified_response": " ".join(sentences[1:]) if len(sentences) > 1 else ""}
+            first = sentences[0] if sentences else answer
+            key = self._key_answer(query)
+            if key and key in first:
+                changed = first.replace(key, "Zanzibar", 1)
+            else:
+                words = first.split()
+                idx = next((i for i in range(len(words) - 1, 0, -1) if len(words[i].strip(".,")) > 3), 0)
+                words[idx] = "Zanzibar" + ("." if words[idx].endswith(".") else "")
+                changed = " ".join(words)
+            return {"modified_response": " ".join([changed] + sentences[1:])}
+        return {"error": "unknown step"}
+
+    @staticmethod
+    def _judge(claim: str, source: str) -> tuple[str, str]:
+        """support (verbatim) / partial_support (most content words) / not_support, and a quote."""
+        if not source.strip():
+            return "not_support", ""
+        norm_claim, norm_source = _norm(claim), _norm(source)
+        if norm_claim and norm_claim in norm_source:
+            return "support", claim.rstrip(".")
+        words = _content(claim)
+        if words and len(words & _content(source)) / len(words) >= 0.6:
+            return "partial_support", ""
+        return "not_support", ""
+
+    @staticmethod
+    def _spoil(items: list[dict], fault: str | None, key: str, bad_value: str) -> list[dict]:
+        if not items:
+            return items
+        if fault == "missing_ids":
+            return items[:-1]
+        if fault == "duplicate_ids":
+            return items + [dict(items[0])]
+        if fault == "unknown_label":
+            return [dict(items[0], **{key: bad_value})] + items[1:]
+        return items
+
+    @staticmethod
+    def _render(step: str | None, reply: Any, structured: bool) -> str:
+        if step == prompts.RANK:
+            for item in reply.get("ranking", []):
+                item_text = item.pop("text", "")
+                if not structured:
+                    item["_line"] = f'[{item["id"]}] {item_text}: "{item["label"]}"'
+        if structured:
+            return json.dumps(reply)
+        if step == prompts.RANK:
+            return "Ranked Claims:\n" + "\n".join(i.pop("_line") for i in reply["ranking"])
+        return "Here is the result:\n```json\n" + json.dumps(reply, indent=1) + "\n```"
+
+
+# Facts for sample records: (topic, question, answer, wrong answer, extra facts).
+_FACTS = [
+    ("Geronimo", "Of which tribe was Geronimo a leader", "Apache", "Sioux",
+     ["Geronimo was born in 1829 near the Gila River", "Geronimo surrendered in 1886"]),
+    ("The Eiffel Tower", "In which city is the Eiffel Tower", "Paris", "Lyon",
+     ["The Eiffel Tower was completed in 1889", "The Eiffel Tower is made of wrought iron"]),
+    ("Hamlet", "Who wrote the play Hamlet", "Shakespeare", "Marlowe",
+     ["Hamlet is set in Denmark", "Hamlet was written around 1600"]),
+    ("The Nile", "Into which sea does the Nile flow", "Mediterranean", "Red",
+     ["The Nile flows through Egypt", "The Nile is about 6650 kilometres long"]),
+    ("Penicillin", "Who discovered penicillin", "Fleming", "Pasteur",
+     ["Penicillin was discovered in 1928", "Penicillin is an antibiotic"]),
+    ("Mount Kilimanjaro", "In which country is Mount Kilimanjaro", "Tanzania", "Kenya",
+     ["Mount Kilimanjaro is a dormant volcano", "Mount Kilimanjaro has three volcanic cones"]),
+]
+
+
+def sample_answers() -> dict[str, str]:
+    """Query fragment -> key answer, for ``MockProvider(answers=...)``."""
+    return {question: answer for _, question, answer, _, _ in _FACTS}
+
+
+def sample_records(n: int = 4, *, with_variants: bool = True) -> list[dict]:
+    """Input records (project JSONL shape) whose scoring through the mock is varied:
+    supported, contradicted and unsupported claims; vital, okay and less-important ones."""
+    out = []
+    for i in range(n):
+        topic, question, answer, wrong, extra = _FACTS[i % len(_FACTS)]
+        key = f"{topic} is associated with {answer}, and {topic} is widely known"
+        normal = (f"{key}. {extra[0]}; {extra[1]}. "
+                  f"Many visitors ask about {topic.lower()} every year, and guides mention it often.")
+        documents = [f"{key}. {extra[0]}. {extra[1]}.",
+                     f"Unrelated note number {i}. Guides like to talk about weather."]
+        responses = {"normal": normal}
+        if with_variants:
+            responses["missing"] = normal[len(key) + 2:]
+            responses["wrong"] = normal.replace(answer, wrong, 1)
+        out.append({"id": f"q{i + 1}", "query": f"{question}?", "responses": responses,
+                    "documents": documents, "reference": None})
+    return out
+
+
+def mock_provider_fixture():
+    """Generator behind the ``mock_provider`` fixture."""
+    with MockProvider() as mock:
+        yield mock
+
+
+try:  # a ready-made fixture: ``from tests.mock_provider import mock_provider``
+    import pytest
+
+    mock_provider = pytest.fixture(mock_provider_fixture, name="mock_provider")
+except ImportError:  # pragma: no cover - usable without pytest (benchmarks)
+    pass

@@ -1,0 +1,193 @@
+"""The app's pure presentation logic in vital_core: colours, diffs, filters, what-if,
+variant verdicts, undefined reasons, evidence input, annotation export, settings."""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from vital_core import annotate, explore, palette, settings, textdiff, variants, whatif
+from vital_core.errors import InputError
+from vital_core.evidence_input import documents_from_jsonl, documents_from_text, documents_from_upload
+from vital_core.metrics import compute_response_metrics
+from vital_core.model import ExampleResult, Nugget, ResponseResult, Subclaim
+from vital_core.undefined import why_undefined
+
+XSS = '<script>alert(1)</script> and <img src=x onerror=alert(1)>'
+
+
+def _response(verdicts=("supported", "supported", "supported"), tiers=("vital", "okay", "less-important"),
+              variant="normal") -> ResponseResult:
+    claims = [Subclaim(f"S{i + 1}", f"claim {i + 1}", importance=t, rank=i + 1, verdict=v)
+              for i, (t, v) in enumerate(zip(tiers, verdicts))]
+    return ResponseResult(variant, "text", claims, order=[c.id for c in claims])
+
+
+def _luminance(hex_colour: str) -> float:
+    rgb = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    hi, lo = sorted([_luminance(a), _luminance(b)], reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("swatch", list(palette.IMPORTANCE.values()) + list(palette.VERDICT.values())
+                         + list(palette.NUGGET_SUPPORT.values()))
+def test_every_swatch_keeps_text_readable(swatch):
+    assert _contrast(swatch.text, swatch.background) >= 4.5, swatch
+
+
+def test_colour_code_covers_every_label_with_a_symbol_and_word():
+    assert set(palette.IMPORTANCE) == {"vital", "okay", "less-important", "unlabelled"}
+    assert set(palette.VERDICT) == {"supported", "contradicted", "not_enough_evidence", "not_judged"}
+    symbols = [s.symbol for s in palette.VERDICT.values()]
+    assert len(set(symbols)) == len(symbols), "verdicts are told apart without colour"
+    legend = palette.legend_html()
+    for s in list(palette.IMPORTANCE.values()) + list(palette.VERDICT.values()):
+        assert s.label in legend
+
+
+def test_subclaim_row_escapes_user_text():
+    row = palette.subclaim_row_html(rank=1, claim_id='S1"><b>', text=XSS, importance="vital",
+                                    verdict="supported")
+    assert "<script>" not in row and "<img" not in row and '"><b>' not in row
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in row
+
+
+def test_word_diff_round_trips_and_marks_the_swap():
+    normal = "The capital of Australia is Canberra. It was chosen in 1908."
+    wrong = "The capital of Australia is Sydney. It was chosen in 1908."
+    segs = textdiff.word_diff(normal, wrong)
+    assert [s.text for s in segs if s.op == "delete"] == ["Canberra. "]
+    assert [s.text for s in segs if s.op == "insert"] == ["Sydney. "]
+    assert "".join(s.text for s in segs if s.op != "delete") == wrong
+    assert "".join(s.text for s in segs if s.op != "insert") == normal
+    assert textdiff.diff_stats(segs) == {"inserted": 1, "deleted": 1, "kept": 10}
+    html = textdiff.diff_html(normal, wrong + " " + XSS)
+    assert "<script>" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert textdiff.similarity("", "") == 1.0
+
+
+def _frame():
+    return pd.DataFrame({
+        "example_id": ["a", "a", "b", "b"], "condition": ["normal", "wrong", "normal", "wrong"],
+        "dataset": ["d1", "d1", "d2", None], "subset": ["s"] * 4, "query_type": ["open-ended"] * 4,
+        "query": ["Who wrote it?", "Who wrote it?", "When?", "When?"],
+        "factscore_precision": [0.9, 0.85, None, 0.5],
+        "rlp": pd.array([False, True, None, True], dtype="boolean")})
+
+
+def test_filters_ranges_flags_and_undefined():
+    frame = _frame()
+    f = explore.Filters(ranges={"factscore_precision": (0.8, 1.0)}, flags={"rlp": True})
+    assert list(explore.apply_filters(frame, f).index) == [1]
+    f.keep_undefined = True
+    assert list(explore.apply_filters(frame, f).index) == [1, 2]   # row 2: both metrics undefined, kept
+    f2 = explore.Filters(ranges={"factscore_precision": (0.8, 1.0)}, keep_undefined=True)
+    assert list(explore.apply_filters(frame, f2).index) == [0, 1, 2]
+    assert list(explore.apply_filters(frame, explore.Filters(dataset=["(unknown)"])).index) == [3]
+    assert list(explore.apply_filters(frame, explore.Filters(text="WROTE")).index) == [0, 1]
+    assert "FactScore precision 0.80-1.00 and RLP flagged" in explore.describe(f)
+    assert explore.describe(explore.Filters()) == "no filters"
+
+
+def test_pagination_clamps():
+    frame = pd.DataFrame({"x": range(53)})
+    assert explore.page_count(53, 25) == 3 and explore.page_count(0, 25) == 1
+    assert list(explore.paginate(frame, 3, 25)["x"]) == [50, 51, 52]
+    assert list(explore.paginate(frame, 99, 25)["x"]) == [50, 51, 52]
+
+
+def test_whatif_edit_recomputes_and_reorders_without_mutating():
+    response = _response()
+    before = compute_response_metrics(response)
+    edited = whatif.apply_edits(response, [{"id": "S1", "verdict": "contradicted"},
+                                           {"id": "S3", "importance": "vital"}])
+    after = compute_response_metrics(edited)
+    assert response.subclaims[0].verdict == "supported", "the scored result is untouched"
+    assert before["rlp"] is False and after["rlp"] is True
+    assert after["vital_precision"] == 0.5 and after["n_vital"] == 2
+    assert edited.order == ["S1", "S3", "S2"] and [s.rank for s in edited.ordered_subclaims()] == [1, 2, 3]
+    assert set(whatif.changed_metrics(before, after)) >= {"rlp", "vital_precision", "factscore_precision"}
+    with pytest.raises(Exception, match="unknown importance"):
+        whatif.apply_edits(response, [{"id": "S1", "importance": "crucial"}])
+
+
+def test_variant_reactions_and_verdict():
+    normal = _response()
+    wrong = _response(verdicts=("contradicted", "supported", "supported"), variant="wrong")
+    ex = ExampleResult("e", "q", {"normal": normal, "wrong": wrong})
+    table = variants.metric_table(ex, ["factscore_precision", "vital_precision", "rlp", "nugget_recall"])
+    by_key = table.set_index("key")
+    assert by_key.loc["vital_precision", "reaction wrong"] == variants.NOTICED
+    assert by_key.loc["rlp", "reaction wrong"] == variants.NOTICED
+    assert by_key.loc["nugget_recall", "reaction wrong"] == variants.UNKNOWN
+    assert by_key.loc["vital_precision", "change wrong"] == pytest.approx(-1.0)
+    sentence = variants.damage_verdicts(table)[0].sentence()
+    assert sentence.startswith("The wrong response: noticed by") and "undefined for Nugget recall" in sentence
+    assert variants.reaction("factscore_precision", 0.9, 0.85) == variants.BARELY
+    assert variants.reaction("factscore_precision", 0.9, 0.95) == variants.NOT_NOTICED
+    assert variants.reaction("rlp", True, True) == variants.NOT_NOTICED
+
+
+def test_undefined_reasons_name_what_is_missing():
+    r = _response(tiers=("okay", "okay", "less-important"))
+    r.evidence_mode = "documents"
+    assert "none of this response's subclaims is vital" in why_undefined("vital_precision", r, None)
+    assert "nuggets" in why_undefined("nugget_recall", r, None)
+    assert "checked against documents" in why_undefined("fc_f1", r, None)
+    r.nugget_assignment = {"N0": "support"}
+    assert "vital nugget" in why_undefined("vital_recall", r, [Nugget("N0", "x", "okay")])
+    empty = ResponseResult("normal", "")
+    assert "produced none" in why_undefined("factscore_precision", empty, None)
+
+
+def test_evidence_input_parsing_and_errors():
+    docs = documents_from_text("first doc\n---\n\nsecond doc\n---\n")
+    assert [d.text for d in docs] == ["first doc", "second doc"]
+    docs = documents_from_jsonl('{"id": "a", "text": "one"}\n\n"two"\n', "docs.jsonl")
+    assert [(d.id, d.text) for d in docs] == [("a", "one"), ("docs.jsonl-3", "two")]
+    with pytest.raises(InputError, match=r"docs\.jsonl line 2: not valid JSON"):
+        documents_from_jsonl('{"text": "ok"}\n{broken\n', "docs.jsonl")
+    with pytest.raises(InputError, match=r"line 1: expected a string or an object"):
+        documents_from_jsonl('{"id": 3}\n', "docs.jsonl")
+    assert documents_from_upload("notes.txt", " body ")[0].text == "body"
+    with pytest.raises(InputError, match="empty"):
+        documents_from_upload("notes.txt", "  ")
+
+
+def test_annotation_export_is_an_official_record_that_loads_back(tmp_path):
+    from vital_core.agreement import compare_labellings
+    from vital_core.loaders import load_examples
+    r = _response(verdicts=("supported", "not_judged", "contradicted"))
+    for i, s in enumerate(r.subclaims):
+        s.sentence_index, s.sentence = (0 if i < 2 else 1), f"sentence {0 if i < 2 else 1}"
+    ex = ExampleResult("e1", "In a paragraph, could you answer: who?", {"normal": r})
+    record = annotate.release_record(ex, "normal", {"S1": "okay", "S2": "vital", "S3": "vital"})
+    assert [len(s["decomp"]) for s in record["decomposition"]] == [2, 1]
+    assert [c["judgment"] for s in record["decomposition"] for c in s["decomp"]] == [True, None, False]
+    assert record["subclaim-importance-order"] == ["S2", "S3", "S1"]
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "normal.jsonl").write_text(annotate.export_jsonl([record]))
+    mine = load_examples(folder).examples
+    assert [s.importance for s in mine[0].variants["normal"].subclaims] == ["okay", "vital", "vital"]
+    result = compare_labellings(mine, [ex])
+    assert result.n == 3 and result.exact == pytest.approx(0.0)
+    assert annotate.complete({"S1": "okay"}, r) is False
+
+
+def test_settings_never_hold_the_key(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    s = settings.BackendSettings.from_env(settings.OPENAI)
+    assert "sk-test-secret" not in json.dumps(s.to_dict()) and "sk-test-secret" not in repr(s)
+    assert settings.env_api_key() == "sk-test-secret"
+    assert settings.validate(settings.BackendSettings(settings.OPENAI), "") != []
+    assert settings.validate(settings.BackendSettings(settings.OPENAI, base_url="ftp://x"), "k") != []
+    assert settings.validate(settings.BackendSettings(), "") == []
+    assert settings.describe_quality(None) == "quality figures: see README"

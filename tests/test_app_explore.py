@@ -1,0 +1,83 @@
+"""AppTest: the Explore results page."""
+from __future__ import annotations
+
+import json
+
+from tests.app_helpers import assert_clean, open_page, texts
+
+
+def test_demo_results_load_by_default_with_example_detail():
+    at = open_page("explore")
+    assert any("bundled demo results" in s and "12 examples" in s for s in texts(at, "success"))
+    assert at.dataframe, "the paginated table is shown"
+    assert any(h.value.startswith("Example demo-") for h in at.subheader)
+    # three variants side by side, each with its ranked subclaims
+    markdowns = texts(at, "markdown")
+    for name in ("normal", "missing", "wrong"):
+        assert any(m.startswith(f"#### {name}") for m in markdowns)
+
+
+def test_filters_narrow_the_table_and_say_so():
+    at = open_page("explore")
+    at.multiselect(key="flt_condition").set_value(["wrong"]).run()
+    assert_clean(at)
+    assert any("12 matching rows" in c for c in texts(at, "caption"))
+    assert any("condition in wrong" in c for c in texts(at, "caption"))
+    at.button[[b.label for b in at.button].index("Example: FactScore ≥ 0.8 and RLP flagged")].click().run()
+    assert_clean(at)
+    described = " ".join(texts(at, "caption"))
+    assert "FactScore precision 0.80-1.00" in described and "RLP flagged" in described
+
+
+def test_filters_matching_nothing_explain_it():
+    at = open_page("explore")
+    at.text_input(key="flt_text").set_value("no query contains this text").run()
+    assert_clean(at)
+    assert any("No rows match" in i for i in texts(at, "info"))
+
+
+def test_reference_folder_by_url_query_param(reference_dir):
+    path = str(reference_dir / "gpt-4o")
+    at = open_page("explore", query_params={"dataset": path, "example": "gpt-4o/3", "condition": "wrong"})
+    assert any("50 examples, 150 responses" in s for s in texts(at, "success"))
+    assert any(h.value == "Example gpt-4o/3" for h in at.subheader)
+    assert any("◀ selected row" in m for m in texts(at, "markdown"))
+    # nuggets are absent from these records: the page says so instead of failing
+    assert any("No nuggets" in i for i in texts(at, "info"))
+
+
+def test_path_typed_in_loads_and_bad_path_explains(tmp_path, reference_dir):
+    at = open_page("explore")
+    at.radio(key="explore_mode").set_value("path").run()
+    at.text_input(key="explore_path").set_value(str(tmp_path / "nothing-here")).run()
+    at.button[[b.label for b in at.button].index("Load")].click().run()
+    assert_clean(at)
+    assert any("Could not load" in e and "nothing-here" in e for e in texts(at, "error"))
+    at.text_input(key="explore_path").set_value(str(reference_dir / "gpt-4o")).run()
+    at.button[[b.label for b in at.button].index("Load")].click().run()
+    assert_clean(at)
+    assert any("150 responses" in s for s in texts(at, "success"))
+    assert at.query_params.get("dataset") == str(reference_dir / "gpt-4o")
+
+
+def test_malformed_results_file_names_file_and_line(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "vital-explorer-results/1", "id": "a", "query": "q", "variants": {}}\n{not json\n')
+    at = open_page("explore", query_params={"dataset": str(bad)})
+    errors = " ".join(texts(at, "error"))
+    assert "bad.jsonl" in errors and "line 2" in errors
+
+
+def test_uploaded_results_file_is_explored(tmp_path):
+    from vital_core.model import ExampleResult, ResponseResult, Subclaim
+    ex = ExampleResult(id="up-1", query="Who painted the Mona Lisa?", variants={
+        "normal": ResponseResult("normal", "Leonardo da Vinci painted it.",
+                                 [Subclaim("S1", "Leonardo da Vinci painted the Mona Lisa.", importance="vital",
+                                           rank=1, verdict="supported")], order=["S1"])})
+    at = open_page("explore")
+    at.radio(key="explore_mode").set_value("upload").run()
+    at.file_uploader(key="explore_upload").set_value(
+        ("mine.jsonl", (json.dumps(ex.to_dict()) + "\n").encode(), "application/json")).run()
+    assert_clean(at)
+    assert any("uploaded file mine.jsonl" in s and "1 examples" in s for s in texts(at, "success"))
+    assert any(h.value == "Example up-1" for h in at.subheader)

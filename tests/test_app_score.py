@@ -1,0 +1,117 @@
+"""AppTest: the Score page (inputs, offline scoring, undefined metrics, what-if, download, XSS)."""
+from __future__ import annotations
+
+from tests.app_helpers import assert_clean, html_bodies, metric_values, open_page, texts
+
+XSS = "It is <script>alert(1)</script> and <img src=x onerror=alert(1)> indeed."
+
+
+def _score(at, query: str, response: str, documents: str = "", reference: str = ""):
+    at.text_input(key="score_query").set_value(query)
+    at.text_area(key="score_response").set_value(response)
+    at.text_area(key="score_documents").set_value(documents)
+    at.text_area(key="score_reference").set_value(reference)
+    at.button[[b.label for b in at.button].index("Score")].click().run()
+    assert_clean(at)
+    return at
+
+
+def test_first_visit_shows_a_precomputed_demo_result():
+    at = open_page("score")
+    values = metric_values(at)
+    assert set(values) >= {"FactScore precision", "VITAL precision", "Weighted precision", "Decay precision",
+                           "RLP (vital error flagged)", "Nugget recall (All Strict)", "Factual correctness F1"}
+    assert any("precomputed by the offline backend for demo example demo-01" in c for c in texts(at, "caption"))
+    assert "vx-row" in html_bodies(at)
+    assert any(d.label.startswith("Download result (JSON)") for d in at.get("download_button"))
+
+
+def test_url_example_prefills_the_inputs():
+    at = open_page("score", query_params={"example": "demo-04"})
+    assert at.text_input(key="score_query").value == "How many bones are in the adult human body?"
+
+
+def test_offline_scoring_with_documents_shows_subclaims_and_metrics():
+    at = open_page("score")
+    _score(at, "When did the Berlin Wall fall?",
+           "The Berlin Wall fell on 9 November 1989. Germany was reunified on 3 October 1990.",
+           documents="The Berlin Wall fell on 9 November 1989.\n---\nGermany was reunified on 3 October 1990.")
+    status = [s for s in at.get("expandable") if "Scored:" in str(s.proto.expandable.label)]
+    assert status, "st.status reports the finished steps"
+    assert any("scored just now by the offline backend" in c for c in texts(at, "caption"))
+    values = metric_values(at)
+    assert values["FactScore precision"] != "undefined"
+    assert values["Nugget recall (All Strict)"] != "undefined", "documents give nuggets"
+    # documents but no reference: factual correctness is undefined and says why
+    assert values["Factual correctness F1"] == "undefined"
+    assert any("Undefined — needs the response checked against a reference answer" in c
+               for c in texts(at, "caption"))
+
+
+def test_no_evidence_leaves_recall_undefined_and_explained():
+    at = open_page("score")
+    _score(at, "Who wrote Hamlet?", "Hamlet was written by William Shakespeare around 1600.")
+    values = metric_values(at)
+    assert values["Nugget recall (All Strict)"] == "undefined"
+    assert values["VITAL recall (Vital Strict)"] == "undefined"
+    captions = " ".join(texts(at, "caption"))
+    assert "needs nuggets, which are built from evidence documents; none were given" in captions
+
+
+def test_empty_inputs_ask_for_text_not_a_traceback():
+    at = open_page("score")
+    _score(at, "", "")
+    assert any("Enter a query and a response" in w for w in texts(at, "warning"))
+
+
+def test_bad_uploaded_jsonl_names_file_and_line():
+    at = open_page("score")
+    at.file_uploader(key="score_uploads").set_value(
+        [("evidence.jsonl", b'{"text": "fine"}\n{oops\n', "application/json")])
+    _score(at, "Who?", "Someone.")
+    errors = " ".join(texts(at, "error"))
+    assert "evidence.jsonl line 2" in errors and "not valid JSON" in errors
+
+
+def test_whatif_edit_changes_the_metrics():
+    at = open_page("score", query_params={"example": "demo-01"})
+    before = metric_values(at)
+    editor = at.data_editor[0]
+    rows = editor.value
+    assert list(rows.columns) == ["rank", "id", "subclaim", "importance", "verdict"]
+    vital_rows = [i for i, imp in enumerate(rows["importance"]) if imp == "vital"]
+    assert vital_rows, "the demo example has a vital subclaim"
+    at.session_state[editor.key] = {"edited_rows": {vital_rows[0]: {"verdict": "contradicted"}},
+                                    "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert_clean(at)
+    after = metric_values(at)
+    assert after["VITAL precision"] != before["VITAL precision"]
+    assert after["FactScore precision"] != before["FactScore precision"]
+    assert after["RLP (vital error flagged)"] == "flagged"
+    assert any(i.startswith("What-if:") for i in texts(at, "info"))
+    assert any(d.label.endswith("with your what-if edits") for d in at.get("download_button"))
+
+
+def test_whatif_relabel_to_vital_defines_vital_precision():
+    at = open_page("score")
+    _score(at, "What is it?", "It is blue. It is round. It is small.", documents="It is blue and round.")
+    editor = at.data_editor[0]
+    n = len(editor.value)
+    at.session_state[editor.key] = {"edited_rows": {i: {"importance": "okay"} for i in range(n)},
+                                    "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert metric_values(at)["VITAL precision"] == "undefined"
+    assert any("none of this response's subclaims is vital" in c for c in texts(at, "caption"))
+    at.session_state[editor.key] = {"edited_rows": {0: {"importance": "vital"}}, "added_rows": [],
+                                    "deleted_rows": []}
+    at.run()
+    assert metric_values(at)["VITAL precision"] != "undefined"
+
+
+def test_user_text_is_escaped():
+    at = open_page("score")
+    _score(at, "Q <b>bold</b>?", XSS, documents="<img src=x onerror=alert(2)> evidence")
+    body = html_bodies(at)
+    assert "<script>" not in body and "<img" not in body
+    assert "&lt;script&gt;" in body or "&lt;img src=x onerror=alert(1)&gt;" in body

@@ -1,0 +1,190 @@
+"""Real-browser tests: headless Chromium (Playwright) against `streamlit run app.py`.
+
+Each flow saves a full-page screenshot under artifacts/screenshots/ (git-ignored)
+for a person to look at. Skipped with a reason when /usr/bin/chromium is missing.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = REPO / "artifacts" / "screenshots"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+XSS_RESPONSE = ("The answer is <script>alert(1)</script> and also <img src=x onerror=alert(1)> "
+                "which must show as plain text.")
+
+if not CHROMIUM.exists():
+    pytest.skip(f"Chromium not found at {CHROMIUM}: browser tests need it (apt-get install chromium)",
+                allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = _free_port()
+    env = {**os.environ, "VITAL_CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}
+    log = (tmp_path_factory.mktemp("log") / "streamlit.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.time() > deadline:
+            proc.kill()
+            pytest.fail(f"streamlit did not start on {url}; see {log.name}")
+        time.sleep(0.3)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    pg = context.new_page()
+    pg.set_default_timeout(60_000)
+    pg.dialogs = []
+    pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
+    yield pg
+    context.close()
+
+
+def settle(page, extra_ms: int = 400) -> None:
+    """Wait until the script run finished (the 'running' indicator is gone)."""
+    page.wait_for_timeout(300)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=90_000)
+    page.wait_for_timeout(extra_ms)
+
+
+def shot(page, name: str) -> Path:
+    """Screenshot the whole page: Streamlit scrolls inside its main container, so the
+    viewport is grown to the content's height first."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    height = page.evaluate(
+        "() => { const m = document.querySelector('[data-testid=\"stMain\"]');"
+        " return Math.max(m ? m.scrollHeight : 0, document.body.scrollHeight); }")
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": min(int(height) + 40, 9000)})
+    page.wait_for_timeout(700)
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(size)
+    return path
+
+
+def no_error_on_page(page) -> None:
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_text("Something went wrong").count() == 0
+
+
+def test_score_flow_offline(server, page):
+    page.goto(f"{server}/score?example=demo-03")
+    page.get_by_text("Active: offline backend").first.wait_for()
+    settle(page)
+    page.get_by_role("button", name="Score", exact=True).click()
+    page.get_by_text("Scored:").first.wait_for()
+    settle(page)
+    no_error_on_page(page)
+    assert page.get_by_text("scored just now by the offline backend").count() == 1
+    assert page.locator(".vx-row").count() >= 3, "coloured subclaim rows"
+    assert page.get_by_text("VITAL precision").count() >= 1
+    assert page.get_by_text("Undefined —").count() >= 1, "an undefined metric says why"
+    shot(page, "score")
+
+
+def test_compare_flow_generates_and_scores(server, page):
+    page.goto(f"{server}/compare?example=demo-07")
+    settle(page)
+    page.get_by_role("button", name="Generate missing and wrong from the normal response").click()
+    page.get_by_text("Generated the missing and wrong variants").wait_for()
+    settle(page)
+    page.get_by_role("button", name="Score all variants").click()
+    page.get_by_text("Scored all variants").first.wait_for()
+    settle(page, 1000)
+    no_error_on_page(page)
+    assert page.get_by_text("Which metrics noticed the damage?").count() == 1
+    assert page.locator("ins").count() >= 1, "text differences from normal are highlighted"
+    assert page.locator(".js-plotly-plot").count() >= 1
+    shot(page, "compare")
+
+
+def test_explore_reference_folder_by_path(server, page):
+    reference = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq" / "gpt-4o"
+    if not reference.is_dir():
+        pytest.skip(f"reference data not found at {reference}")
+    page.goto(f"{server}/explore?dataset={reference}&example=gpt-4o/7&condition=wrong")
+    page.get_by_text("50 examples, 150 responses").wait_for()
+    settle(page)
+    no_error_on_page(page)
+    assert page.get_by_text("Example gpt-4o/7").count() == 1
+    assert page.locator(".vx-row").count() >= 10
+    shot(page, "explore")
+
+
+def test_sensitivity_charts_render(server, page):
+    page.goto(f"{server}/sensitivity")
+    page.get_by_text("Decay-weighted precision and recall").wait_for()
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 5", timeout=60_000)
+    settle(page, 1000)
+    no_error_on_page(page)
+    assert page.locator(".js-plotly-plot").count() >= 5
+    assert page.locator(".modebar-btn[data-title='Download plot as a png']").count() >= 1 or \
+        page.locator(".modebar").count() >= 1
+    shot(page, "sensitivity")
+
+
+def test_xss_text_is_shown_literally(server, page):
+    page.goto(f"{server}/score")
+    settle(page)
+    page.get_by_label("Query").fill("What does <b>this</b> page show?")
+    page.get_by_label("Response to score").fill(XSS_RESPONSE)
+    page.get_by_label("Evidence documents", exact=False).fill("<img src=x onerror=alert(2)> evidence text")
+    page.get_by_role("button", name="Score", exact=True).click()
+    page.get_by_text("Scored:").first.wait_for()
+    settle(page, 1000)
+    no_error_on_page(page)
+    assert page.dialogs == [], f"a dialog fired: {page.dialogs}"
+    assert page.evaluate("() => document.querySelectorAll('.vx-row img, .vx-row script').length") == 0
+    assert page.locator(".vx-row").filter(has_text="<script>alert(1)</script>").count() >= 1 or \
+        page.locator(".vx-row").filter(has_text="<img src=x onerror=alert(1)>").count() >= 1
+    shot(page, "xss")

@@ -1,0 +1,180 @@
+"""Reply parsing, prompt definitions, retrieval and prices of the LLM backend (no network)."""
+from __future__ import annotations
+
+import pytest
+
+from vital_core.llm import prompts
+from vital_core.llm.parsing import (ReplyParseError, extract_json, parse_assignments, parse_decomposition,
+                                    parse_modified_response, parse_nugget_labels, parse_nugget_texts,
+                                    parse_ranking, parse_verdicts)
+from vital_core.llm.pricing import DEFAULT_PRICES, cost_usd, load_prices, price_for
+from vital_core.llm.retrieval import BM25, chunk_documents, estimate_tokens, select_passages
+from vital_core.llm.sentences import split_sentences
+from vital_core.model import Document
+
+
+# ---------------------------------------------------------------- extract_json
+
+@pytest.mark.parametrize("reply", [
+    '{"a": [1, 2]}',
+    'Here you go:\n```json\n{"a": [1, 2]}\n```\nAnything else?',
+    'Sure. {"a": [1, 2]} Hope this helps.',
+    '{"a": [1, 2,],}',                       # trailing commas
+    '```\n{"a": [1, 2]}\n```',
+])
+def test_extract_json_finds_the_object(reply):
+    assert extract_json(reply) == {"a": [1, 2]}
+
+
+def test_extract_json_respects_braces_inside_strings():
+    assert extract_json('note {"t": "a } tricky { one", "n": 1} end') == {"t": "a } tricky { one", "n": 1}
+
+
+@pytest.mark.parametrize("reply", ["", "   ", "no json here", '{"a": [1, 2'])
+def test_extract_json_raises_on_unreadable_replies(reply):
+    with pytest.raises(ReplyParseError):
+        extract_json(reply)
+
+
+# ---------------------------------------------------------------- rank
+
+IDS = ["S1", "S2", "S3"]
+
+
+def test_ranking_from_json_in_order():
+    r = parse_ranking('{"ranking": [{"id": "S2", "label": "vital"}, {"id": "S1", "label": "okay"},'
+                      ' {"id": "S3", "label": "less important"}]}', IDS)
+    assert r.problems == []
+    assert r.order == ["S2", "S1", "S3"]
+    assert r.labels == {"S2": "vital", "S1": "okay", "S3": "less-important"}
+
+
+def test_ranking_from_plain_text_lines():
+    reply = ('Ranked Claims:\n[S3] Paris is the capital: "vital"\n'
+             '[S1] The tower is well-known: "okay"\n[S2] It rains a lot - less-important\n')
+    r = parse_ranking(reply, IDS)
+    assert r.problems == []
+    assert r.order == ["S3", "S1", "S2"]
+    assert r.labels["S2"] == "less-important"
+
+
+def test_ranking_violations_are_all_reported():
+    reply = ('{"ranking": [{"id": "S1", "label": "vital"}, {"id": "S1", "label": "okay"},'
+             ' {"id": "S9", "label": "okay"}, {"id": "S2", "label": "important"}]}')
+    r = parse_ranking(reply, IDS)
+    text = " | ".join(r.problems)
+    assert "S1 appears more than once" in text
+    assert "S9 is not one of the claim ids" in text
+    assert "'important'" in text
+    assert "missing: S3" in text
+    assert r.labels == {"S1": "vital"}          # what parsed is kept, first occurrence wins
+
+
+def test_ranking_with_nothing_usable_raises():
+    with pytest.raises(ReplyParseError):
+        parse_ranking("I cannot rank these claims.", IDS)
+
+
+# ---------------------------------------------------------------- other steps
+
+def test_verdicts_accept_aliases_and_flag_bad_values():
+    obj = {"verdicts": [{"id": "S1", "verdict": "SUPPORTED", "reason": "  yes  ", "evidence": "q"},
+                        {"id": "S2", "verdict": "neutral", "reason": "", "evidence": ""},
+                        {"id": "S3", "verdict": "maybe", "reason": "", "evidence": ""}]}
+    r = parse_verdicts(obj, IDS)
+    assert r.values["S1"] == {"verdict": "supported", "reason": "yes", "evidence": "q"}
+    assert r.values["S2"]["verdict"] == "not_enough_evidence"
+    assert "S3" not in r.values and any("'maybe'" in p for p in r.problems)
+
+
+def test_decomposition_maps_numbers_and_flags_foreign_ones():
+    obj = {"sentences": [{"sentence": 1, "claims": ["A is B.", "A is B.", " C  is D. "]},
+                         {"sentence": 7, "claims": ["X."]}]}
+    values, problems = parse_decomposition(obj, [1, 2])
+    assert values == {1: ["A is B.", "C is D."]}
+    assert problems and "sentence 7" in problems[0]
+
+
+def test_assignments_labels_nuggets_and_perturbation():
+    a = parse_assignments({"assignments": [{"id": "N0", "assignment": "partially supported"},
+                                           {"id": "N1", "assignment": "supported"}]}, ["N0", "N1"])
+    assert a.values == {"N0": "partial_support", "N1": "support"} and not a.problems
+    lab = parse_nugget_labels({"labels": [{"id": "N0", "importance": "vital"}]}, ["N0", "N1"])
+    assert lab.values == {"N0": "vital"} and "missing: N1" in lab.problems[0]
+    assert parse_nugget_texts({"nuggets": ["A b.", "a B.", {"text": "C d."}]}) == ["A b.", "C d."]
+    assert parse_modified_response({"modified_response": " new text "}) == "new text"
+    with pytest.raises(ReplyParseError):
+        parse_modified_response({"something": 1})
+
+
+# ---------------------------------------------------------------- prompts
+
+def _strict(schema: dict) -> bool:
+    if schema.get("type") == "object":
+        props = schema["properties"]
+        return (schema.get("additionalProperties") is False and sorted(schema["required"]) == sorted(props)
+                and all(_strict(p) for p in props.values()))
+    if schema.get("type") == "array":
+        return _strict(schema["items"])
+    return True
+
+
+ALL_PROMPTS = list(prompts.PROMPTS.values()) + list(prompts.PERTURB_PROMPTS.values())
+
+
+@pytest.mark.parametrize("prompt", ALL_PROMPTS, ids=lambda p: f"{p.step}-{p.version}")
+def test_every_prompt_is_marked_versioned_and_strict(prompt):
+    system = prompt.system()
+    assert prompts.step_of(system) == prompt.step
+    assert system.startswith(prompt.marker)
+    assert _strict(prompt.schema), "strict structured output needs every property required"
+    rf = prompt.response_format()
+    assert rf["type"] == "json_schema" and rf["json_schema"]["name"] == f"vital_{prompt.step}"
+    # The example reply shown to text-only endpoints parses with the step's own parser shape.
+    assert isinstance(extract_json(str(system.split("example:\n", 1)[1]).strip()), dict)
+
+
+def test_rank_prompt_states_the_method():
+    text = prompts.RANK_PROMPT.instructions.lower()
+    for phrase in ("vital", "okay", "less-important", "exactly once", "never about truth"):
+        assert phrase in text
+
+
+def test_followup_states_each_problem():
+    msg = prompts.violation_followup(["these claims are missing: S4", "S2 appears more than once"])
+    assert "S4" in msg and "S2 appears more than once" in msg
+
+
+# ---------------------------------------------------------------- retrieval, sentences, prices
+
+def test_chunking_and_budgeted_retrieval_keep_the_relevant_passage():
+    filler = " ".join(f"word{i}" for i in range(900))
+    docs = [Document("D1", filler + " The capital of Australia is Canberra. " + filler),
+            Document("D2", "Short unrelated document about cheese.")]
+    passages = chunk_documents(docs, chunk_words=100, overlap_words=20)
+    assert len(passages) > 10 and {p.source for p in passages} == {"D1", "D2"}
+    chosen = select_passages(passages, "capital of Australia Canberra", budget_tokens=300, index=BM25(passages))
+    assert sum(p.tokens for p in chosen) <= 300
+    assert any("Canberra" in p.text for p in chosen)
+    everything = select_passages(passages[:2], "anything", budget_tokens=10_000)
+    assert everything == passages[:2]
+    assert estimate_tokens("abcd" * 10) == 10
+
+
+def test_sentence_split_keeps_abbreviations_and_paragraphs():
+    text = "Mr. Smith went to Washington, D.C. on Monday. He met people.\n\n- A list item\n- Another one"
+    assert split_sentences(text) == ["Mr. Smith went to Washington, D.C. on Monday.", "He met people.",
+                                     "- A list item", "- Another one"]
+
+
+def test_prices_known_prefixed_and_unknown_models(tmp_path):
+    table = load_prices(None)
+    assert table["gpt-4o"] == DEFAULT_PRICES["gpt-4o"]
+    assert price_for("gpt-4o-mini-2024-07-18", table) == DEFAULT_PRICES["gpt-4o-mini"]
+    assert cost_usd("gpt-4o", 1_000_000, 1_000_000, table) == pytest.approx(12.5)
+    assert cost_usd("llama-3-8b", 10, 10, table) is None           # unknown, not 0
+    f = tmp_path / "prices.json"
+    f.write_text('{"llama-3-8b": [0.1, 0.2]}')
+    assert cost_usd("llama-3-8b", 1_000_000, 0, load_prices(str(f))) == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="llama"):
+        load_prices({"llama": ["x"]})

@@ -1,0 +1,137 @@
+"""Sensitivity statistics on small frames whose answers are worked out by hand."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from vital_core import stats
+from vital_core.dataset import dataset_from_examples, load_dataset
+from vital_core.model import ExampleResult, ResponseResult, Subclaim
+
+
+def frame(rows: list[tuple[str, str, float | None, bool | None]], query_type: str | None = None) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=["example_id", "condition", "vital_precision", "rlp"])
+    df["rlp"] = df["rlp"].astype("boolean")
+    df["query_type"] = query_type
+    return df
+
+
+def paired(normal: list, variant: list, flags_n=None, flags_v=None) -> pd.DataFrame:
+    flags_n = flags_n or [None] * len(normal)
+    flags_v = flags_v or [None] * len(variant)
+    rows = [(f"e{i}", "normal", v, f) for i, (v, f) in enumerate(zip(normal, flags_n))]
+    rows += [(f"e{i}", "wrong", v, f) for i, (v, f) in enumerate(zip(variant, flags_v))]
+    return frame(rows)
+
+
+def test_condition_means_leave_out_and_count_undefined():
+    df = paired([1.0, 0.5, None], [0.0, None, None])
+    means = stats.condition_means(df, ["vital_precision"]).set_index("condition")
+    assert means.loc["normal", "mean"] == 0.75 and means.loc["normal", "n"] == 2
+    assert means.loc["normal", "n_undefined"] == 1
+    assert means.loc["wrong", "n_undefined"] == 2
+    wide = stats.means_table(df, ["vital_precision"]).set_index("condition")
+    assert wide.loc["normal", "n"] == 3 and wide.loc["wrong", "vital_precision"] == 0.0
+
+
+def test_paired_score_tests_effect_size_detection_and_auc():
+    normal = [0.9, 0.8, 0.7, 0.6, None]
+    wrong = [0.5, 0.8, 0.4, 0.7, 0.1]
+    row = stats.paired_tests(paired(normal, wrong), metrics=["vital_precision"]).iloc[0]
+    diffs = np.array([-0.4, 0.0, -0.3, 0.1])
+    assert row["n_pairs"] == 4 and row["n_dropped"] == 1
+    assert row["mean_diff"] == pytest.approx(diffs.mean())
+    assert row["effect_size"] == pytest.approx(diffs.mean() / diffs.std(ddof=1))
+    t = diffs.mean() / (diffs.std(ddof=1) / 2)
+    assert row["t_stat"] == pytest.approx(t)
+    assert row["detection_rate"] == pytest.approx(2 / 4)   # variant lower than its normal in 2 of 4 pairs
+    # AUC: P(normal > variant) over the 4x4 cross pairs, ties count one half
+    a, b = [0.9, 0.8, 0.7, 0.6], [0.5, 0.8, 0.4, 0.7]
+    wins = sum((x > y) + 0.5 * (x == y) for x in a for y in b)
+    assert row["auc"] == pytest.approx(wins / 16)
+    assert row["wilcoxon_p"] is not None and 0 < row["wilcoxon_p"] <= 1
+
+
+def test_mcnemar_exact_on_discordant_pairs():
+    # 5 pairs flagged only for the variant, none the other way: p = 2 * 0.5**5
+    df = paired([1.0] * 6, [1.0] * 6, flags_n=[False] * 6, flags_v=[True] * 5 + [False])
+    row = stats.paired_tests(df, metrics=["rlp"]).iloc[0]
+    assert (row["mcnemar_b"], row["mcnemar_c"]) == (5, 0)
+    assert row["mcnemar_p"] == pytest.approx(2 * 0.5 ** 5)
+    assert row["p_primary"] == row["mcnemar_p"]
+    assert row["detection_rate"] == pytest.approx(5 / 6)
+    assert row["effect_size"] == pytest.approx(5 / 6)
+
+
+def test_holm_adjustment():
+    adjusted = stats.holm([0.01, 0.04, 0.03, None])
+    # sorted 0.01, 0.03, 0.04 -> 3*0.01, max(0.03, 2*0.03), max(0.06, 1*0.04)
+    assert adjusted[:3] == pytest.approx([0.03, 0.06, 0.06])
+    assert adjusted[3] is None
+
+
+def test_identical_pairs_give_undefined_tests_not_crashes():
+    df = paired([0.5, 0.5, 0.5], [0.5, 0.5, 0.5])
+    row = stats.paired_tests(df, metrics=["vital_precision"]).iloc[0]
+    assert row["t_p"] is None and row["wilcoxon_p"] is None and row["effect_size"] is None
+    assert row["detection_rate"] == 0 and row["auc"] == 0.5
+
+
+def test_by_query_type_groups():
+    df = pd.concat([paired([0.9, 0.8], [0.1, 0.2]).assign(query_type="single-answer"),
+                    paired([0.9, 0.8], [0.9, 0.8]).assign(query_type=None,
+                                                           example_id=lambda d: d.example_id + "x")])
+    tests = stats.paired_tests(df, metrics=["vital_precision"], by="query_type")
+    assert set(tests["query_type"]) == {"single-answer", "unknown"}
+    rates = stats.detection_rates(df, metrics=["vital_precision"], by="query_type").set_index("query_type")
+    assert rates.loc["single-answer", "detection_rate"] == 1.0 and rates.loc["unknown", "detection_rate"] == 0.0
+
+
+def _ex(i: int, normal: list[bool], wrong: list[bool], order: list[int] | None = None) -> ExampleResult:
+    def resp(name, support):
+        claims = [Subclaim(id=f"S{k + 1}", text="c", importance="okay",
+                           verdict="supported" if s else "not_enough_evidence") for k, s in enumerate(support)]
+        ids = [f"S{k + 1}" for k in (order or range(len(support)))][:len(support)]
+        return ResponseResult(name, "t", claims, ids if order else [])
+    return ExampleResult(id=f"e{i}", query=f"q{i}", variants={"normal": resp("normal", normal),
+                                                             "wrong": resp("wrong", wrong)})
+
+
+def test_cumulative_precision_curves():
+    examples = [_ex(0, [True, False, True], [False, True]), _ex(1, [True, True], [False, False, False])]
+    curves = stats.cumulative_precision_curves(examples).set_index(["condition", "position"])
+    assert curves.loc[("normal", 1), "precision"] == 1.0
+    assert curves.loc[("normal", 2), "precision"] == pytest.approx((0.5 + 1.0) / 2)
+    assert curves.loc[("normal", 3), "precision"] == pytest.approx(2 / 3)
+    assert curves.loc[("normal", 3), "n"] == 1
+    assert curves.loc[("wrong", 2), "precision"] == pytest.approx((0.5 + 0.0) / 2)
+    ranked = [_ex(0, [False, True, True], [True, True, True], order=[2, 1, 0])]
+    by_importance = stats.cumulative_precision_curves(ranked, "importance").set_index(["condition", "position"])
+    assert by_importance.loc[("normal", 1), "precision"] == 1.0
+    assert by_importance.loc[("normal", 3), "precision"] == pytest.approx(2 / 3)
+
+
+def test_decay_curve_at_five_equals_mean_top5_metric(reference_dir, tmp_path):
+    ds = load_dataset(reference_dir / "gpt-4o", cache_dir=tmp_path)
+    curves = stats.decay_curves(ds).set_index(["condition", "k"])
+    for cond in ("normal", "missing", "wrong"):
+        expected = ds.frame.loc[ds.frame.condition == cond, "decay_precision_top5"].dropna()
+        assert curves.loc[(cond, 5), "precision"] == pytest.approx(expected.mean())
+        assert curves.loc[(cond, 5), "n"] == len(expected)
+    linear = stats.decay_curves(ds, "linear").set_index(["condition", "k"])
+    expected = ds.frame.loc[ds.frame.condition == "wrong", "linear_decay_precision_top5"].mean()
+    assert linear.loc[("wrong", 5), "precision"] == pytest.approx(expected)
+    assert (1 not in {k for _, k in curves.index})   # k = 1 is undefined under the release weights
+
+
+def test_reference_set_wrong_is_detected(reference_dir, tmp_path):
+    """The paper's claim on the reference sample: VITAL precision separates wrong from normal."""
+    ds = load_dataset(reference_dir / "gpt-4o", cache_dir=tmp_path)
+    tests = stats.paired_tests(ds.frame).set_index(["variant", "metric"])
+    row = tests.loc[("wrong", "vital_precision")]
+    assert row["mean_diff"] < 0 and row["p_holm"] < 0.05
+    assert tests.loc[("missing", "vital_precision"), "n_dropped"] == 1
+    assert math.isclose(tests.loc[("wrong", "rlp"), "mean_variant"], 0.84)

@@ -1,0 +1,68 @@
+"""``OfflineBackend``: the method's steps with embeddings and rules, no network.
+
+Decomposition (pysbd + clause/list rules), importance (query similarity,
+answer type, background/hedge/meta cues, position; calibrated thresholds),
+verification (embedding alignment + typed mismatch rules), nuggets and
+perturbation. Deterministic: the same input always gives the same output.
+"""
+from __future__ import annotations
+
+from ...model import EVIDENCE_NONE, Document, Nugget, Subclaim
+from ..base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
+from . import importance, nuggets, perturbation, sentences, verification
+from .embedder import MODEL_NAME, get_embedder
+
+PROMPT_VERSION = "offline-1"
+
+
+class OfflineBackend(Backend):
+    """Embedded backend: needs no key and never opens a network connection.
+
+    Settings meant for other backends (``model``, ``base_url``, ``cache_dir``
+    ...) are accepted and ignored, so callers can pass one settings dict.
+    """
+
+    def __init__(self, **_settings_for_other_backends):
+        self._info = BackendInfo(
+            name="offline", model="minilm-int8 + rules", prompt_version=PROMPT_VERSION,
+            description=("Offline backend: MiniLM sentence embeddings (int8 ONNX) and rules; "
+                         "no key, no network. Importance and verification are approximate; "
+                         "see the README for its measured agreement with people."))
+
+    @property
+    def info(self) -> BackendInfo:
+        return self._info
+
+    @staticmethod
+    def warm_up() -> None:
+        """Load the embedding model now rather than on the first request."""
+        get_embedder().encode(["warm up"])
+
+    async def decompose(self, query: str, response: str) -> list[DecomposedSentence]:
+        return [DecomposedSentence(text=s, claims=c) for s, c in sentences.decompose(response)]
+
+    async def rank(self, query: str, subclaims: list[Subclaim]) -> Ranking:
+        if not subclaims:
+            return Ranking(labels={}, order=[])
+        labels, order, _ = importance.rank_claims(
+            query, [s.id for s in subclaims], [s.text for s in subclaims],
+            [s.sentence_index for s in subclaims], [s.sentence or s.text for s in subclaims])
+        return Ranking(labels=labels, order=order)
+
+    async def verify(self, query: str, subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:
+        claims = [s.text for s in subclaims]
+        if evidence.mode == EVIDENCE_NONE:
+            documents: list[Document] = []
+        else:
+            documents = evidence.as_documents()
+        return [Verdict(verdict=v.verdict, reason=v.reason, evidence=v.evidence)
+                for v in verification.verify_claims(claims, documents)]
+
+    async def make_nuggets(self, query: str, documents: list[Document]) -> list[Nugget]:
+        return nuggets.make_nuggets(query, documents)
+
+    async def assign_nuggets(self, query: str, nugget_list: list[Nugget], response: str) -> dict[str, str]:
+        return nuggets.assign_nuggets(nugget_list, response)
+
+    async def perturb(self, query: str, response: str, kind: str) -> str:
+        return perturbation.perturb(query, response, kind)

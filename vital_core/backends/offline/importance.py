@@ -1,0 +1,189 @@
+"""Importance of each claim to the query: features, a linear score, calibrated labels.
+
+Each claim gets a handful of features (``FEATURES``):
+
+- semantic similarity to the query (MiniLM cosine) of the claim and of its
+  source sentence, and the claim's standing among the response's claims;
+- answer-type matching: the claim carries a mention of the kind the query
+  asks for (a person for "who", a date for "when", a number for "how many",
+  a place for "where", a name for "what/which") that the query itself does
+  not contain — and, stronger, does so while also speaking of the query's
+  subject;
+- a link to the presumed answer: it shares a new name/number with the
+  response's best-matching claim;
+- background cues: it only restates the query's subject, or is a bare
+  definition ("Crocodile Dundee is a film"); hedges; meta statements
+  ("it is important to check ...");
+- position: answers tend to come first.
+
+The score is a weighted sum (``WEIGHTS``); labels come from two thresholds
+on it (``THRESHOLDS``), fitted as ``bench/bench_offline_quality.py
+--calibrate`` does and the README describes — not fixed quotas. The order
+puts vital first, then okay, then less-important; inside a tier, claims of
+the same sentence stay together.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ...model import LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
+from .answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, Mentions,
+                           extract_mentions, question_type, words)
+from .embedder import embed
+
+STOPWORDS = set("""a an the of in on at to for from by with and or but is are was were be been being
+has have had do does did it its this that these those as which who whom whose what when where why how
+can could would should will may might must shall there their they them he she his her i you we our
+your not no yes so than then also such into about over after before during between while if all any
+some many much more most other each one own same only very just""".split())
+
+FEATURES = ("sim", "sim_sentence", "sim_rank", "sim_gap", "first_sentence", "position",
+            "query_overlap", "answer_type", "subject_and_type", "answer_link", "restates_only",
+            "definition", "pronoun_start", "hedge", "meta", "length")
+
+# Fitted weights and thresholds (see the module docstring). Regenerate with
+# ``python bench/bench_offline_quality.py --calibrate``.
+WEIGHTS = {
+    "sim": 0.9, "sim_sentence": 0.3, "sim_rank": 0.4, "sim_gap": 0.3, "first_sentence": 0.25,
+    "position": 0.35, "query_overlap": 0.3, "answer_type": 0.2, "subject_and_type": 0.3,
+    "answer_link": 0.2, "restates_only": -0.3, "definition": -0.3, "pronoun_start": -0.1,
+    "hedge": -0.1, "meta": -0.3, "length": 0.0,
+}
+THRESHOLDS = {"vital": 1.55, "okay": 1.05}
+
+_PRONOUN_START = re.compile(r"^(he|she|it|they|this|these|those|his|her|their|its|the (song|film|movie|"
+                            r"book|show|series|track|album|term|phrase|concept|character|play|team|"
+                            r"group|event|colony|range|city|country|state|company))\b", re.IGNORECASE)
+_DEFINITION = re.compile(r"^[\w\"'“”().,\- ]{1,60}\s(is|are|was|were)\s(a|an)\s[\w\-]+(\s[\w\-]+)?\.?$",
+                         re.IGNORECASE)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def content_words(text: str) -> set[str]:
+    return {_stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1}
+
+
+def _new_typed(mentions: Mentions, query_mentions: Mentions, kind: str) -> set[str]:
+    """Mentions of ``kind`` in the claim that the query does not already contain."""
+    if kind == PERSON:
+        return (mentions.names - mentions.places) - query_mentions.names
+    if kind == DATE:
+        return (mentions.years - query_mentions.years) | (mentions.dates - query_mentions.dates)
+    if kind == NUMBER:
+        return ({str(n) for n in mentions.numbers - query_mentions.numbers}
+                | {f"#{n}" for n in mentions.ordinals - query_mentions.ordinals})
+    if kind == PLACE:
+        return mentions.places - query_mentions.places - query_mentions.names
+    if kind == ENTITY:
+        return (mentions.names - query_mentions.names) | (mentions.years - query_mentions.years)
+    return set()
+
+
+def _entity_keys(mentions: Mentions) -> set[str]:
+    return mentions.names | mentions.years | {str(n) for n in mentions.numbers}
+
+
+def claim_features(query: str, claims: list[str], sentence_index: list[int],
+                   sentences: list[str] | None = None) -> np.ndarray:
+    """One row of ``FEATURES`` per claim (claims of one response, in response order)."""
+    n = len(claims)
+    if n == 0:
+        return np.zeros((0, len(FEATURES)))
+    question = strip_generation_prefix(query)
+    sentences = sentences if sentences is not None else list(claims)
+    unique_sentences = list(dict.fromkeys(sentences))
+    vectors = embed([question] + list(claims) + unique_sentences)
+    qv = vectors[0]
+    sims = vectors[1:n + 1] @ qv
+    sentence_sims = dict(zip(unique_sentences, vectors[n + 1:] @ qv))
+    qtype = question_type(question)
+    q_mentions = extract_mentions(question)
+    q_words = content_words(question)
+    n_sentences = max(sentence_index) + 1
+    order = np.argsort(-sims, kind="stable")
+    rank = np.empty(n)
+    rank[order] = np.arange(n)
+    mentions = [extract_mentions(c) for c in claims]
+    # The presumed answer: the claim most similar to the query; its new names/numbers
+    # make other claims that mention them part of the answer.
+    top = int(order[0])
+    answer_keys = _entity_keys(mentions[top]) - _entity_keys(q_mentions)
+    rows = []
+    for i, claim in enumerate(claims):
+        m = mentions[i]
+        c_words = content_words(claim)
+        overlap = len(q_words & c_words) / len(q_words) if q_words else 0.0
+        new_words = c_words - q_words
+        typed_kind = qtype if qtype in (PERSON, DATE, NUMBER, PLACE, ENTITY) else None
+        typed = 1.0 if typed_kind and _new_typed(m, q_mentions, typed_kind) else 0.0
+        link = 1.0 if i != top and answer_keys & _entity_keys(m) else 0.0
+        rows.append([
+            float(sims[i]),
+            float(sentence_sims[sentences[i]]),
+            1.0 - rank[i] / max(1, n - 1) if n > 1 else 1.0,
+            float(sims[i] - sims[top]),
+            1.0 if sentence_index[i] == 0 else 0.0,
+            1.0 - sentence_index[i] / max(1, n_sentences - 1) if n_sentences > 1 else 1.0,
+            overlap,
+            typed,
+            typed * (1.0 if overlap >= 0.34 else 0.0),
+            link,
+            1.0 if overlap >= 0.5 and len(new_words) <= 1 else 0.0,
+            1.0 if _DEFINITION.match(claim.strip()) and len(claim.split()) <= 9 else 0.0,
+            1.0 if _PRONOUN_START.match(claim.strip()) else 0.0,
+            1.0 if m.hedged else 0.0,
+            1.0 if META_PATTERNS.search(claim) else 0.0,
+            min(1.0, len(claim.split()) / 20.0),
+        ])
+    return np.array(rows, dtype=np.float64)
+
+
+def score_features(features: np.ndarray, weights: dict[str, float] = WEIGHTS) -> np.ndarray:
+    w = np.array([weights.get(name, 0.0) for name in FEATURES])
+    return features @ w if len(features) else np.zeros(0)
+
+
+def label_for(score: float, thresholds: dict[str, float] = THRESHOLDS) -> str:
+    if score >= thresholds["vital"]:
+        return VITAL
+    if score >= thresholds["okay"]:
+        return OKAY
+    return LESS_IMPORTANT
+
+
+def importance_order(ids: list[str], labels: dict[str, str], scores: list[float],
+                     sentence_index: list[int]) -> list[str]:
+    """Vital, then okay, then less-important; same-sentence claims stay together in a tier."""
+    order: list[str] = []
+    for tier in (VITAL, OKAY, LESS_IMPORTANT):
+        members = [i for i, sid in enumerate(ids) if labels[sid] == tier]
+        groups: dict[int, list[int]] = {}
+        for i in members:
+            groups.setdefault(sentence_index[i], []).append(i)
+        # sentences by their best claim's score (ties: earlier sentence first)
+        ranked = sorted(groups.items(), key=lambda kv: (-max(scores[i] for i in kv[1]), kv[0]))
+        for _, group in ranked:
+            group.sort(key=lambda i: (-scores[i], i))
+            order.extend(ids[i] for i in group)
+    return order
+
+
+def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: list[int],
+                sentences: list[str] | None = None, weights: dict[str, float] = WEIGHTS,
+                thresholds: dict[str, float] = THRESHOLDS
+                ) -> tuple[dict[str, str], list[str], list[float]]:
+    """(labels, order, scores) for one response's claims."""
+    if not claims:
+        return {}, [], []
+    scores = [float(s) for s in score_features(claim_features(query, claims, sentence_index, sentences),
+                                                weights)]
+    labels = {sid: label_for(s, thresholds) for sid, s in zip(ids, scores)}
+    return labels, importance_order(ids, labels, scores, sentence_index), scores

@@ -1,0 +1,75 @@
+"""Nuggets from the evidence, and their assignment to a response.
+
+Nuggets are the atomic claims of the evidence sentences most relevant to the
+query, scored by the same importance model as response claims: vital when
+that model labels the claim vital, otherwise okay; near-duplicates are
+merged and at most ``MAX_NUGGETS`` are kept (best first, ids N0, N1, ...).
+
+A nugget is assigned to a response by verifying the nugget against the
+response text: supported -> support; closely related but not fully stated
+-> partial_support; anything else -> not_support.
+"""
+from __future__ import annotations
+
+from ...model import (CONTRADICTED, NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL, Document,
+                      Nugget, strip_generation_prefix)
+from .embedder import embed
+from .importance import rank_claims
+from .sentences import decompose
+from .verification import verify_claims
+
+MAX_NUGGETS = 30
+# Evidence claims less similar to the query than this are not nuggets.
+MIN_QUERY_SIMILARITY = 0.25
+DUPLICATE_SIMILARITY = 0.92
+# A nugget aligned at least this closely without being supported is partial.
+PARTIAL_SIMILARITY = 0.62
+
+
+def make_nuggets(query: str, documents: list[Document]) -> list[Nugget]:
+    claims: list[str] = []
+    positions: list[int] = []
+    texts: list[str] = []
+    for doc in documents:
+        for s_index, (sentence, sentence_claims) in enumerate(decompose(doc.text)):
+            for claim in sentence_claims:
+                claims.append(claim)
+                positions.append(s_index)
+                texts.append(sentence)
+    if not claims:
+        return []
+    ids = [str(i) for i in range(len(claims))]
+    labels, _, scores = rank_claims(query, ids, claims, positions, texts)
+    question_vec = embed([strip_generation_prefix(query)])[0]
+    vectors = embed(claims)
+    query_sims = vectors @ question_vec
+    candidates = sorted(range(len(claims)), key=lambda i: (-scores[i], i))
+    kept: list[int] = []
+    for i in candidates:
+        if query_sims[i] < MIN_QUERY_SIMILARITY:
+            continue
+        if any(float(vectors[i] @ vectors[j]) >= DUPLICATE_SIMILARITY for j in kept):
+            continue
+        kept.append(i)
+        if len(kept) >= MAX_NUGGETS:
+            break
+    return [Nugget(id=f"N{n}", text=claims[i], importance=VITAL if labels[str(i)] == VITAL else OKAY)
+            for n, i in enumerate(kept)]
+
+
+def assign_nuggets(nuggets: list[Nugget], response: str) -> dict[str, str]:
+    if not nuggets:
+        return {}
+    verdicts = verify_claims([n.text for n in nuggets], [Document(id="response", text=response)])
+    out: dict[str, str] = {}
+    for nugget, verdict in zip(nuggets, verdicts):
+        if verdict.verdict == SUPPORTED:
+            out[nugget.id] = SUPPORT
+        elif verdict.verdict != CONTRADICTED and verdict.similarity >= PARTIAL_SIMILARITY:
+            out[nugget.id] = PARTIAL_SUPPORT
+        else:
+            out[nugget.id] = NOT_SUPPORT
+    return out
+
+
+__all__ = ["make_nuggets", "assign_nuggets", "MAX_NUGGETS"]

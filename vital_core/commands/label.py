@@ -1,0 +1,80 @@
+"""``python -m vital_core label INPUT --out OUTPUT.jsonl``: relabel importance only.
+
+INPUT holds official-shape records that already have a decomposition (e.g.
+``vitalerrors-nq/labels/human/normal.jsonl``). Each subclaim's ``importance``
+and each record's ``subclaim-importance-order`` are replaced by the chosen
+backend's ranking; everything else is written back unchanged, one output line
+per input line. Compare the output with another labelling using
+``python -m vital_core agreement``.
+
+Exit status: 0 all records labelled, 1 some records could not be labelled
+(their subclaims are written with ``importance: null`` and listed on stderr),
+2 bad usage or input.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from ..backend_cli import add_backend_arguments, backend_from_args, key_redactor
+from ..cli import UsageError
+from ..errors import InputError
+from ..pipeline import run_sync
+
+HELP = "Relabel importance of records that already have a decomposition."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", help="JSONL of official-shape records with a 'decomposition'")
+    parser.add_argument("--out", required=True, help="JSONL to write (replaced if it exists)")
+    add_backend_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..relabel import read_records, relabel_records
+
+    source, out = Path(args.input), Path(args.out)
+    if not source.is_file():
+        raise UsageError(f"{source}: no such file" if not source.exists() else f"{source} is not a file")
+    if out.exists() and out.resolve() == source.resolve():
+        raise UsageError("--out must not be the input file")
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a folder; give a file name such as labels.jsonl")
+    try:
+        rows = read_records(source)
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    backend = backend_from_args(args)
+    n_records = sum(1 for _, _, r in rows if r is not None)
+    print(f"labelling {n_records} record(s) with {backend.info.name} ({backend.info.model})",
+          file=sys.stderr)
+
+    async def go():
+        try:
+            return await relabel_records(backend, rows, source)
+        finally:
+            await backend.aclose()
+
+    lines, result = run_sync(go())
+    redact = key_redactor() or (lambda text: text)
+    # Write to a temporary file beside the output, then rename: no half-written output.
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            for line in lines:
+                handle.write(line + "\n")
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    for warning in result.warnings:
+        print(f"warning: {redact(warning)}", file=sys.stderr)
+    for failure in result.failed:
+        print(f"error: {redact(failure)}", file=sys.stderr)
+    print(f"wrote {out}: {result.records} record(s), {result.subclaims} subclaim(s) relabelled"
+          + (f"; {len(result.failed)} record(s) left unlabelled" if result.failed else ""))
+    return 1 if result.failed else 0

@@ -1,0 +1,72 @@
+"""``python -m vital_core score INPUT --out RESULTS.jsonl``: resumable batch scoring.
+
+INPUT is the project's input JSONL (see ``vital_core.inputs``) or anything the
+loaders read (the official release layout, a folder of condition files).
+Each finished record is appended to RESULTS.jsonl at once; running the same
+command again after Ctrl-C or ``kill -9`` skips the records already there.
+The run summary (records, failures, LLM calls, cache hits, tokens, cost) is
+printed at the end and saved as RESULTS.jsonl.summary.json.
+
+Exit status: 0 all records scored, 1 some records failed (their errors are in
+the results and the summary), 2 bad usage or input, 130 interrupted.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..backend_cli import add_backend_arguments, backend_from_args, key_redactor
+from ..batch import run_batch
+from ..cli import UsageError
+from ..errors import InputError
+from ..inputs import read_inputs
+from ..pipeline import run_sync
+
+HELP = "Score responses with a backend; resumable batch run."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", help="input JSONL ({id, query, responses, documents, reference} per line) "
+                                      "or a folder/file in the official release layout")
+    parser.add_argument("--out", required=True, help="results JSONL to write (appended to; resumable)")
+    parser.add_argument("--retry-failed", action="store_true",
+                        help="score again the records that failed in an earlier run of this output")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_backend_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if out.exists() and Path(args.input).exists() and out.resolve() == Path(args.input).resolve():
+        raise UsageError("--out must not be the input file")
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a folder; give a file name such as results.jsonl")
+    try:
+        records = read_inputs(args.input)
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    backend = backend_from_args(args)
+    print(f"scoring {len(records)} record(s) with {backend.info.description or backend.info.name}",
+          file=sys.stderr)
+
+    async def go():
+        try:
+            return await run_batch(backend, records, out, concurrency=args.concurrency,
+                                   progress=not args.no_progress, retry_failed=args.retry_failed,
+                                   redact=key_redactor())
+        finally:
+            await backend.aclose()
+
+    try:
+        result = run_sync(go())
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        print(f"interrupted: finished records are saved in {out}; run the same command again to resume",
+              file=sys.stderr)
+        raise
+    for line in result.lines():
+        print(line)
+    print(f"summary: {result.summary_path}")
+    return 1 if result.failed else 0

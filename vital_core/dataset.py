@@ -1,0 +1,352 @@
+"""A loaded set of scored results as a columnar per-record frame, cached on disk.
+
+``load_dataset(path)`` streams the input files once, turns each raw record
+into integer label codes and computes every metric for all records at once
+(``metrics.batch_metrics``), keeping only a pandas frame and a flat subclaim
+table (for the cumulative-precision and decay curves).
+Full ``ExampleResult`` objects are rebuilt on demand by ``Dataset.example``
+from remembered byte offsets, so opening the whole release stays fast and small.
+
+The frame and what ``example`` needs are pickled under the cache folder
+(``VITAL_CACHE_DIR`` or ``~/.cache/vital-explorer``), keyed by the absolute
+path, size and mtime of every input file, the tier weights, F1@K's K, the
+skip-bad flag and a hash of the scoring code, so any change rebuilds.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import numpy as np
+import pandas as pd
+
+from . import __version__
+from .errors import InputError
+from .loaders import (FACTSCORE, NEW_METRIC, RECORDS, ConditionSource, Discovery, LoadLog, OriginalRecord,
+                      ReleaseRecord, check_variants_agree, describe, discover, documents_from, group_sources,
+                      iter_condition, iter_results_file, match_original, open_condition, parse_line,
+                      read_line_at, read_original, record_codes, response_from_record)
+from .metric_catalog import METRICS
+from .metrics import (DEFAULT_WEIGHTS, BatchBuilder, ScoringInput, TierWeights, batch_metrics,
+                      f1_at_k_from_counts, median_k)
+from .model import CONDITIONS, ExampleResult, InvalidLabelError
+
+ID_COLUMNS = ["example_id", "index", "condition", "dataset", "subset", "query_type", "query",
+              "response_id", "error"]
+METRIC_COLUMNS = [k for k in METRICS if k != "f1_at_k"] + ["f1_at_k"]
+SUBCLAIM_COLUMNS = ["row", "position", "rank", "importance", "supported"]
+_CODE_FILES = ("metrics.py", "loaders.py", "dataset.py", "model.py", "metric_catalog.py")
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get("VITAL_CACHE_DIR") or Path.home() / ".cache" / "vital-explorer")
+
+
+class _Rows:
+    """Identity columns of the frame, accumulated column-wise, plus the metric inputs."""
+
+    def __init__(self) -> None:
+        self.cols: dict[str, list] = {c: [] for c in ID_COLUMNS}
+        self.batch = BatchBuilder()
+        self.sort_key: list[tuple] = []
+
+    def add(self, example_id: str, index: int | None, condition: str, dataset: str, subset: str,
+            query_type: str | None, query: str, response_id: str, error: str | None, sort_key: tuple) -> None:
+        c = self.cols
+        c["example_id"].append(example_id)
+        c["index"].append(index)
+        c["condition"].append(condition)
+        c["dataset"].append(dataset)
+        c["subset"].append(subset)
+        c["query_type"].append(query_type)
+        c["query"].append(query)
+        c["response_id"].append(response_id)
+        c["error"].append(error)
+        self.sort_key.append(sort_key)
+
+    def finish(self, weights: TierWeights, f1_k: float | None) -> tuple[pd.DataFrame, pd.DataFrame, float | None]:
+        values = batch_metrics(self.batch, weights)
+        n_sub = values["n_subclaims"]
+        k = f1_k if f1_k is not None else median_k(int(x) for x in n_sub)
+        values["f1_at_k"] = np.array([np.nan if (v := f1_at_k_from_counts(int(s), int(n), k)) is None else v
+                                      for s, n in zip(values["n_supported"], n_sub)], dtype=float)
+        frame = pd.DataFrame(self.cols)
+        frame["index"] = frame["index"].astype("Int64")
+        for key in METRIC_COLUMNS:
+            spec = METRICS[key]
+            col = values[key]
+            if spec.kind == "flag":
+                frame[key] = pd.array(np.where(np.isnan(col), 0, col).astype(bool), dtype="boolean")
+                frame.loc[np.isnan(col), key] = pd.NA
+            elif spec.kind == "count":
+                frame[key] = pd.array(np.where(np.isnan(col), 0, col).astype(np.int64), dtype="Int64")
+                frame.loc[np.isnan(col), key] = pd.NA
+            else:
+                frame[key] = col
+        b = self.batch
+        record = np.asarray(b.sub_record, dtype=np.int64)
+        starts = np.searchsorted(record, np.arange(b.n)) if b.n else np.zeros(0, dtype=np.int64)
+        position = (np.arange(record.size) - starts[record] + 1) if record.size else np.zeros(0, dtype=np.int64)
+        subclaims = pd.DataFrame({"row": record, "position": position.astype(np.int32),
+                                  "rank": np.asarray(b.sub_rank, dtype=np.int32),
+                                  "importance": np.asarray(b.sub_tier, dtype=np.int8),
+                                  "supported": np.asarray(b.sub_verdict, dtype=np.int8) == 0})
+        # rows in example order, conditions in their usual order
+        order = sorted(range(len(self.sort_key)), key=self.sort_key.__getitem__)
+        if order != list(range(len(order))):
+            frame = frame.iloc[order].reset_index(drop=True)
+            new_row = np.empty(len(order), dtype=np.int64)
+            new_row[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
+            subclaims["row"] = new_row[subclaims["row"].to_numpy()] if len(subclaims) else subclaims["row"]
+            subclaims = subclaims.sort_values(["row", "position"], kind="stable").reset_index(drop=True)
+        return frame, subclaims, k
+
+
+@dataclass
+class Dataset:
+    """A loaded set: ``frame`` has one row per (example, condition) and every metric key.
+
+    Undefined metrics are missing values (NaN / NA). ``subclaims`` is a flat
+    table of every subclaim (``row`` = frame row, ``position`` in the response
+    from 1, ``rank`` in importance order from 1 or 0 when not ranked,
+    ``importance`` code 0 vital / 1 okay / 2 less-important / 3 unlabelled,
+    ``supported``) for curves over positions. ``skipped``/``problems`` report
+    what a ``skip_bad`` load left out and any other oddity found.
+    """
+    frame: pd.DataFrame
+    subclaims: pd.DataFrame
+    weights: TierWeights = DEFAULT_WEIGHTS
+    f1_k: float | None = None
+    skipped: int = 0
+    problems: list[str] = field(default_factory=list)
+    source: str = ""
+    kind: str = ""
+    path: str = ""
+    from_cache: bool = False
+    _sources: dict[str, list[ConditionSource]] = field(default_factory=dict, repr=False)
+    _offsets: dict[tuple[str, str], dict[str, list[int]]] = field(default_factory=dict, repr=False)
+    _examples: dict[str, ExampleResult] = field(default_factory=dict, repr=False)
+    _originals: dict[str, list[OriginalRecord | None]] = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ access
+    @property
+    def example_ids(self) -> list[str]:
+        return list(dict.fromkeys(self.frame["example_id"]))
+
+    @property
+    def conditions(self) -> list[str]:
+        present = list(dict.fromkeys(self.frame["condition"]))
+        return sorted(present, key=lambda c: (CONDITIONS.index(c) if c in CONDITIONS else 99, c))
+
+    def example(self, example_id: str) -> ExampleResult:
+        """The full example (subclaims, nuggets, documents, every variant), read on demand."""
+        if example_id in self._examples:
+            return self._examples[example_id]
+        group, _, index_text = example_id.rpartition("/")
+        if group not in self._sources or not index_text.isdigit():
+            raise KeyError(f"no example {example_id!r} in this dataset")
+        index = int(index_text)
+        loaded = set(self.frame.loc[self.frame["example_id"] == example_id, "condition"])
+        example: ExampleResult | None = None
+        for source in self._sources[group]:
+            offsets = self._offsets.get((group, source.condition))
+            if source.condition not in loaded or offsets is None:
+                continue
+            rec = self._read_record(source, index, offsets)
+            response, nuggets = response_from_record(rec, source.condition)
+            if example is None:
+                example = ExampleResult(id=example_id, query=rec.query, dataset=source.dataset,
+                                        subset=source.subset, query_type=source.query_type,
+                                        documents=documents_from(rec.get("documents")))
+            elif not example.documents:
+                example.documents = documents_from(rec.get("documents"))
+            if nuggets is not None and example.nuggets is None:
+                example.nuggets = nuggets
+            example.variants[source.condition] = response
+        if example is None:
+            raise KeyError(f"no example {example_id!r} in this dataset")
+        self._attach_original(group, index, example)
+        return example
+
+    def iter_examples(self) -> Iterator[ExampleResult]:
+        for example_id in self.example_ids:
+            yield self.example(example_id)
+
+    def _read_record(self, source: ConditionSource, index: int, offsets: dict[str, list[int]]) -> ReleaseRecord:
+        parsed, places = {}, {}
+        skip_factscore = NEW_METRIC in source.files or RECORDS in source.files
+        for kind, path in source.files.items():
+            places[kind] = f"{path} record {index + 1}"
+            if kind == FACTSCORE and skip_factscore:
+                continue
+            parsed[kind] = parse_line(read_line_at(path, offsets[kind][index]), places[kind], path)
+        primary = parsed.get(source.primary(), {})
+        return ReleaseRecord(index, str(primary.get("query") or ""), parsed, places=places)
+
+    def _attach_original(self, group: str, index: int, example: ExampleResult) -> None:
+        original = next((s.original for s in self._sources[group] if s.original is not None), None)
+        if original is None:
+            return
+        if group not in self._originals:
+            if len(self._originals) >= 2:   # keep memory bounded: originals hold documents
+                self._originals.pop(next(iter(self._originals)))
+            try:
+                self._originals[group] = read_original(original, LoadLog(skip_bad=True))
+            except (OSError, InputError):
+                self._originals[group] = []
+        orig = match_original(self._originals[group], {index: example.query}).get(index)
+        if orig is not None:
+            if orig.documents:
+                example.documents = orig.documents
+            example.reference = orig.reference
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_originals"] = {}     # a lazily filled cache: never pickled
+        return state
+
+    # ------------------------------------------------------------------ summaries
+    def undefined_counts(self, metrics: Iterable[str] | None = None) -> dict[str, int]:
+        keys = [m for m in (metrics or METRIC_COLUMNS) if m in self.frame]
+        return {m: int(self.frame[m].isna().sum()) for m in keys}
+
+
+def _condition_rank(name: str) -> tuple[int, str]:
+    return (CONDITIONS.index(name) if name in CONDITIONS else len(CONDITIONS), name)
+
+
+def _build(found: Discovery, weights: TierWeights, skip_bad: bool, f1_k: float | None) -> Dataset:
+    log = LoadLog(skip_bad=skip_bad)
+    rows = _Rows()
+    sources_by_group = group_sources(found.sources)
+    offsets: dict[tuple[str, str], dict[str, list[int]]] = {}
+    for g_rank, (group, sources) in enumerate(sources_by_group.items()):
+        queries = {}
+        for source in sources:
+            seen = {}
+            files = open_condition(source)
+            offsets[(group, source.condition)] = {kind: fl.offsets for kind, fl in files.items()}
+            primary = source.primary()
+            c_rank = _condition_rank(source.condition)
+            add_codes = rows.batch.add_codes
+            for rec in iter_condition(source, log, files=files):
+                try:
+                    codes = record_codes(rec)
+                except InvalidLabelError as exc:
+                    log.bad(InputError(str(exc)))
+                    continue
+                i = rec.index
+                seen[i] = (rec.query, primary)
+                add_codes(codes.tiers, codes.verdicts, codes.ranks, codes.nugget_tiers, codes.assignment)
+                rows.add(f"{group}/{i}", i, source.condition, source.dataset, source.subset, source.query_type,
+                         rec.query, codes.response_id, None, (g_rank, i, c_rank))
+            for i, (query, kind) in seen.items():    # name the file and line only where needed
+                seen[i] = (query, files[kind].where(i))
+            queries[source.condition] = (source, seen)
+        log.problems.extend(check_variants_agree(group, queries))
+    examples: dict[str, ExampleResult] = {}
+    g_base = len(sources_by_group)
+    for f_rank, file in enumerate(found.results_files):
+        for e_rank, example in enumerate(iter_results_file(file, log)):
+            if example.id in examples:
+                log.bad(InputError(f"{file}: example id {example.id!r} appears twice", file))
+                continue
+            examples[example.id] = example
+            _add_example(rows, example, _index_of(example.id), (g_base + f_rank, e_rank))
+    frame, subclaims, k = rows.finish(weights, f1_k)
+    return Dataset(frame, subclaims, weights, k, log.skipped, log.problems, _sources=sources_by_group,
+                   _offsets=offsets, _examples=examples)
+
+
+def _add_example(rows: _Rows, example: ExampleResult, index: int | None, sort_prefix: tuple) -> None:
+    for condition, response in example.variants.items():
+        rows.batch.add(ScoringInput.from_response(response, example.nuggets))
+        rows.add(example.id, index, condition, example.dataset, example.subset, example.query_type,
+                 example.query, response.response_id, response.error or example.error,
+                 (*sort_prefix, _condition_rank(condition)))
+
+
+def _index_of(example_id: str) -> int | None:
+    tail = example_id.rpartition("/")[2]
+    return int(tail) if tail.isdigit() else None
+
+
+def dataset_from_examples(examples: Iterable[ExampleResult], weights: TierWeights = DEFAULT_WEIGHTS,
+                          f1_k: float | None = None) -> Dataset:
+    """A Dataset over in-memory examples (the app's own scoring runs); ``index`` = position."""
+    rows = _Rows()
+    kept: dict[str, ExampleResult] = {}
+    for position, example in enumerate(examples):
+        if example.id in kept:
+            raise InputError(f"example id {example.id!r} appears twice")
+        kept[example.id] = example
+        _add_example(rows, example, position, (position,))
+    frame, subclaims, k = rows.finish(weights, f1_k)
+    return Dataset(frame, subclaims, weights, k, source="in-memory examples", kind="results", _examples=kept)
+
+
+# --------------------------------------------------------------------------- cache
+
+def code_version() -> str:
+    """Hash of the scoring code: a cache built by other code is never reused."""
+    h = hashlib.sha256(__version__.encode())
+    here = Path(__file__).parent
+    for name in _CODE_FILES:
+        h.update((here / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_key(files: list[Path], weights: TierWeights, skip_bad: bool, f1_k: float | None) -> str:
+    h = hashlib.sha256()
+    for f in files:
+        st = f.stat()
+        h.update(f"{f.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    h.update(f"weights={weights};skip_bad={skip_bad};k={f1_k};code={code_version()}".encode())
+    return h.hexdigest()[:32]
+
+
+def load_dataset(path: str | Path, weights: TierWeights = DEFAULT_WEIGHTS, cache_dir: str | Path | None = None,
+                 *, skip_bad: bool = False, f1_k: float | None = None, use_cache: bool = True) -> Dataset:
+    """Load scored results from ``path`` (any layout ``loaders`` accepts) as a Dataset.
+
+    Raises ``loaders.NoDataError`` for a path with nothing to load and
+    ``InputError`` for bad data (unless ``skip_bad``).
+    """
+    path = Path(path).resolve()
+    found = discover(path)
+    source, kind = describe(found, path)
+    cache_file = None
+    if use_cache:
+        cache_file = Path(cache_dir or default_cache_dir()) / \
+            f"dataset-{cache_key(found.input_files(), weights, skip_bad, f1_k)}.pkl"
+        try:
+            with open(cache_file, "rb") as fh:
+                dataset = pickle.load(fh)
+            if isinstance(dataset, Dataset):
+                dataset.from_cache = True
+                return dataset
+        except FileNotFoundError:
+            pass
+        except Exception:   # a stale or damaged cache file is rebuilt, never trusted
+            pass
+    dataset = _build(found, weights, skip_bad, f1_k)
+    dataset.source, dataset.kind, dataset.path = source, kind, str(path)
+    if cache_file is not None:
+        try:
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=cache_file.parent, suffix=".tmp")
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump(dataset, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, cache_file)
+        except OSError as exc:
+            dataset.problems.append(f"dataset cache not written to {cache_file.parent}: {exc}")
+    return dataset
+
+
+__all__ = ["Dataset", "load_dataset", "dataset_from_examples", "default_cache_dir", "code_version",
+           "ID_COLUMNS", "METRIC_COLUMNS"]

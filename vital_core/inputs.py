@@ -1,0 +1,170 @@
+"""What the ``score`` and ``perturb`` commands read: queries with responses to score.
+
+The project's input JSON Lines, one query per line::
+
+    {"id": "q1", "query": "...",
+     "responses": {"normal": "...", "missing": "...", "wrong": "..."},
+     "documents": ["text", {"id": "D2", "title": "...", "text": "..."}],
+     "reference": "a reference answer or null"}
+
+Only ``query`` and ``responses`` are required. ``id`` defaults to the line
+number (ids must be unique: resuming a batch relies on them); a response may be
+null or absent (``perturb`` fills in ``missing`` and ``wrong``); any variant
+name is allowed. Optional ``dataset``, ``subset`` and ``query_type`` are kept.
+Unknown fields are kept and written back by ``perturb``.
+
+Anything else ``vital_core.loaders`` reads - the official release layout (any
+subtree), a folder of ``{normal,missing,wrong}.jsonl`` files, or a results
+file - is accepted too: its responses are re-scored from their text.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError, where
+from .model import Document, ExampleResult
+
+KNOWN_FIELDS = ("id", "query", "responses", "documents", "reference", "dataset", "subset", "query_type")
+
+
+@dataclass
+class InputRecord:
+    id: str
+    query: str
+    responses: dict[str, str | None]
+    documents: list[Document] = field(default_factory=list)
+    reference: str | None = None
+    dataset: str = ""
+    subset: str = ""
+    query_type: str | None = None
+    place: str = ""                                     # "file line N", for messages
+    extra: dict[str, Any] = field(default_factory=dict)  # unknown fields, kept as they were
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"id": self.id, "query": self.query, "responses": dict(self.responses),
+                             "documents": [doc.to_dict() for doc in self.documents],
+                             "reference": self.reference}
+        for key in ("dataset", "subset", "query_type"):
+            if getattr(self, key):
+                d[key] = getattr(self, key)
+        d.update(self.extra)
+        return d
+
+    def texts(self) -> dict[str, str]:
+        """The responses that have text, in their order."""
+        return {k: v for k, v in self.responses.items() if isinstance(v, str)}
+
+
+def _documents(raw: Any, place: str, path: Path, line: int) -> list[Document]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise InputError(f"{place}: field \"documents\" must be a list of strings or objects with \"text\"",
+                         path, line)
+    docs = []
+    for i, item in enumerate(raw):
+        if isinstance(item, str) or (isinstance(item, dict) and isinstance(item.get("text"), str)):
+            docs.append(Document.from_dict(item, i))
+        else:
+            raise InputError(f"{place}: documents[{i}] must be a string or an object with a \"text\" string",
+                             path, line)
+    return docs
+
+
+def parse_input_record(obj: Any, path: Path, line: int) -> InputRecord:
+    place = where(path, line)
+    if not isinstance(obj, dict):
+        raise InputError(f"{place}: expected a JSON object, got {type(obj).__name__}", path, line)
+    query = obj.get("query")
+    if not isinstance(query, str) or not query.strip():
+        raise InputError(f"{place}: field \"query\" must be a non-empty string", path, line)
+    responses = obj.get("responses")
+    if not isinstance(responses, dict):
+        raise InputError(f"{place}: field \"responses\" must be an object such as "
+                         "{\"normal\": \"...\", \"missing\": \"...\", \"wrong\": \"...\"}", path, line)
+    for name, text in responses.items():
+        if text is not None and not isinstance(text, str):
+            raise InputError(f"{place}: responses.{name} must be a string or null, got {type(text).__name__}",
+                             path, line)
+    reference = obj.get("reference")
+    if reference is not None and not isinstance(reference, str):
+        raise InputError(f"{place}: field \"reference\" must be a string or null", path, line)
+    raw_id = obj.get("id", line)
+    if not isinstance(raw_id, (str, int)) or isinstance(raw_id, bool) or str(raw_id).strip() == "":
+        raise InputError(f"{place}: field \"id\" must be a non-empty string or a number", path, line)
+    query_type = obj.get("query_type")
+    return InputRecord(id=str(raw_id), query=query, responses={str(k): v for k, v in responses.items()},
+                       documents=_documents(obj.get("documents"), place, path, line), reference=reference,
+                       dataset=str(obj.get("dataset") or ""), subset=str(obj.get("subset") or ""),
+                       query_type=None if query_type is None else str(query_type), place=place,
+                       extra={k: v for k, v in obj.items() if k not in KNOWN_FIELDS})
+
+
+def _first_object(path: Path) -> dict | None:
+    with open(path, "rb") as fh:
+        for raw in fh:
+            if raw.strip():
+                try:
+                    value = json.loads(raw)
+                except ValueError:
+                    return None
+                return value if isinstance(value, dict) else None
+    return None
+
+
+def is_input_jsonl(path: str | Path) -> bool:
+    """True for a file in the project's input shape (first record has ``responses``)."""
+    path = Path(path)
+    if not path.is_file():
+        return False
+    first = _first_object(path)
+    return bool(first) and "responses" in first and "variants" not in first
+
+
+def read_input_jsonl(path: str | Path) -> list[InputRecord]:
+    path = Path(path)
+    records: list[InputRecord] = []
+    seen: dict[str, str] = {}
+    with open(path, "rb") as fh:
+        for line_no, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                obj = json.loads(raw)
+            except ValueError as exc:
+                raise InputError(f"{where(path, line_no)}: not valid JSON ({exc})", path, line_no) from None
+            rec = parse_input_record(obj, path, line_no)
+            if rec.id in seen:
+                raise InputError(f"{where(path, line_no)}: id {rec.id!r} already used at {seen[rec.id]}; "
+                                 "ids must be unique", path, line_no)
+            seen[rec.id] = rec.place
+            records.append(rec)
+    return records
+
+
+def from_example(example: ExampleResult) -> InputRecord:
+    return InputRecord(id=example.id, query=example.query,
+                       responses={name: v.text for name, v in example.variants.items()},
+                       documents=list(example.documents), reference=example.reference,
+                       dataset=example.dataset, subset=example.subset, query_type=example.query_type,
+                       place=example.id)
+
+
+def read_inputs(path: str | Path) -> list[InputRecord]:
+    """Records to score from the project's input JSONL or anything ``loaders`` reads."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{path}: no such file or folder", path)
+    if path.is_file() and path.stat().st_size == 0:
+        raise InputError(f"{path}: the file is empty", path)
+    if is_input_jsonl(path):
+        records = read_input_jsonl(path)
+    else:
+        from .loaders import load_examples
+        records = [from_example(ex) for ex in load_examples(path).examples]
+    if not records:
+        raise InputError(f"{path}: no records found", path)
+    return records

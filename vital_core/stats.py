@@ -1,0 +1,387 @@
+"""Sensitivity statistics over a loaded set (the paper's Tables 3-5, Figures 3-5).
+
+Every function takes the per-record frame of ``dataset.Dataset`` (one row per
+(example, condition), one column per metric; missing value = undefined).
+
+* ``condition_means``: mean of every metric per condition (flags: the share
+  flagged), with how many records were defined and how many left out.
+* ``paired_tests``: each variant against its normal response, paired by
+  example. Undefined metrics drop the pair (counted in ``n_dropped``). Scores:
+  paired t-test and Wilcoxon signed-rank (scipy), Cohen's d_z. Flags: exact
+  McNemar, i.e. the two-sided binomial test on the discordant pairs
+  (scipy.stats.binomtest). Holm correction over the whole table. Detection
+  rate: share of pairs where the variant scores worse than its normal (for
+  flags: the variant is flagged). ROC AUC: probability that a normal response
+  scores better than a variant one (Mann-Whitney U / n1 n2; ties count 1/2).
+* ``cumulative_precision_curves`` / ``decay_curves``: mean precision over the
+  first n subclaims / decay-weighted precision over the top k, per condition.
+"""
+from __future__ import annotations
+
+import warnings
+from typing import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from .metric_catalog import METRICS, SENSITIVITY
+from .metrics import DECAY_SCHEMES
+from .model import CONDITIONS, NORMAL
+
+UNKNOWN_GROUP = "unknown"
+
+
+def _metric_list(frame: pd.DataFrame, metrics: Iterable[str] | None, kinds=("score", "flag", "count")) -> list[str]:
+    keys = list(metrics) if metrics is not None else [k for k, m in METRICS.items() if m.kind in kinds]
+    return [k for k in keys if k in frame.columns]
+
+
+def _condition_sort(values: Iterable[str]) -> list[str]:
+    return sorted(set(values), key=lambda c: (CONDITIONS.index(c) if c in CONDITIONS else 99, c))
+
+
+def _groups(frame: pd.DataFrame, by: str | None):
+    if by is None:
+        yield {}, frame
+        return
+    keys = frame[by].astype(object).where(frame[by].notna(), UNKNOWN_GROUP)
+    for value in sorted(keys.unique(), key=str):
+        yield {by: value}, frame[keys == value]
+
+
+def _as_float(series: pd.Series) -> np.ndarray:
+    """Values as floats with NaN for undefined (flags become 1.0 / 0.0)."""
+    if series.dtype == np.float64:
+        return series.to_numpy()
+    if isinstance(series.dtype, pd.api.extensions.ExtensionDtype) and series.dtype.kind in "biuf":
+        return series.to_numpy(dtype=float, na_value=np.nan)
+    return pd.to_numeric(series.astype(object).where(series.notna(), np.nan), errors="coerce").to_numpy(float)
+
+
+def _condition_masks(part: pd.DataFrame) -> list[tuple[str, np.ndarray]]:
+    cond = part["condition"].to_numpy(dtype=object)
+    return [(c, cond == c) for c in _condition_sort(cond)]
+
+
+def _mean_and_count(values: np.ndarray) -> tuple[float | None, int]:
+    defined = values[~np.isnan(values)]
+    return (float(defined.mean()) if defined.size else None), int(defined.size)
+
+
+def condition_means(frame: pd.DataFrame, metrics: Iterable[str] | None = None, by: str | None = None) -> pd.DataFrame:
+    """Tidy table: [by,] condition, metric, mean, n (defined), n_undefined.
+
+    Flags average to the share of records flagged (paper Table 5); counts to
+    the mean count per response (Table 3).
+    """
+    keys = _metric_list(frame, metrics)
+    rows = []
+    for extra, part in _groups(frame, by):
+        numeric = {key: _as_float(part[key]) for key in keys}
+        for condition, mask in _condition_masks(part):
+            for key in keys:
+                mean, n = _mean_and_count(numeric[key][mask])
+                rows.append({**extra, "condition": condition, "metric": key, "mean": mean, "n": n,
+                             "n_undefined": int(mask.sum()) - n})
+    return pd.DataFrame(rows, columns=([by] if by else []) + ["condition", "metric", "mean", "n", "n_undefined"])
+
+
+def means_table(frame: pd.DataFrame, metrics: Iterable[str] | None = None, by: str | None = None,
+                undefined: bool = False) -> pd.DataFrame:
+    """Wide view of ``condition_means``: one row per [group,] condition with its record
+    count ``n`` and one column per metric (None where no record defines it).
+
+    ``undefined=True`` adds a column ``KEY__undefined`` (records left out) per metric.
+    """
+    keys = _metric_list(frame, metrics)
+    rows = []
+    for extra, part in _groups(frame, by):
+        numeric = {key: _as_float(part[key]) for key in keys}
+        for condition, mask in _condition_masks(part):
+            row = {**extra, "condition": condition, "n": int(mask.sum())}
+            for key in keys:
+                row[key], n = _mean_and_count(numeric[key][mask])
+                if undefined:
+                    row[f"{key}__undefined"] = row["n"] - n
+            rows.append(row)
+    cols = ([by] if by else []) + ["condition", "n"] + keys
+    if undefined:
+        cols += [f"{k}__undefined" for k in keys]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _pair_rows(part: pd.DataFrame, baseline: str, variant: str) -> tuple[np.ndarray, np.ndarray]:
+    """Row positions (in ``part``) of matched (baseline, variant) records, by example_id."""
+    cond = part["condition"].to_numpy(dtype=object)
+    ids = part["example_id"].to_numpy(dtype=object)
+    base_rows = np.flatnonzero(cond == baseline)
+    var_rows = np.flatnonzero(cond == variant)
+    where = pd.Index(ids[var_rows]).get_indexer(ids[base_rows])
+    found = where >= 0
+    return base_rows[found], var_rows[where[found]]
+
+
+def paired_frame(frame: pd.DataFrame, metric: str, baseline: str, variant: str) -> tuple[pd.DataFrame, int]:
+    """Pairs (baseline value, variant value) of one metric matched by example_id.
+
+    Returns the defined pairs and how many matched pairs were dropped because
+    either side is undefined.
+    """
+    base_rows, var_rows = _pair_rows(frame, baseline, variant)
+    values = _as_float(frame[metric])
+    a, b = values[base_rows], values[var_rows]
+    keep = ~(np.isnan(a) | np.isnan(b))
+    ids = frame["example_id"].to_numpy(dtype=object)[base_rows]
+    return pd.DataFrame({"example_id": ids[keep], "base": a[keep], "var": b[keep]}), int((~keep).sum())
+
+
+def holm(pvalues: Sequence[float | None]) -> list[float | None]:
+    """Holm-Bonferroni step-down adjusted p-values; undefined stays undefined.
+
+    Sorted ascending, p_(i) becomes max_{j<=i} min(1, (m - j + 1) p_(j)) over
+    the m defined p-values (Holm, 1979). (statsmodels' multipletests computes
+    the same but forces a full garbage collection on every call.)
+    """
+    p = np.array([np.nan if v is None else v for v in pvalues], dtype=float)
+    out: list[float | None] = [None] * len(p)
+    idx = np.flatnonzero(~np.isnan(p))
+    m = idx.size
+    if m:
+        order = idx[np.argsort(p[idx], kind="stable")]
+        adjusted = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
+        for i, v in zip(order, adjusted):
+            out[i] = float(v)
+    return out
+
+
+def _nan_to_none(value) -> float | None:
+    if value is None:
+        return None
+    value = float(value)
+    return None if np.isnan(value) else value
+
+
+def roc_auc(normal: np.ndarray, variant: np.ndarray, higher_is_better: bool = True) -> float | None:
+    """P(normal scores better than variant) + 0.5 P(tie) = U / (n1 n2) (Mann-Whitney)."""
+    if normal.size == 0 or variant.size == 0:
+        return None
+    a, b = (normal, variant) if higher_is_better else (-normal, -variant)
+    u = sps.mannwhitneyu(a, b, alternative="two-sided", method="asymptotic").statistic
+    return float(u / (a.size * b.size))
+
+
+def mcnemar_exact(b: int, c: int) -> float:
+    """Exact McNemar p-value: two-sided binomial test of b successes in b + c discordant pairs."""
+    if b + c == 0:
+        return 1.0
+    return float(sps.binomtest(b, b + c, 0.5).pvalue)
+
+
+def _test_pairs(key: str, base: np.ndarray, var: np.ndarray) -> dict:
+    spec = METRICS.get(key)
+    kind = spec.kind if spec else "score"
+    better_high = spec.higher_is_better if spec else True
+    n = base.size
+    row: dict = {"kind": kind, "n_pairs": n}
+    row["mean_baseline"] = float(base.mean()) if n else None
+    row["mean_variant"] = float(var.mean()) if n else None
+    diff = var - base
+    row["mean_diff"] = float(diff.mean()) if n else None
+    for col in ("t_stat", "t_p", "wilcoxon_stat", "wilcoxon_p", "mcnemar_b", "mcnemar_c", "mcnemar_p",
+                "effect_size", "p_primary"):
+        row[col] = None
+    if kind == "flag":
+        # flag True = error found; b: raised only for the variant, c: only for the normal
+        b = int(((base == 0) & (var == 1)).sum())
+        c = int(((base == 1) & (var == 0)).sum())
+        row.update(mcnemar_b=b, mcnemar_c=c, effect_kind="rate difference")
+        row["effect_size"] = float((b - c) / n) if n else None
+        if n:
+            row["mcnemar_p"] = row["p_primary"] = mcnemar_exact(b, c)
+        worse = var == 1 if not better_high else var == 0
+        row["detection_rate"] = float(worse.mean()) if n else None
+    else:
+        row["effect_kind"] = "Cohen's d_z"
+        if n >= 2:
+            sd = diff.std(ddof=1)
+            row["effect_size"] = float(diff.mean() / sd) if sd > 0 else None
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if sd > 0:
+                    t = sps.ttest_rel(var, base)
+                    row["t_stat"], row["t_p"] = _nan_to_none(t.statistic), _nan_to_none(t.pvalue)
+                if np.any(diff != 0):
+                    try:
+                        w = sps.wilcoxon(var, base)
+                        row["wilcoxon_stat"], row["wilcoxon_p"] = _nan_to_none(w.statistic), _nan_to_none(w.pvalue)
+                    except ValueError:
+                        pass
+            row["p_primary"] = row["t_p"]
+        worse = var < base if better_high else var > base
+        row["detection_rate"] = float(worse.mean()) if n else None
+    row["auc"] = roc_auc(base, var, better_high)
+    return row
+
+
+TEST_COLUMNS = ["variant", "metric", "kind", "n_pairs", "n_dropped", "mean_baseline", "mean_variant", "mean_diff",
+                "effect_size", "effect_kind", "t_stat", "t_p", "wilcoxon_stat", "wilcoxon_p", "mcnemar_b",
+                "mcnemar_c", "mcnemar_p", "p_primary", "p_holm", "wilcoxon_p_holm", "detection_rate", "auc"]
+
+
+def paired_tests(frame: pd.DataFrame, baseline: str = NORMAL, metrics: Iterable[str] | None = None,
+                 by: str | None = None, variants: Iterable[str] | None = None) -> pd.DataFrame:
+    """Each variant vs ``baseline``, per metric (and per ``by`` group): tests, effect size, detection, AUC.
+
+    ``p_primary`` is the paired t-test p for scores and McNemar's for flags;
+    ``p_holm`` / ``wilcoxon_p_holm`` are Holm-adjusted over every row of the
+    returned table. Metrics with no defined pair are left out.
+    """
+    keys = _metric_list(frame, metrics if metrics is not None else SENSITIVITY)
+    rows = []
+    for extra, part in _groups(frame, by):
+        present = _condition_sort(part["condition"])
+        if baseline not in present:
+            continue
+        numeric = {key: _as_float(part[key]) for key in keys}
+        for variant in (list(variants) if variants is not None else [c for c in present if c != baseline]):
+            base_rows, var_rows = _pair_rows(part, baseline, variant)
+            for key in keys:
+                a, b = numeric[key][base_rows], numeric[key][var_rows]
+                keep = ~(np.isnan(a) | np.isnan(b))
+                if not keep.any():
+                    continue
+                rows.append({**extra, "variant": variant, "metric": key, "n_dropped": int((~keep).sum()),
+                             **_test_pairs(key, a[keep], b[keep])})
+    out = pd.DataFrame(rows, columns=([by] if by else []) + TEST_COLUMNS)
+    if not out.empty:
+        out["p_holm"] = holm(list(out["p_primary"]))
+        out["wilcoxon_p_holm"] = holm(list(out["wilcoxon_p"]))
+    return out.astype(object).where(out.notna(), None)
+
+
+def detection_rates(frame: pd.DataFrame, baseline: str = NORMAL, metrics: Iterable[str] | None = None,
+                    by: str | None = None) -> pd.DataFrame:
+    """Share of pairs where the variant scores worse than its normal (flags: is flagged)."""
+    tests = paired_tests(frame, baseline, metrics, by)
+    cols = ([by] if by else []) + ["variant", "metric", "n_pairs", "n_dropped", "detection_rate", "auc"]
+    return tests[cols] if not tests.empty else pd.DataFrame(columns=cols)
+
+
+# --------------------------------------------------------------------------- curves
+
+def _as_dataset(dataset_or_examples):
+    from .dataset import Dataset, dataset_from_examples
+    if isinstance(dataset_or_examples, Dataset):
+        return dataset_or_examples
+    return dataset_from_examples(list(dataset_or_examples))
+
+
+def _row_groups(frame: pd.DataFrame, by: str | None) -> tuple[np.ndarray, list[tuple[dict, str]]]:
+    """A group number per frame row (condition, or condition x ``by``) and each group's labels."""
+    cond = frame["condition"].astype(str)
+    if by:
+        extra = frame[by].astype(object).where(frame[by].notna(), UNKNOWN_GROUP).astype(str)
+        keys = list(zip(extra, cond))
+    else:
+        keys = [("", c) for c in cond]
+    order = sorted(set(keys), key=lambda k: (k[0], CONDITIONS.index(k[1]) if k[1] in CONDITIONS else 99, k[1]))
+    number = {k: i for i, k in enumerate(order)}
+    labels = [({by: k[0]} if by else {}, k[1]) for k in order]
+    return np.array([number[k] for k in keys], dtype=np.int64), labels
+
+
+def _curve_rows(group: np.ndarray, position: np.ndarray, value: np.ndarray, labels, pos_name: str,
+                limit: int | None, by: str | None) -> pd.DataFrame:
+    """Mean of ``value`` per (group, position), with the count."""
+    ok = ~np.isnan(value)
+    if limit is not None:
+        ok &= position <= limit
+    cols = ([by] if by else []) + ["condition", pos_name, "precision", "n"]
+    if not ok.any():
+        return pd.DataFrame(columns=cols)
+    width = int(position[ok].max()) + 1
+    key = group[ok] * width + position[ok]
+    sums = np.bincount(key, weights=value[ok], minlength=len(labels) * width)
+    counts = np.bincount(key, minlength=len(labels) * width)
+    rows = []
+    for k in np.flatnonzero(counts):
+        g, p = divmod(int(k), width)
+        extra, condition = labels[g]
+        rows.append({**extra, "condition": condition, pos_name: p, "precision": sums[k] / counts[k],
+                     "n": int(counts[k])})
+    return pd.DataFrame(rows, columns=cols)
+
+
+def cumulative_precision_curves(dataset_or_examples, order: str = "response", by: str | None = None,
+                                max_position: int | None = None) -> pd.DataFrame:
+    """Mean precision over the first n subclaims, per condition and n (paper Figures 3-4).
+
+    ``order`` is "response" or "importance" (unranked responses fall back to
+    response order, as ``metrics.cumulative_precision`` does). ``n`` counts
+    the responses with at least that many subclaims.
+    """
+    if order not in ("response", "importance"):
+        raise ValueError(f"order must be 'response' or 'importance' (got {order!r})")
+    ds = _as_dataset(dataset_or_examples)
+    sub = ds.subclaims
+    row = sub["row"].to_numpy(np.int64)
+    key = sub["position"].to_numpy(np.int64)
+    if order == "importance":
+        rank = sub["rank"].to_numpy(np.int64)
+        key = np.where(rank > 0, rank, key)
+    sort = np.lexsort((key, row))
+    row, sup = row[sort], sub["supported"].to_numpy(bool)[sort].astype(float)
+    starts = np.searchsorted(row, row)             # first index of each subclaim's row
+    cum = np.cumsum(sup)
+    before = np.where(starts > 0, cum[starts - 1], 0.0)
+    n = np.arange(row.size) - starts + 1
+    value = (cum - before) / n
+    group, labels = _row_groups(ds.frame, by)
+    return _curve_rows(group[row], n, value, labels, "position", max_position, by)
+
+
+def decay_curves(dataset_or_examples, scheme: str = "release", by: str | None = None,
+                 max_k: int | None = None) -> pd.DataFrame:
+    """Mean decay-weighted precision of the top k subclaims in importance order, per condition and k.
+
+    ``scheme`` is "release" ((n-i)/i) or "linear" ((n-i+1)/n); the weights use
+    n = min(k, subclaims), as the top-k metric does, so the value at k = 5 is
+    the mean of ``decay_precision_top5`` (or ``linear_decay_precision_top5``).
+    Unranked responses are left out; where the weights sum to 0 (k = 1 under
+    the release scheme) the response is undefined and left out.
+    """
+    if scheme not in DECAY_SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(DECAY_SCHEMES)} (got {scheme!r})")
+    ds = _as_dataset(dataset_or_examples)
+    sub = ds.subclaims
+    rank = sub["rank"].to_numpy(np.float64)
+    ranked = rank > 0
+    row = sub["row"].to_numpy(np.int64)[ranked]
+    rank = rank[ranked]
+    sup = sub["supported"].to_numpy(bool)[ranked].astype(float)
+    n_rows = len(ds.frame)
+    length = np.bincount(row, minlength=n_rows).astype(float)
+    has = length > 0
+    group, labels = _row_groups(ds.frame, by)
+    width = int(length.max()) if length.size else 0
+    if max_k is not None:
+        width = min(width, max_k)
+    parts_group, parts_k, parts_value = [], [], []
+    for k in range(1, width + 1):
+        n_eff = np.minimum(length[row], k)
+        keep = rank <= k
+        i = rank
+        w = (n_eff - i) / i if scheme == "release" else (n_eff - i + 1) / np.maximum(n_eff, 1)
+        w = np.where(keep, w, 0.0)
+        den = np.bincount(row, weights=w, minlength=n_rows)
+        num = np.bincount(row, weights=w * sup, minlength=n_rows)
+        ok = has & (den > 0)
+        idx = np.flatnonzero(ok)
+        parts_group.append(group[idx])
+        parts_k.append(np.full(idx.size, k))
+        parts_value.append(num[idx] / den[idx])
+    if not parts_group:
+        return pd.DataFrame(columns=([by] if by else []) + ["condition", "k", "precision", "n"])
+    return _curve_rows(np.concatenate(parts_group), np.concatenate(parts_k), np.concatenate(parts_value),
+                       labels, "k", None, by)
