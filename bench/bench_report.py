@@ -10,12 +10,13 @@ per query), then prints:
   parser the loader uses (orjson), for all files and for the files the loader
   actually parses (new-metric-out + nuggets-out; the others are only checked
   for length and query);
-* cold load + report (no dataset cache) in a fresh process, and its ratio to
-  the floor; the peak RSS of that process;
+* cold load + text report (no dataset cache; what ``report PATH`` does) in a
+  fresh process, and its ratio to the floor; the peak RSS of that process;
 * warm load (dataset cache present) in a fresh process;
-* a naive baseline in this process: per-line ``json.loads`` and Python loops
-  computing the same tables, with its ratio to the cold run, and a check that
-  both give the same means.
+* a naive baseline in this process: per-line ``json.loads``, model objects
+  and the scalar metric functions (``compute_response_metrics``), then the
+  same tables, with its ratio to the cold run, and a check that both paths
+  give the same value for every metric of every record.
 
 Targets: cold <= 2x the raw-parse floor, warm <= 1 s, peak RSS <= 3 GB.
 All files are read from the page cache (they were just written).
@@ -169,42 +170,76 @@ def parse_floor(root: Path, parsed_only: bool) -> tuple[float, int]:
 
 # --------------------------------------------------------------------------- naive baseline
 
-def naive_report(root: Path) -> dict:
-    """Per-line json.loads and plain loops: per-condition means of the headline metrics + paired t-tests."""
-    from scipy.stats import ttest_rel
-    weights = {"vital": 1.0, "okay": 0.6, "less-important": 0.4}
-    per: dict[str, dict[str, list]] = {}
+def naive_report(root: Path):
+    """The same report the naive way: per-line json.loads, model objects, the scalar metric functions.
+
+    Returns (text report, frame) so the caller can check both paths agree.
+    """
+    import pandas as pd
+    from vital_core.dataset import Dataset
+    from vital_core.metrics import compute_response_metrics, f1_at_k, median_k
+    from vital_core.model import (DATASET_QUERY_TYPE, Nugget, ResponseResult, Subclaim, normalise_assignment,
+                                  normalise_importance, normalise_verdict)
+    from vital_core.report import render_text
+
+    rows, verdict_lists = [], []
     for nm in sorted(root.rglob("new-metric-out.jsonl")):
-        cond = nm.parent.name
-        group = str(nm.parent.parent)
-        with open(nm) as f_nm, open(nm.parent / "nuggets-out.jsonl") as f_nu:
+        cond_dir = nm.parent
+        subset_dir = cond_dir.parent
+        dataset = subset_dir.parent.name
+        with open(nm, encoding="utf-8") as f_nm, open(cond_dir / "nuggets-out.jsonl", encoding="utf-8") as f_nu:
             for i, (l1, l2) in enumerate(zip(f_nm, f_nu)):
                 r, n = json.loads(l1), json.loads(l2)
-                claims = [c for s in r["decomposition"] for c in s["decomp"]]
-                sup = [c["judgment"] is True for c in claims]
-                vital = [s for c, s in zip(claims, sup) if c["importance"] == "vital"]
-                wden = sum(weights[c["importance"]] for c in claims)
-                wnum = sum(weights[c["importance"]] for c, s in zip(claims, sup) if s)
-                assign = n["response"]["nugget-assignment"]
-                vn = [a for nug, a in zip(n["nuggets"], assign) if nug["importance"] == "vital"]
-                m = {"factscore_precision": sum(sup) / len(sup) if sup else None,
-                     "vital_precision": sum(vital) / len(vital) if vital else None,
-                     "weighted_precision": wnum / wden if wden else None,
-                     "rlp": (not all(vital)) if vital else None,
-                     "nugget_recall": sum(a == "support" for a in assign) / len(assign) if assign else None,
-                     "vital_recall": sum(a == "support" for a in vn) / len(vn) if vn else None,
-                     "rlr": any(a != "support" for a in vn) if vn else None}
-                for k, v in m.items():
-                    per.setdefault(cond, {}).setdefault(k, []).append(((group, i), v))
-    means = {c: {k: statistics.fmean(v for _, v in vals if v is not None) for k, vals in ms.items()}
-             for c, ms in per.items()}
-    tests = {}
-    for cond in ("missing", "wrong"):
-        for k in per["normal"]:
-            base = dict(per["normal"][k])
-            pairs = [(base[key], v) for key, v in per[cond][k] if v is not None and base.get(key) is not None]
-            tests[(cond, k)] = ttest_rel([float(b) for b, _ in pairs], [float(v) for _, v in pairs]).pvalue
-    return {"means": means, "tests": tests}
+                claims = []
+                for s_index, sent in enumerate(r["decomposition"]):
+                    for d in sent["decomp"]:
+                        claims.append(Subclaim(id=d["id"], text=d["text"], sentence_index=s_index,
+                                               sentence=sent["sentence"],
+                                               importance=normalise_importance(d.get("importance")),
+                                               verdict=normalise_verdict(d.get("judgment"))))
+                nuggets = [Nugget(id=x.get("id", f"N{k}"), text=x["text"], importance=x["importance"])
+                           for k, x in enumerate(n["nuggets"])]
+                assignment = {g.id: normalise_assignment(a)
+                              for g, a in zip(nuggets, n["response"]["nugget-assignment"])}
+                response = ResponseResult(variant=cond_dir.name, text=r["response"]["text"], subclaims=claims,
+                                          order=list(r["subclaim-importance-order"]), nugget_assignment=assignment)
+                rows.append({"example_id": f"{dataset}/{subset_dir.name}/{i}", "index": i,
+                             "condition": cond_dir.name, "dataset": dataset, "subset": subset_dir.name,
+                             "query_type": DATASET_QUERY_TYPE.get(dataset), "query": r["query"],
+                             **compute_response_metrics(response, nuggets)})
+                verdict_lists.append([c.verdict for c in claims])
+    k = median_k(row["n_subclaims"] for row in rows)
+    for row, verdicts in zip(rows, verdict_lists):
+        row["f1_at_k"] = f1_at_k(verdicts, k)
+    frame = pd.DataFrame(rows)
+    naive = Dataset(frame, pd.DataFrame(), f1_k=k, source=f"naive baseline over {root}")
+    return render_text(naive), frame
+
+
+def frames_agree(fast, naive) -> float:
+    """Largest absolute difference over every metric of every record (NaN vs NaN counts as equal)."""
+    import numpy as np
+    from vital_core.dataset import METRIC_COLUMNS
+    key = ["example_id", "condition"]
+    merged = fast.merge(naive, on=key, suffixes=("_fast", "_naive"))
+    if len(merged) != len(fast) or len(merged) != len(naive):
+        return float("inf")
+    worst = 0.0
+    for m in METRIC_COLUMNS:
+        a = merged[f"{m}_fast"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+        b = pd_float(merged[f"{m}_naive"])
+        if (np.isnan(a) != np.isnan(b)).any():
+            return float("inf")
+        both = ~np.isnan(a)
+        if both.any():
+            worst = max(worst, float(np.abs(a[both] - b[both]).max()))
+    return worst
+
+
+def pd_float(series):
+    import numpy as np
+    import pandas as pd
+    return pd.to_numeric(series.astype(object).where(series.notna(), np.nan), errors="coerce").to_numpy(float)
 
 
 # --------------------------------------------------------------------------- child runs
@@ -216,21 +251,29 @@ from vital_core.dataset import load_dataset
 from vital_core.report import build_report, render_text
 t_import = time.perf_counter() - t0
 root, cache = sys.argv[1], sys.argv[2]
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
 ds = load_dataset(root, cache_dir=cache)
 t_load = time.perf_counter() - t1
+c2, k2 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu_load = (c2.ru_utime + c2.ru_stime - c1.ru_utime - c1.ru_stime) + k2.ru_utime + k2.ru_stime
 t2 = time.perf_counter()
-report = build_report(ds)
 text = render_text(ds)
 t_report = time.perf_counter() - t2
-print(json.dumps({"import": t_import, "load": t_load, "report": t_report, "from_cache": ds.from_cache,
-                  "rows": len(ds.frame), "means": report["conditions"],
-                  "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+t3 = time.perf_counter()
+report = build_report(ds)
+t_json = time.perf_counter() - t3
+if len(sys.argv) > 3:
+    ds.frame.to_pickle(sys.argv[3])
+print(json.dumps({"import": t_import, "load": t_load, "cpu_load": cpu_load, "report": t_report, "json": t_json,
+                  "from_cache": ds.from_cache, "rows": len(ds.frame),
+                  "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                  "workers_maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
 """
 
 
-def run_child(root: Path, cache: Path) -> dict:
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(root), str(cache)], cwd=REPO,
+def run_child(root: Path, cache: Path, frame_out: Path | None = None) -> dict:
+    extra = [str(frame_out)] if frame_out else []
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(root), str(cache), *extra], cwd=REPO,
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     if proc.returncode != 0:
         raise SystemExit(proc.stderr)
@@ -252,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if root.exists():
             shutil.rmtree(root)
+        print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start "
+              f"(other work on the machine slows every figure alike)")
         t = time.perf_counter()
         queries, size = generate(root, args.scale, args.seed)
         print(f"generated {queries:,} queries x 3 conditions ({size / 1e6:,.0f} MB) in "
@@ -263,25 +308,29 @@ def main(argv: list[str] | None = None) -> int:
               f"({bytes_all / 1e6:,.0f} MB); files the loader parses {floor_parsed:.2f} s "
               f"({bytes_parsed / 1e6:,.0f} MB)")
 
-        cold = run_child(root, cache)
+        cold = run_child(root, cache, work / "frame.pkl")
         cold_total = cold["load"] + cold["report"]
-        print(f"cold load+report: {cold_total:.2f} s (load {cold['load']:.2f} s + report {cold['report']:.2f} s; "
-              f"imports {cold['import']:.2f} s not counted), {cold['rows']:,} rows")
+        print(f"cold load + text report (what `report PATH` does): {cold_total:.2f} s "
+              f"(load {cold['load']:.2f} s + tables {cold['report']:.2f} s; imports {cold['import']:.2f} s "
+              f"not counted; building the --json object instead takes {cold['json']:.2f} s), {cold['rows']:,} rows")
         print(f"  ratio to the all-files floor: {cold_total / floor_all:.2f}x (target <= 2x); "
               f"to the parsed-files floor: {cold_total / floor_parsed:.2f}x")
-        print(f"  peak RSS of the cold process: {cold['maxrss_kb'] / 1024:,.0f} MB (target <= 3,072 MB)")
+        print(f"  CPU time of the cold load, worker processes included: {cold['cpu_load']:.2f} s")
+        print(f"  peak RSS of the cold process: {cold['maxrss_kb'] / 1024:,.0f} MB (target <= 3,072 MB); "
+              f"of its largest worker process: {cold['workers_maxrss_kb'] / 1024:,.0f} MB")
         warm = run_child(root, cache)
         assert warm["from_cache"], "the second run did not use the dataset cache"
-        print(f"warm load: {warm['load']:.3f} s (target <= 1 s); warm load+report {warm['load'] + warm['report']:.2f} s;"
-              f" peak RSS {warm['maxrss_kb'] / 1024:,.0f} MB")
+        print(f"warm load: {warm['load']:.3f} s (target <= 1 s); warm load + text report "
+              f"{warm['load'] + warm['report']:.2f} s; peak RSS {warm['maxrss_kb'] / 1024:,.0f} MB")
         if not args.skip_naive:
+            import pandas as pd
             t = time.perf_counter()
-            naive = naive_report(root)
+            _, naive_frame = naive_report(root)
             t_naive = time.perf_counter() - t
-            worst = max(abs(naive["means"][c][k] - cold["means"][c][k])
-                        for c in naive["means"] for k in naive["means"][c])
-            print(f"naive baseline (json.loads per line + Python loops, same tables): {t_naive:.2f} s = "
-                  f"{t_naive / cold_total:.2f}x the cold run; max |difference| of means {worst:.1e}")
+            worst = frames_agree(pd.read_pickle(work / "frame.pkl"), naive_frame)
+            print(f"naive baseline (json.loads per line, model objects, scalar metric functions, same tables): "
+                  f"{t_naive:.2f} s = {t_naive / cold_total:.1f}x the cold run; largest difference between "
+                  f"the two over every metric of every record: {worst:.1e}")
     finally:
         if args.dir is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -44,23 +44,54 @@ def friendly_error(what: str, exc: BaseException) -> None:
     st.error(f"{what}: {type(exc).__name__}: {exc}", icon=":material/error:")
 
 
-def _ensure_app_shell() -> None:
-    """Make sure the page runs inside app.py's navigation, never on its own.
+# The app's pages: (file relative to app.py, title, icon, URL path).
+PAGES = [
+    ("pages/score.py", "Score", ":material/calculate:", "score"),
+    ("pages/compare.py", "Compare variants", ":material/compare_arrows:", "compare"),
+    ("pages/explore.py", "Explore results", ":material/table_view:", "explore"),
+    ("pages/sensitivity.py", "Sensitivity", ":material/monitoring:", "sensitivity"),
+    ("pages/agreement.py", "Agreement", ":material/handshake:", "agreement"),
+]
 
-    Streamlit decides at server start, from the mere existence of ``pages/``,
-    to run the legacy multipage mode until some session has executed
-    ``st.navigation``: on a fresh server a shared link such as ``/explore``
-    would run ``pages/explore.py`` alone (no sidebar, no page config, helper
-    modules listed as pages). Switching the legacy mode off and rerunning
-    makes Streamlit execute app.py, which resolves the same page.
+
+def app_shell(*, navigation: bool = True):
+    """Page config, navigation and the shared sidebar; returns the page to run (app.py runs it)."""
+    st.set_page_config(page_title="VITAL Explorer", page_icon=":material/fact_check:", layout="wide")
+    page = None
+    if navigation:
+        page = st.navigation([st.Page(path, title=title, icon=icon, url_path=url, default=(n == 0))
+                              for n, (path, title, icon, url) in enumerate(PAGES)])
+    st.session_state["_vx_shell_ran"] = True
+    with st.sidebar:
+        sidebar_backend()
+        with st.expander("Colour code", expanded=True):
+            legend()
+    return page
+
+
+def _ensure_app_shell() -> None:
+    """Give a page the app's shell when Streamlit ran it without app.py.
+
+    Streamlit decides from the mere existence of ``pages/`` to use its legacy
+    multipage mode until some run has executed ``st.navigation``: on a fresh
+    server a shared link such as ``/explore`` would run ``pages/explore.py``
+    alone (no sidebar, no page config, helper modules listed as pages). On a
+    session's first run the page switches that mode off and reruns, so app.py
+    builds the shell. Later legacy runs (Streamlit's AppTest resets the mode
+    before every run) draw the shell in place: a rerun or a second
+    ``st.navigation`` call there would drop the click that started the run.
     """
     try:
         from streamlit.runtime.pages_manager import PagesManager
     except ImportError:  # pragma: no cover - a Streamlit without this internal has no legacy mode
         return
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
+    if not PagesManager.uses_pages_directory:
+        return
+    PagesManager.uses_pages_directory = False
+    if not st.session_state.get("_vx_shell_ran"):
+        st.session_state["_vx_shell_ran"] = True
         st.rerun()
+    app_shell(navigation=False)
 
 
 def guarded(render: Callable[[], None]) -> None:
@@ -156,8 +187,9 @@ def sidebar_backend() -> None:
     s = current_settings()
     if s.name == backend_settings.OFFLINE:
         figures = backend_settings.describe_quality(backend_settings.offline_quality())
+        quality = "see the README" if figures == "quality figures: see README" else figures
         sb.info(f"**Active: offline backend** — embedded, deterministic, no network. "
-                f"Measured quality: {figures}.", icon=":material/computer:")
+                f"Measured quality: {quality}.", icon=":material/computer:")
     else:
         sb.info(f"**Active: {s.label()}**", icon=":material/cloud:")
 
@@ -287,7 +319,7 @@ def current_source() -> str:
 
 # --------------------------------------------------------------------------- subclaims
 
-def subclaims_html(response: ResponseResult, *, details: bool = True) -> str:
+def subclaims_html(response: ResponseResult, *, details: bool = True, compact: bool = False) -> str:
     """A response's subclaims in importance order, rows tinted by tier with verdict badges.
 
     Each row opens (``<details>``) to show the verdict's reason and evidence quote.
@@ -295,7 +327,7 @@ def subclaims_html(response: ResponseResult, *, details: bool = True) -> str:
     rows = []
     for s in response.ordered_subclaims():
         row = palette.subclaim_row_html(rank=s.rank, claim_id=s.id, text=s.text,
-                                        importance=s.importance, verdict=s.verdict)
+                                        importance=s.importance, verdict=s.verdict, compact=compact)
         if not details:
             rows.append(row)
             continue
@@ -310,15 +342,18 @@ def subclaims_html(response: ResponseResult, *, details: bool = True) -> str:
                          f'“{html.escape(s.sentence)}”</div>')
         if not extra:
             extra.append('<div style="color:#555">No reason or evidence recorded for this verdict.</div>')
+        indent = "0.8em" if compact else "3.2em"
         rows.append(f'<details class="vx-claim"><summary style="list-style:none;cursor:pointer">{row}'
-                    f'</summary><div style="margin:0.2em 0 0.6em 3.2em;font-size:0.9em">'
+                    f'</summary><div style="margin:0.2em 0 0.6em {indent};font-size:0.9em">'
                     f'{"".join(extra)}</div></details>')
     if not rows:
         return '<div style="color:#555">No subclaims.</div>'
     return "".join(rows)
 
 
-def show_subclaims(response: ResponseResult, *, details: bool = True, where=None) -> None:
+def show_subclaims(response: ResponseResult, *, details: bool = True, where=None, compact: bool = False,
+                   height: int | None = None) -> None:
+    """The colour-coded subclaim list; ``compact`` for narrow columns, ``height`` scrolls long lists."""
     target = where or st
     if response.error:
         target.error(f"Scoring this response failed: {response.error}")
@@ -328,7 +363,8 @@ def show_subclaims(response: ResponseResult, *, details: bool = True, where=None
         return
     for w in response.warnings:
         target.warning(w)
-    target.html(subclaims_html(response, details=details))
+    box = target.container(height=height) if height is not None and len(response.subclaims) > 6 else target
+    box.html(subclaims_html(response, details=details, compact=compact))
     if details:
         target.caption("Click a row for the verdict's reason and evidence quote.")
 
@@ -387,7 +423,7 @@ def format_value(key: str, value) -> str:
 
 
 def metric_cards(values: dict, response: ResponseResult, nuggets: list[Nugget] | None,
-                 keys: Iterable[str] = CARD_METRICS, before: dict | None = None, columns: int = 5) -> None:
+                 keys: Iterable[str] = CARD_METRICS, before: dict | None = None, columns: int = 3) -> None:
     """One card per metric; undefined ones say so and why; ``before`` adds a change arrow."""
     keys = list(keys)
     for start in range(0, len(keys), columns):
@@ -432,7 +468,7 @@ def metrics_frame(values_by_name: dict[str, dict], keys: Iterable[str]) -> pd.Da
 def chart(fig, name: str, data: pd.DataFrame, *, key: str, caption: str | None = None) -> None:
     """A plotly chart with a PNG download in its toolbar (camera icon) and its data as CSV."""
     fig.update_layout(font=dict(size=13), margin=dict(l=10, r=10, t=50, b=10),
-                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
+                      legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1))
     config = {"displaylogo": False,
               "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
               "modeBarButtonsToRemove": ["lasso2d", "select2d"]}

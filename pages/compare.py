@@ -172,7 +172,7 @@ def results() -> None:
                 st.caption(f"vs normal: {stats['inserted']} words new (highlighted), "
                            f"{stats['deleted']} removed (struck through)")
             st.markdown("**Ranked subclaims**")
-            _ui.show_subclaims(v, details=True)
+            _ui.show_subclaims(v, compact=True, height=560)
     table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
     st.markdown("#### Which metrics noticed the damage?")
     for verdict in variants.damage_verdicts(table):
@@ -193,7 +193,7 @@ def results() -> None:
                 variants.NOT_NOTICED: "background-color:#FDE0DD"}.get(value, "color:#555")
 
     st.dataframe(shown.style.map(reaction_style, subset=[c for c in shown.columns if c.endswith("reaction")]),
-                 hide_index=True, width="stretch")
+                 hide_index=True, width="stretch", height=36 * (len(shown) + 1) + 4)
     chart_rows = []
     for key in CHART_METRICS:
         row = table[table["key"] == key]

@@ -9,7 +9,7 @@ from vital_core import explore, textdiff
 from vital_core.errors import InputError
 from vital_core.metric_catalog import METRICS
 from vital_core.metrics import compute_response_metrics
-from vital_core.model import CONDITIONS, NORMAL
+from vital_core.model import CONDITIONS, NORMAL, strip_generation_prefix
 
 MODES = {"demo": "Bundled demo results", "path": "A folder or file by path", "upload": "Upload a results file"}
 TABLE_METRICS = ["factscore_precision", "vital_precision", "weighted_precision", "decay_precision", "rlp",
@@ -107,11 +107,14 @@ def _preset_high_factscore_rlp() -> None:
 
 
 def table_view(rows: pd.DataFrame) -> pd.DataFrame:
-    view = rows[["example_id", "condition", "dataset", "subset", "query_type", "query"]].copy()
-    view["query"] = view["query"].astype(str).str.slice(0, 120)
+    """One page of rows: ids, the query (without the generation prefix), metrics, then metadata."""
+    view = rows[["example_id", "condition"]].copy()
+    view["query"] = [strip_generation_prefix(str(q))[:120] for q in rows["query"]]
     for key in TABLE_METRICS:
         if key in rows:
             view[METRICS[key].label] = rows[key]
+    for column in ("dataset", "subset", "query_type"):
+        view[column] = rows[column]
     return view
 
 
@@ -164,7 +167,9 @@ def show_example(loaded: _ui.Loaded, example_id: str, condition: str | None) -> 
     meta = " · ".join(x for x in (example.dataset, example.subset, example.query_type or "query type unknown") if x)
     st.caption(meta)
     st.markdown("**Query**")
-    st.text(example.query)
+    st.text(strip_generation_prefix(example.query) or example.query)
+    if strip_generation_prefix(example.query) != example.query.strip():
+        st.caption(f"Asked as: {example.query}")
     if example.documents or example.reference:
         with st.expander(f"Evidence ({len(example.documents)} document(s)"
                          f"{', reference answer' if example.reference else ''})"):
@@ -191,7 +196,7 @@ def show_example(loaded: _ui.Loaded, example_id: str, condition: str | None) -> 
             st.dataframe(pd.DataFrame({"metric": [METRICS[k].label for k in TABLE_METRICS],
                                        "value": [_ui.format_value(k, values.get(k)) for k in TABLE_METRICS]}),
                          hide_index=True, width="stretch")
-            _ui.show_subclaims(v)
+            _ui.show_subclaims(v, compact=True, height=560)
     st.markdown("#### Nuggets and their support")
     _ui.show_nuggets(example.nuggets, {n: example.variants[n] for n in names})
     _ui.set_qp(example=example_id, condition=condition)

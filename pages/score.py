@@ -145,40 +145,40 @@ def results() -> None:
         st.warning(f"Part of the scoring failed: {example.error}")
     scored_metrics = compute_response_metrics(response, example.nuggets)
     cards = st.container()
+    claims_box = st.container()
 
     edited = response
-    left, right = st.columns([3, 2])
-    with right:
-        st.markdown("**What-if**: change any subclaim's importance or verdict; every metric "
-                    "recomputes at once.")
-        rows = whatif.edit_rows(response)
-        if rows:
-            token = f"{example.id}-{st.session_state.get('score_run', 0)}-{st.session_state.get('score_loaded_demo', '')}"
-            table = st.data_editor(
-                editor_frame(rows), key=f"whatif-{token}", hide_index=True, width="stretch",
-                disabled=["rank", "id", "subclaim"],
-                column_config={
-                    "rank": st.column_config.NumberColumn("Rank", width="small"),
-                    "id": st.column_config.TextColumn("Id", width="small"),
-                    "subclaim": st.column_config.TextColumn("Subclaim", width="large"),
-                    "importance": st.column_config.SelectboxColumn(
-                        "Importance", options=whatif.IMPORTANCE_CHOICES, required=True,
-                        format_func=importance_label),
-                    "verdict": st.column_config.SelectboxColumn(
-                        "Verdict", options=whatif.VERDICT_CHOICES, required=True,
-                        format_func=verdict_label),
-                })
-            try:
-                edited = whatif.apply_edits(response, table.to_dict("records"))
-            except InvalidLabelError as exc:
-                st.error(f"That edit was not applied: {exc}")
-                edited = response
-        else:
-            st.caption("No subclaims to edit.")
+    st.markdown("#### What-if")
+    st.caption("Change any subclaim's importance or verdict in the table: the metric cards and the list "
+               "above recompute at once.")
+    rows = whatif.edit_rows(response)
+    if rows:
+        token = f"{example.id}-{st.session_state.get('score_run', 0)}-{st.session_state.get('score_loaded_demo', '')}"
+        table = st.data_editor(
+            editor_frame(rows), key=f"whatif-{token}", hide_index=True, width="stretch",
+            disabled=["rank", "id", "subclaim"],
+            column_config={
+                "rank": st.column_config.NumberColumn("Rank", width="small"),
+                "id": st.column_config.TextColumn("Id", width="small"),
+                "subclaim": st.column_config.TextColumn("Subclaim", width="large"),
+                "importance": st.column_config.SelectboxColumn(
+                    "Importance", options=whatif.IMPORTANCE_CHOICES, required=True,
+                    format_func=importance_label, width="medium"),
+                "verdict": st.column_config.SelectboxColumn(
+                    "Verdict", options=whatif.VERDICT_CHOICES, required=True,
+                    format_func=verdict_label, width="medium"),
+            })
+        try:
+            edited = whatif.apply_edits(response, table.to_dict("records"))
+        except InvalidLabelError as exc:
+            st.error(f"That edit was not applied: {exc}")
+            edited = response
+    else:
+        st.caption("No subclaims to edit.")
     edited_metrics = compute_response_metrics(edited, example.nuggets)
     changed = whatif.changed_metrics(scored_metrics, edited_metrics)
-    with left:
-        st.markdown("**Subclaims in importance order**"
+    with claims_box:
+        st.markdown("#### Subclaims in importance order"
                     + (" — with your what-if edits" if _has_edits(response, edited) else ""))
         _ui.show_subclaims(edited)
     with cards:

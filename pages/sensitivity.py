@@ -29,10 +29,7 @@ def compute(token: tuple, view: str) -> dict[str, pd.DataFrame]:
     by = "query_type" if view == SPLIT else None
     if view not in (ALL, SPLIT):
         keep = explore.apply_filters(frame, explore.Filters(query_type=[view])).index
-        frame = frame.loc[keep]
-        rows = frame.index.to_numpy()
-        from vital_core.dataset import Dataset
-        dataset = Dataset(frame.reset_index(drop=True), dataset.sequences.iloc[rows].reset_index(drop=True))
+        dataset = dataset.subset(frame.index.get_indexer(keep))
         frame = dataset.frame
     metrics = [k for k in dict.fromkeys(COUNT_METRICS + SCORE_METRICS + FLAG_METRICS + DECAY_METRICS)
                if k in frame.columns]
@@ -55,9 +52,18 @@ def formatted_means(means: pd.DataFrame, keys: list[str], by: str | None) -> pd.
     out = means[cols].copy()
     for key in keys:
         if key in means:
-            out[label(key)] = [_ui.format_value(key, v) if METRICS[key].kind != "flag" or v is None
-                               else f"{v:.1%} flagged" for v in means[key]]
+            out[label(key)] = [mean_text(key, v) for v in means[key]]
     return out
+
+
+def mean_text(key: str, value) -> str:
+    """A mean as text: share flagged for flags, two decimals for counts, three for scores."""
+    if value is None or pd.isna(value):
+        return "undefined"
+    kind = METRICS[key].kind
+    if kind == "flag":
+        return f"{value:.1%} flagged"
+    return f"{value:.2f}" if kind == "count" else f"{value:.3f}"
 
 
 def condition_colours(conditions) -> dict[str, str]:

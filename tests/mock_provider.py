@@ -26,7 +26,8 @@ the next matching requests: ``rate_limit`` (429 with ``Retry-After``),
 timeout), ``invalid_json``, ``truncated`` (``finish_reason: "length"``),
 ``missing_ids``, ``duplicate_ids``, ``unknown_label`` (rank / verify / assign /
 nugget labels), ``bad_perturbation`` (returns the answer unchanged).
-``reject_response_format=True`` makes it answer 400 to any ``response_format``.
+``reject_response_format=True`` makes it answer 400 to any ``response_format``;
+``reject_params=("max_tokens", "temperature")`` does the same for those parameters.
 
 Use as a context manager (``with MockProvider() as mock: mock.base_url``) or
 through the ``mock_provider`` pytest fixture (import it into a test module).
@@ -126,6 +127,7 @@ class MockProvider:
     latency: float = 0.0                       # seconds added to every reply
     answers: dict[str, str] = field(default_factory=dict)  # query substring -> key answer word(s)
     reject_response_format: bool = False
+    reject_params: tuple[str, ...] = ()        # "max_tokens" / "temperature": answered with 400, like o-series models
     model_name: str = "mock-model"
 
     def __post_init__(self):
@@ -143,6 +145,7 @@ class MockProvider:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True   # else headers + body in two writes cost a 40 ms delayed ACK
 
             def log_message(self, *args):  # keep test output clean
                 pass
@@ -267,6 +270,14 @@ class MockProvider:
             return self._send(handler, 400, {"error": {
                 "message": "Invalid parameter: 'response_format' of type 'json_schema' is not supported "
                            "by this server.", "type": "invalid_request_error", "param": "response_format"}})
+        if "max_tokens" in self.reject_params and "max_tokens" in body:
+            return self._send(handler, 400, {"error": {
+                "message": "Unsupported parameter: 'max_tokens' is not supported with this model. "
+                           "Use 'max_completion_tokens' instead.", "type": "invalid_request_error"}})
+        if "temperature" in self.reject_params and "temperature" in body:
+            return self._send(handler, 400, {"error": {
+                "message": "Unsupported value: 'temperature' does not support 0.0 with this model.",
+                "type": "invalid_request_error"}})
         if fault and fault.kind == "rate_limit":
             return self._send(handler, 429, {"error": {"message": "Rate limit reached (mock).",
                                                        "type": "rate_limit_error"}},

@@ -36,8 +36,10 @@ def test_offline_scoring_with_documents_shows_subclaims_and_metrics():
     _score(at, "When did the Berlin Wall fall?",
            "The Berlin Wall fell on 9 November 1989. Germany was reunified on 3 October 1990.",
            documents="The Berlin Wall fell on 9 November 1989.\n---\nGermany was reunified on 3 October 1990.")
-    status = [s for s in at.get("expandable") if "Scored:" in str(s.proto.expandable.label)]
-    assert status, "st.status reports the finished steps"
+    assert [s.label for s in at.status] and at.status[0].label.startswith("Scored:"), \
+        "st.status reports the finished steps"
+    steps = [m.value for m in at.status[0].markdown]
+    assert any("decomposing" in m for m in steps) and any("verifying" in m for m in steps)
     assert any("scored just now by the offline backend" in c for c in texts(at, "caption"))
     values = metric_values(at)
     assert values["FactScore precision"] != "undefined"

@@ -78,13 +78,16 @@ def browser():
 
 
 @pytest.fixture
-def page(browser):
+def page(browser, request):
     context = browser.new_context(viewport={"width": 1440, "height": 1000})
     pg = context.new_page()
     pg.set_default_timeout(60_000)
     pg.dialogs = []
     pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
     yield pg
+    if os.environ.get("VITAL_DEBUG"):  # the page as the test left it, for a person to look at
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(SHOTS / f"debug-{request.node.name}.png"))
     context.close()
 
 
@@ -117,8 +120,26 @@ def no_error_on_page(page) -> None:
     assert page.get_by_text("Something went wrong").count() == 0
 
 
+# First on purpose: a shared link must work as the very first request to a fresh server.
+def test_explore_reference_folder_by_path_as_first_request(server, page):
+    reference = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq" / "gpt-4o"
+    if not reference.is_dir():
+        pytest.skip(f"reference data not found at {reference}")
+    page.goto(f"{server}/explore?dataset={reference}&example=gpt-4o/7&condition=wrong")
+    page.get_by_text("50 examples, 150 responses").wait_for()
+    settle(page)
+    no_error_on_page(page)
+    # a shared link as the server's very first request still gets the app's shell
+    assert page.get_by_text("Scoring backend").count() == 1
+    assert page.locator("[data-testid='stSidebarNav']").get_by_text("Compare variants").count() == 1
+    assert page.locator("[data-testid='stSidebarNav']").get_by_text("ui", exact=True).count() == 0
+    assert page.get_by_text("Example gpt-4o/7").count() == 1
+    assert page.locator(".vx-row").count() >= 10
+    shot(page, "explore")
+
+
 def test_score_flow_offline(server, page):
-    page.goto(f"{server}/score?example=demo-03")
+    page.goto(f"{server}/?example=demo-03")  # Score is the default page: its URL is the root
     page.get_by_text("Active: offline backend").first.wait_for()
     settle(page)
     page.get_by_role("button", name="Score", exact=True).click()
@@ -148,19 +169,6 @@ def test_compare_flow_generates_and_scores(server, page):
     shot(page, "compare")
 
 
-def test_explore_reference_folder_by_path(server, page):
-    reference = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq" / "gpt-4o"
-    if not reference.is_dir():
-        pytest.skip(f"reference data not found at {reference}")
-    page.goto(f"{server}/explore?dataset={reference}&example=gpt-4o/7&condition=wrong")
-    page.get_by_text("50 examples, 150 responses").wait_for()
-    settle(page)
-    no_error_on_page(page)
-    assert page.get_by_text("Example gpt-4o/7").count() == 1
-    assert page.locator(".vx-row").count() >= 10
-    shot(page, "explore")
-
-
 def test_sensitivity_charts_render(server, page):
     page.goto(f"{server}/sensitivity")
     page.get_by_text("Decay-weighted precision and recall").wait_for()
@@ -174,7 +182,7 @@ def test_sensitivity_charts_render(server, page):
 
 
 def test_xss_text_is_shown_literally(server, page):
-    page.goto(f"{server}/score")
+    page.goto(f"{server}/")
     settle(page)
     page.get_by_label("Query").fill("What does <b>this</b> page show?")
     page.get_by_label("Response to score").fill(XSS_RESPONSE)

@@ -218,3 +218,24 @@ def test_full_example_through_the_pipeline_keeps_no_key(mock, tmp_path):
     assert KEY not in json.dumps(example.to_dict())
     usage = b.usage_summary()
     assert usage["calls"] == mock.count() and usage["failures"] == 0
+
+
+def test_one_backend_scores_from_two_threads_at_once(mock, tmp_path):
+    """The app may score from several sessions' threads, each with its own event loop."""
+    import threading
+    from vital_core.pipeline import run_sync
+    b = backend(mock, tmp_path, use_cache=False)
+    mock.latency = 0.05
+    results, errors = [], []
+
+    def work(text):
+        try:
+            results.append(run_sync(b.decompose(QUERY, text)))
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+    threads = [threading.Thread(target=work, args=(f"Geronimo fact {i}. Another fact {i}.",)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert not errors and len(results) == 4 and mock.count(prompts.DECOMPOSE) == 4

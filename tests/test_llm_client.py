@@ -156,6 +156,17 @@ def test_rejected_response_format_falls_back_to_text_and_is_remembered(tmp_path)
         assert mock.count() == 3
 
 
+def test_endpoints_wanting_max_completion_tokens_and_no_temperature_are_handled(tmp_path):
+    with MockProvider(reject_params=("max_tokens", "temperature")) as mock:
+        result = call(make_client(mock, tmp_path))
+        assert result.value.order == ["S1", "S2"]
+        final = mock.requests[-1].body
+        assert "max_tokens" not in final and final["max_completion_tokens"] == 4000 and "temperature" not in final
+        sent = mock.count()
+        call(make_client(mock, tmp_path), user=USER + "\n")      # remembered: no rejected request again
+        assert mock.count() == sent + 1
+
+
 def test_structured_output_off_sends_no_response_format(mock, tmp_path):
     call(make_client(mock, tmp_path, structured_output="off"))
     assert "response_format" not in mock.requests[0].body

@@ -280,3 +280,18 @@ def test_dataset_from_examples(release: Path):
     assert ds.frame["index"].tolist()[:3] == [0, 0, 0]
     with pytest.raises(InputError, match="appears twice"):
         dataset_from_examples(examples + examples[:1])
+
+
+def test_two_worker_processes_give_the_same_frame_and_errors(release: Path):
+    one = load_dataset(release, use_cache=False, workers=1)
+    two = load_dataset(release, use_cache=False, workers=2)
+    assert one.frame.equals(two.frame) and one.subclaims.equals(two.subclaims)
+    assert two.example("factscore/test/1") == one.example("factscore/test/1")
+    target = release / "factscore/test/wrong/new-metric-out.jsonl"
+    lines = _lines(target)
+    lines[1] = "{"
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        load_dataset(release, use_cache=False, workers=2)
+    assert info.value.line == 2 and f"{target} line 2" in str(info.value)
+    assert load_dataset(release, use_cache=False, workers=2, skip_bad=True).skipped == 1

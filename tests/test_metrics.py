@@ -191,3 +191,50 @@ def test_nuggets_without_assignment_are_undefined_but_counted():
     assert m["nugget_recall"] is None and m["vital_recall"] is None and m["rlr"] is None
     partly = M.compute_response_metrics(response([(V, S)], assignment={}), nuggets)
     assert partly["nugget_recall"] is None
+
+
+def _random_input(rng) -> M.ScoringInput:
+    """A random response: any mix of labels and verdicts, ranked or not, with or without nuggets/reference."""
+    n = rng.choice([0, 1, 2, 3, 5, 8, 13])
+    importance = [rng.choice([V, O, L, "unlabelled"]) for _ in range(n)]
+    verdicts = [rng.choice([S, N, J, C]) for _ in range(n)]
+    order = None
+    if n and rng.random() < 0.8:
+        order = list(range(n))
+        rng.shuffle(order)
+    nug_imp = assignment = None
+    if rng.random() < 0.7:
+        m = rng.choice([0, 1, 2, 4, 7])
+        nug_imp = [rng.choice([V, O]) for _ in range(m)]
+        if rng.random() < 0.85:
+            assignment = [rng.choice(["support", "partial_support", "not_support"] + ([None] if rng.random() < 0.1
+                                                                                       else [])) for _ in range(m)]
+    ref_imp = ref_ver = None
+    if rng.random() < 0.4:
+        k = rng.choice([0, 1, 3, 6])
+        ref_imp = [rng.choice([V, O, L, "unlabelled"]) for _ in range(k)]
+        ref_ver = [rng.choice([S, N, J, C]) for _ in range(k)]
+    mode = rng.choice([EVIDENCE_REFERENCE, EVIDENCE_DOCUMENTS, "unknown"])
+    return M.ScoringInput(importance, verdicts, order, nug_imp, assignment, ref_imp, ref_ver, mode)
+
+
+@pytest.mark.parametrize("weights", [M.DEFAULT_WEIGHTS, M.TierWeights(1, 0.5, 0.1), M.TierWeights(0, 1, 0)])
+def test_batch_metrics_equal_the_pure_functions(weights):
+    """The vectorised path used to load big sets computes exactly what the pure functions compute."""
+    import math
+    import random
+    rng = random.Random(7)
+    inputs = [_random_input(rng) for _ in range(600)]
+    batch = M.BatchBuilder()
+    for data in inputs:
+        batch.add(data)
+    halves = M.BatchBuilder.concat([batch.freeze(), batch])     # concat numbers records on
+    for got_batch, offset in ((M.batch_metrics(batch, weights), 0), (M.batch_metrics(halves, weights), 600)):
+        for r, data in enumerate(inputs):
+            expected = M.compute_metrics(data, weights)
+            for key, value in expected.items():
+                got = float(got_batch[key][r + offset])
+                if value is None:
+                    assert math.isnan(got), (r, key, data)
+                else:
+                    assert got == pytest.approx(float(value), abs=1e-12), (r, key, data)

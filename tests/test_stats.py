@@ -135,3 +135,20 @@ def test_reference_set_wrong_is_detected(reference_dir, tmp_path):
     assert row["mean_diff"] < 0 and row["p_holm"] < 0.05
     assert tests.loc[("missing", "vital_precision"), "n_dropped"] == 1
     assert math.isclose(tests.loc[("wrong", "rlp"), "mean_variant"], 0.84)
+
+
+def test_curves_on_a_subset_match_the_subset_alone(reference_dir, tmp_path):
+    ds = load_dataset(reference_dir / "gpt-4o", cache_dir=tmp_path)
+    mask = ds.frame["index"].to_numpy() % 2 == 0
+    part = ds.subset(mask)
+    assert len(part.frame) == 75 and part.example("gpt-4o/4").id == "gpt-4o/4"
+    examples = [ex for ex in load_examples_for(reference_dir) if int(ex.id.rsplit("/", 1)[1]) % 2 == 0]
+    for order in ("response", "importance"):
+        a = stats.cumulative_precision_curves(part, order)
+        b = stats.cumulative_precision_curves(examples, order)
+        pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True))
+
+
+def load_examples_for(reference_dir):
+    from vital_core.loaders import load_examples
+    return load_examples(reference_dir / "gpt-4o").examples

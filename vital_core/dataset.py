@@ -15,9 +15,11 @@ skip-bad flag and a hash of the scoring code, so any change rebuilds.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import pickle
 import tempfile
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -27,14 +29,14 @@ import pandas as pd
 
 from . import __version__
 from .errors import InputError
-from .loaders import (FACTSCORE, NEW_METRIC, RECORDS, ConditionSource, Discovery, LoadLog, OriginalRecord,
-                      ReleaseRecord, check_variants_agree, describe, discover, documents_from, group_sources,
-                      iter_condition, iter_results_file, match_original, open_condition, parse_line,
-                      read_line_at, read_original, record_codes, response_from_record)
+from .loaders import (FACTSCORE, NEW_METRIC, RECORDS, ConditionScan, ConditionSource, Discovery, LoadLog,
+                      OriginalRecord, ReleaseRecord, check_variants_agree, describe, discover, documents_from,
+                      group_sources, iter_results_file, match_original, parse_line, read_line_at,
+                      read_original, response_from_record, scan_condition)
 from .metric_catalog import METRICS
 from .metrics import (DEFAULT_WEIGHTS, BatchBuilder, ScoringInput, TierWeights, batch_metrics,
                       f1_at_k_from_counts, median_k)
-from .model import CONDITIONS, ExampleResult, InvalidLabelError
+from .model import CONDITIONS, ExampleResult
 
 ID_COLUMNS = ["example_id", "index", "condition", "dataset", "subset", "query_type", "query",
               "response_id", "error"]
@@ -52,25 +54,41 @@ class _Rows:
 
     def __init__(self) -> None:
         self.cols: dict[str, list] = {c: [] for c in ID_COLUMNS}
-        self.batch = BatchBuilder()
+        self.batches: list[BatchBuilder] = []
         self.sort_key: list[tuple] = []
 
-    def add(self, example_id: str, index: int | None, condition: str, dataset: str, subset: str,
-            query_type: str | None, query: str, response_id: str, error: str | None, sort_key: tuple) -> None:
+    def add_scan(self, group: str, g_rank: int, source: ConditionSource, scan: ConditionScan) -> None:
+        n = len(scan.index)
         c = self.cols
-        c["example_id"].append(example_id)
-        c["index"].append(index)
-        c["condition"].append(condition)
-        c["dataset"].append(dataset)
-        c["subset"].append(subset)
-        c["query_type"].append(query_type)
-        c["query"].append(query)
-        c["response_id"].append(response_id)
-        c["error"].append(error)
-        self.sort_key.append(sort_key)
+        c["example_id"].extend([f"{group}/{i}" for i in scan.index])
+        c["index"].extend(scan.index)
+        c["condition"].extend([source.condition] * n)
+        c["dataset"].extend([source.dataset] * n)
+        c["subset"].extend([source.subset] * n)
+        c["query_type"].extend([source.query_type] * n)
+        c["query"].extend(scan.query)
+        c["response_id"].extend(scan.response_id)
+        c["error"].extend([None] * n)
+        c_rank = _condition_rank(source.condition)
+        self.sort_key.extend((g_rank, i, c_rank) for i in scan.index)
+        self.batches.append(scan.batch)
+
+    def add_example(self, example: ExampleResult, index: int | None, sort_prefix: tuple) -> None:
+        batch = BatchBuilder()
+        c = self.cols
+        for condition, response in example.variants.items():
+            batch.add(ScoringInput.from_response(response, example.nuggets))
+            for key, value in (("example_id", example.id), ("index", index), ("condition", condition),
+                               ("dataset", example.dataset), ("subset", example.subset),
+                               ("query_type", example.query_type), ("query", example.query),
+                               ("response_id", response.response_id), ("error", response.error or example.error)):
+                c[key].append(value)
+            self.sort_key.append((*sort_prefix, _condition_rank(condition)))
+        self.batches.append(batch)
 
     def finish(self, weights: TierWeights, f1_k: float | None) -> tuple[pd.DataFrame, pd.DataFrame, float | None]:
-        values = batch_metrics(self.batch, weights)
+        batch = BatchBuilder.concat(self.batches)
+        values = batch_metrics(batch, weights)
         n_sub = values["n_subclaims"]
         k = f1_k if f1_k is not None else median_k(int(x) for x in n_sub)
         values["f1_at_k"] = np.array([np.nan if (v := f1_at_k_from_counts(int(s), int(n), k)) is None else v
@@ -80,22 +98,22 @@ class _Rows:
         for key in METRIC_COLUMNS:
             spec = METRICS[key]
             col = values[key]
-            if spec.kind == "flag":
-                frame[key] = pd.array(np.where(np.isnan(col), 0, col).astype(bool), dtype="boolean")
-                frame.loc[np.isnan(col), key] = pd.NA
-            elif spec.kind == "count":
-                frame[key] = pd.array(np.where(np.isnan(col), 0, col).astype(np.int64), dtype="Int64")
-                frame.loc[np.isnan(col), key] = pd.NA
+            undefined = np.isnan(col)
+            if spec.kind in ("flag", "count"):
+                dtype = "boolean" if spec.kind == "flag" else "Int64"
+                clean = np.where(undefined, 0, col)
+                frame[key] = pd.arrays.BooleanArray(clean.astype(bool), undefined) if spec.kind == "flag" \
+                    else pd.arrays.IntegerArray(clean.astype(np.int64), undefined)
+                assert str(frame[key].dtype) == dtype
             else:
                 frame[key] = col
-        b = self.batch
-        record = np.asarray(b.sub_record, dtype=np.int64)
-        starts = np.searchsorted(record, np.arange(b.n)) if b.n else np.zeros(0, dtype=np.int64)
+        record = np.asarray(batch.sub_record, dtype=np.int64)
+        starts = np.searchsorted(record, np.arange(batch.n)) if batch.n else np.zeros(0, dtype=np.int64)
         position = (np.arange(record.size) - starts[record] + 1) if record.size else np.zeros(0, dtype=np.int64)
         subclaims = pd.DataFrame({"row": record, "position": position.astype(np.int32),
-                                  "rank": np.asarray(b.sub_rank, dtype=np.int32),
-                                  "importance": np.asarray(b.sub_tier, dtype=np.int8),
-                                  "supported": np.asarray(b.sub_verdict, dtype=np.int8) == 0})
+                                  "rank": np.asarray(batch.sub_rank, dtype=np.int32),
+                                  "importance": np.asarray(batch.sub_tier, dtype=np.int8),
+                                  "supported": np.asarray(batch.sub_verdict, dtype=np.int8) == 0})
         # rows in example order, conditions in their usual order
         order = sorted(range(len(self.sort_key)), key=self.sort_key.__getitem__)
         if order != list(range(len(order))):
@@ -173,6 +191,26 @@ class Dataset:
         self._attach_original(group, index, example)
         return example
 
+    def subset(self, rows) -> "Dataset":
+        """The same set restricted to some frame rows (a boolean mask or positions, e.g. a filter's result).
+
+        The subclaim table follows (renumbered); ``example`` keeps working.
+        """
+        positions = np.asarray(rows)
+        if positions.dtype == bool:
+            positions = np.flatnonzero(positions)
+        positions = positions.astype(np.int64)
+        new_row = np.full(len(self.frame), -1, dtype=np.int64)
+        new_row[positions] = np.arange(positions.size)
+        sub = self.subclaims
+        mapped = new_row[sub["row"].to_numpy(np.int64)] if len(sub) else np.zeros(0, dtype=np.int64)
+        keep = mapped >= 0
+        subclaims = sub[keep].assign(row=mapped[keep])
+        subclaims = subclaims.sort_values(["row", "position"], kind="stable").reset_index(drop=True)
+        return Dataset(self.frame.iloc[positions].reset_index(drop=True), subclaims, self.weights, self.f1_k,
+                       self.skipped, list(self.problems), self.source, self.kind, self.path, self.from_cache,
+                       self._sources, self._offsets, self._examples, self._originals)
+
     def iter_examples(self) -> Iterator[ExampleResult]:
         for example_id in self.example_ids:
             yield self.example(example_id)
@@ -220,35 +258,45 @@ def _condition_rank(name: str) -> tuple[int, str]:
     return (CONDITIONS.index(name) if name in CONDITIONS else len(CONDITIONS), name)
 
 
-def _build(found: Discovery, weights: TierWeights, skip_bad: bool, f1_k: float | None) -> Dataset:
+# Inputs larger than this are read by two worker processes (when the process has no other threads).
+PARALLEL_MIN_BYTES = 64 * 2 ** 20
+
+
+def _scan_all(sources: list[ConditionSource], skip_bad: bool, workers: int | None) -> list[ConditionScan]:
+    """Scan every condition, in worker processes when it pays off and is safe.
+
+    Workers are forked, so only from a single-threaded process (the CLI, a
+    script); inside the app (threads) the scan runs in this process.
+    """
+    if workers is None:
+        size = sum(p.stat().st_size for s in sources for p in s.files.values())
+        safe = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+        workers = min(2, os.cpu_count() or 1) if safe and size >= PARALLEL_MIN_BYTES and len(sources) > 1 else 1
+    if workers <= 1:
+        return [scan_condition(s, skip_bad) for s in sources]
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(scan_condition, sources, [skip_bad] * len(sources)))
+
+
+def _build(found: Discovery, weights: TierWeights, skip_bad: bool, f1_k: float | None,
+           workers: int | None = None) -> Dataset:
     log = LoadLog(skip_bad=skip_bad)
     rows = _Rows()
     sources_by_group = group_sources(found.sources)
+    ordered = [(g_rank, group, source) for g_rank, (group, sources) in enumerate(sources_by_group.items())
+               for source in sources]
+    scans = _scan_all([s for _, _, s in ordered], skip_bad, workers)
     offsets: dict[tuple[str, str], dict[str, list[int]]] = {}
-    for g_rank, (group, sources) in enumerate(sources_by_group.items()):
-        queries = {}
-        for source in sources:
-            seen = {}
-            files = open_condition(source)
-            offsets[(group, source.condition)] = {kind: fl.offsets for kind, fl in files.items()}
-            primary = source.primary()
-            c_rank = _condition_rank(source.condition)
-            add_codes = rows.batch.add_codes
-            for rec in iter_condition(source, log, files=files):
-                try:
-                    codes = record_codes(rec)
-                except InvalidLabelError as exc:
-                    log.bad(InputError(str(exc)))
-                    continue
-                i = rec.index
-                seen[i] = (rec.query, primary)
-                add_codes(codes.tiers, codes.verdicts, codes.ranks, codes.nugget_tiers, codes.assignment)
-                rows.add(f"{group}/{i}", i, source.condition, source.dataset, source.subset, source.query_type,
-                         rec.query, codes.response_id, None, (g_rank, i, c_rank))
-            for i, (query, kind) in seen.items():    # name the file and line only where needed
-                seen[i] = (query, files[kind].where(i))
-            queries[source.condition] = (source, seen)
-        log.problems.extend(check_variants_agree(group, queries))
+    queries: dict[str, dict[str, tuple[dict[int, str], object]]] = {}
+    for (g_rank, group, source), scan in zip(ordered, scans):
+        log.skipped += scan.skipped
+        log.problems.extend(scan.problems)
+        offsets[(group, source.condition)] = scan.offsets
+        rows.add_scan(group, g_rank, source, scan)
+        queries.setdefault(group, {})[source.condition] = (dict(zip(scan.index, scan.query)), scan.place)
+    for group, by_condition in queries.items():
+        log.problems.extend(check_variants_agree(group, by_condition))
     examples: dict[str, ExampleResult] = {}
     g_base = len(sources_by_group)
     for f_rank, file in enumerate(found.results_files):
@@ -257,18 +305,10 @@ def _build(found: Discovery, weights: TierWeights, skip_bad: bool, f1_k: float |
                 log.bad(InputError(f"{file}: example id {example.id!r} appears twice", file))
                 continue
             examples[example.id] = example
-            _add_example(rows, example, _index_of(example.id), (g_base + f_rank, e_rank))
+            rows.add_example(example, _index_of(example.id), (g_base + f_rank, e_rank))
     frame, subclaims, k = rows.finish(weights, f1_k)
     return Dataset(frame, subclaims, weights, k, log.skipped, log.problems, _sources=sources_by_group,
                    _offsets=offsets, _examples=examples)
-
-
-def _add_example(rows: _Rows, example: ExampleResult, index: int | None, sort_prefix: tuple) -> None:
-    for condition, response in example.variants.items():
-        rows.batch.add(ScoringInput.from_response(response, example.nuggets))
-        rows.add(example.id, index, condition, example.dataset, example.subset, example.query_type,
-                 example.query, response.response_id, response.error or example.error,
-                 (*sort_prefix, _condition_rank(condition)))
 
 
 def _index_of(example_id: str) -> int | None:
@@ -285,7 +325,7 @@ def dataset_from_examples(examples: Iterable[ExampleResult], weights: TierWeight
         if example.id in kept:
             raise InputError(f"example id {example.id!r} appears twice")
         kept[example.id] = example
-        _add_example(rows, example, position, (position,))
+        rows.add_example(example, position, (position,))
     frame, subclaims, k = rows.finish(weights, f1_k)
     return Dataset(frame, subclaims, weights, k, source="in-memory examples", kind="results", _examples=kept)
 
@@ -311,11 +351,14 @@ def cache_key(files: list[Path], weights: TierWeights, skip_bad: bool, f1_k: flo
 
 
 def load_dataset(path: str | Path, weights: TierWeights = DEFAULT_WEIGHTS, cache_dir: str | Path | None = None,
-                 *, skip_bad: bool = False, f1_k: float | None = None, use_cache: bool = True) -> Dataset:
+                 *, skip_bad: bool = False, f1_k: float | None = None, use_cache: bool = True,
+                 workers: int | None = None) -> Dataset:
     """Load scored results from ``path`` (any layout ``loaders`` accepts) as a Dataset.
 
     Raises ``loaders.NoDataError`` for a path with nothing to load and
-    ``InputError`` for bad data (unless ``skip_bad``).
+    ``InputError`` for bad data (unless ``skip_bad``). ``workers``: processes
+    that read the files (default: 2 for large inputs in a single-threaded
+    process, else 1).
     """
     path = Path(path).resolve()
     found = discover(path)
@@ -334,7 +377,7 @@ def load_dataset(path: str | Path, weights: TierWeights = DEFAULT_WEIGHTS, cache
             pass
         except Exception:   # a stale or damaged cache file is rebuilt, never trusted
             pass
-    dataset = _build(found, weights, skip_bad, f1_k)
+    dataset = _build(found, weights, skip_bad, f1_k, workers)
     dataset.source, dataset.kind, dataset.path = source, kind, str(path)
     if cache_file is not None:
         try:

@@ -16,6 +16,9 @@ class InputError(ValueError):
         self.path = None if path is None else str(path)
         self.line = line
 
+    def __reduce__(self):   # keep path and line when raised in a worker process
+        return (type(self), (str(self), self.path, self.line))
+
 
 def where(path: str | Path, line: int | None = None) -> str:
     """``"file.jsonl line 12"``: how every message names a place in a file."""

@@ -16,8 +16,14 @@ Accepted inputs (``load_examples`` and ``dataset.load_dataset`` take any of them
   ``ExampleResult`` per line.
 
 The variants of an example (normal / missing / wrong) are matched by position
-within their folder and their queries must agree too. Lines are parsed with
-orjson when it is installed (it is in requirements.txt), else the stdlib.
+within their folder and their queries must agree too.
+
+Only the files the metrics need are parsed: ``new-metric-out.jsonl`` (else
+``factscore-out.jsonl``) and ``nuggets-out.jsonl``. The others of a condition
+are checked for their record count and, per line, for the same query (a
+byte comparison of the line's start; decoded only when it differs). Lines are
+parsed with orjson when it is installed (it is in requirements.txt), else the
+stdlib. Unknown labels are errors naming the value, the file and the line.
 """
 from __future__ import annotations
 
@@ -25,7 +31,6 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from itertools import accumulate
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -35,7 +40,7 @@ from .model import (CONDITIONS, DATASET_QUERY_TYPE, EVIDENCE_UNKNOWN, NOT_ENOUGH
                     InvalidLabelError, Nugget, ResponseResult, Subclaim, normalise_assignment,
                     normalise_importance, normalise_verdict, strip_generation_prefix)
 from .metrics import (ASSIGNMENT_CODE, ASSIGNMENTS_BY_CODE, TIER_CODE, TIERS_BY_CODE, VERDICT_CODE,
-                      VERDICTS_BY_CODE, ScoringInput)
+                      VERDICTS_BY_CODE, BatchBuilder, ScoringInput)
 
 try:  # orjson parses the release 2-4x faster than the stdlib
     import orjson as _orjson
@@ -59,7 +64,7 @@ DATASET_ALIASES = {"nq": "naturalquestions", "naturalquestions": "naturalquestio
                    "bios": "factscore", "wildhallucinations": "wildhallucinations",
                    "wildhal": "wildhallucinations"}
 
-_QUERY_PREFIX = re.compile(rb'^\s*\{\s*"query"\s*:\s*"((?:[^"\\]|\\.)*)"')
+_QUERY_PREFIX = re.compile(rb'\s*\{\s*"query"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*)"')
 
 
 class NoDataError(InputError):
@@ -205,13 +210,27 @@ def discover(path: str | Path) -> Discovery:
 
 # --------------------------------------------------------------------------- reading lines
 
-@dataclass
 class FileLines:
-    """The non-blank lines of a JSONL file, with their line numbers and byte offsets."""
-    path: Path
-    lines: list[bytes]
-    offsets: list[int]
-    linenos: list[int] | None = None     # None: no blank lines, line i is file line i + 1
+    """The non-blank lines of a JSONL file: its bytes, each line's start and end, line numbers.
+
+    Lines are not copied out of the file's bytes: ``view(i)`` is a zero-copy
+    memoryview for the parser, ``lines[i]`` a bytes copy for occasional use.
+    """
+    __slots__ = ("path", "data", "offsets", "ends", "linenos")
+
+    def __init__(self, path: Path, data: bytes, offsets: list[int], ends: list[int], linenos: list[int] | None):
+        self.path, self.data, self.offsets, self.ends = path, data, offsets, ends
+        self.linenos = linenos       # None: no blank lines, line i is file line i + 1
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    @property
+    def lines(self) -> "_LineList":
+        return _LineList(self)
+
+    def view(self, i: int) -> memoryview:
+        return memoryview(self.data)[self.offsets[i]:self.ends[i]]
 
     def lineno(self, i: int) -> int:
         return i + 1 if self.linenos is None else self.linenos[i]
@@ -220,16 +239,46 @@ class FileLines:
         return where(self.path, self.lineno(i))
 
 
+class _LineList:
+    __slots__ = ("fl",)
+
+    def __init__(self, fl: FileLines):
+        self.fl = fl
+
+    def __len__(self) -> int:
+        return len(self.fl.offsets)
+
+    def __getitem__(self, i: int) -> bytes:
+        return self.fl.data[self.fl.offsets[i]:self.fl.ends[i]]
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+
+_BLANK_START = frozenset(b" \t\r\n\x0b\x0c")
+
+
 def read_lines(path: Path) -> FileLines:
     data = path.read_bytes()
-    lines = data.split(b"\n")
-    if lines and not lines[-1]:
-        lines.pop()
-    offsets = [0, *accumulate(len(line) + 1 for line in lines)][:len(lines)]
-    if all(line and not line.isspace() for line in lines):
-        return FileLines(path, lines, offsets)
-    keep = [i for i, line in enumerate(lines) if line and not line.isspace()]
-    return FileLines(path, [lines[i] for i in keep], [offsets[i] for i in keep], [i + 1 for i in keep])
+    starts: list[int] = []
+    ends: list[int] = []
+    linenos: list[int] = []
+    blank = False
+    find, size, pos, lineno = data.find, len(data), 0, 0
+    while pos < size:
+        nl = find(b"\n", pos)
+        if nl < 0:
+            nl = size
+        lineno += 1
+        # a line starting with whitespace may be blank: look closer only then
+        if nl > pos and (data[pos] not in _BLANK_START or not data[pos:nl].isspace()):
+            starts.append(pos)
+            ends.append(nl)
+            linenos.append(lineno)
+        else:
+            blank = True
+        pos = nl + 1
+    return FileLines(path, data, starts, ends, linenos if blank else None)
 
 
 def read_line_at(path: Path, offset: int) -> bytes:
@@ -274,11 +323,12 @@ class ReleaseRecord:
     ``fields`` merges them (the first non-null value in ``PRIORITY`` order wins);
     ``places`` names the record's line in each file (for messages).
     """
-    __slots__ = ("index", "query", "parsed", "_files", "_fields")
+    __slots__ = ("index", "query", "parsed", "_files", "_fields", "_ordered")
 
     def __init__(self, index: int, query: str, parsed: dict[str, dict], files: dict[str, "FileLines"] | None = None,
                  places: dict[str, str] | None = None):
         self.index, self.query, self.parsed = index, query, parsed
+        self._ordered = [parsed[k] for k in PRIORITY if k in parsed]
         self._files = files
         self._fields: dict | None = None
         if places is not None:
@@ -292,12 +342,10 @@ class ReleaseRecord:
 
     def get(self, key: str) -> Any:
         """The first non-null value of ``key`` among the parsed files (cheap ``fields[key]``)."""
-        for kind in PRIORITY:
-            rec = self.parsed.get(kind)
-            if rec is not None:
-                value = rec.get(key)
-                if value is not None:
-                    return value
+        for rec in self._ordered:
+            value = rec.get(key)
+            if value is not None:
+                return value
         return None
 
     @property
@@ -354,11 +402,11 @@ def open_condition(source: ConditionSource) -> dict[str, FileLines]:
     files = {kind: read_lines(p) for kind, p in source.files.items()}
     ref = files[source.primary()]
     for kind, fl in files.items():
-        if len(fl.lines) != len(ref.lines):
-            a, b = (ref, fl) if len(ref.lines) > len(fl.lines) else (fl, ref)
-            n = len(b.lines)
+        if len(fl) != len(ref):
+            a, b = (ref, fl) if len(ref) > len(fl) else (fl, ref)
+            n = len(b)
             raise InputError(
-                f"{ref.path} has {len(ref.lines)} records but {fl.path} has {len(fl.lines)}: "
+                f"{ref.path} has {len(ref)} records but {fl.path} has {len(fl)}: "
                 f"the files of a condition must match line by line; first mismatching line: "
                 f"{a.where(n)} has no counterpart in {b.path} (which ends at line "
                 f"{b.lineno(n - 1) if n else 0})", fl.path)
@@ -378,13 +426,13 @@ def iter_condition(source: ConditionSource, log: LoadLog, *, full: bool = False,
     parse = [k for k in PRIORITY if k in files and (k in (primary, NUGGETS) or (full and k == DATA))]
     check = [k for k in files if k not in parse]
     ref = files[primary]
-    for i in range(len(ref.lines)):
+    for i in range(len(ref)):
         parsed: dict[str, dict] = {}
         try:
             for kind in parse:
                 fl = files[kind]
                 try:
-                    rec = loads(fl.lines[i])
+                    rec = loads(fl.view(i))
                 except ValueError as exc:
                     raise InputError(f"{fl.where(i)}: malformed JSON: {exc}", fl.path, fl.lineno(i)) from None
                 if not isinstance(rec, dict):
@@ -402,12 +450,19 @@ def iter_condition(source: ConditionSource, log: LoadLog, *, full: bool = False,
         for kind in parse:
             if kind != primary and parsed[kind].get("query") != query:
                 _query_mismatch(ref, files[kind], i, query, parsed[kind].get("query"))
+        prefix = None
         for kind in check:
             fl = files[kind]
-            other = quick_query(fl.lines[i])
+            if prefix is None:
+                m = _QUERY_PREFIX.match(ref.data, ref.offsets[i], ref.ends[i])
+                prefix = m.group(0) if m is not None else b""
+            if prefix and fl.data.startswith(prefix, fl.offsets[i], fl.ends[i]):
+                continue    # byte-identical query: no need to decode it
+            line = fl.lines[i]
+            other = quick_query(line)
             if other is None:
                 try:
-                    parse_line(fl.lines[i], fl.where(i), fl.path, fl.lineno(i))
+                    parse_line(line, fl.where(i), fl.path, fl.lineno(i))
                 except InputError as exc:   # a malformed line in a file we do not otherwise parse
                     log.bad(exc)
                     bad = True
@@ -424,32 +479,77 @@ def _query_mismatch(ref: FileLines, fl: FileLines, i: int, query: Any, other: An
                      fl.path, fl.lineno(i))
 
 
-def check_variants_agree(group: str, queries: dict[str, tuple[ConditionSource, dict[int, tuple[str, str]]]]) -> list[str]:
+def check_variants_agree(group: str, queries: dict[str, tuple[dict[int, str], Callable[[int], str]]]) -> list[str]:
     """Variants of one group are matched by position: their queries must agree.
 
-    ``queries``: condition -> (source, {index: (query, place)}). Raises on the
-    first disagreement (naming both files and lines); returns notes about
-    examples missing from some variants.
+    ``queries``: condition -> ({index: query}, place(index) -> "file line N").
+    Raises on the first disagreement (naming both files and lines); returns
+    notes about examples missing from some variants.
     """
     notes: list[str] = []
     conditions = list(queries)
     if len(conditions) < 2:
         return notes
     base_cond = conditions[0]
-    base_src, base = queries[base_cond]
+    base, base_place = queries[base_cond]
     for cond in conditions[1:]:
-        src, other = queries[cond]
+        other, other_place = queries[cond]
         for i in sorted(set(base) & set(other)):
-            if base[i][0] != other[i][0]:
+            if base[i] != other[i]:
                 raise InputError(
-                    f"query mismatch between {base[i][1]} ({_short(base[i][0])}) and {other[i][1]} "
-                    f"({_short(other[i][0])}): the {base_cond} and {cond} variants of {group} are "
+                    f"query mismatch between {base_place(i)} ({_short(base[i])}) and {other_place(i)} "
+                    f"({_short(other[i])}): the {base_cond} and {cond} variants of {group} are "
                     f"matched by position and must hold the same queries")
         lengths = (max(base, default=-1) + 1, max(other, default=-1) + 1)
         if lengths[0] != lengths[1]:
             notes.append(f"{group}: {base_cond} has {lengths[0]} records and {cond} has {lengths[1]}; "
                          f"examples beyond the shorter one lack that variant")
     return notes
+
+
+@dataclass
+class ConditionScan:
+    """What the frame needs from one condition: per-record identity, label codes, line offsets."""
+    index: list[int]
+    query: list[str]
+    response_id: list[str]
+    batch: BatchBuilder
+    offsets: dict[str, list[int]]
+    primary: Path
+    linenos: list[int] | None
+    skipped: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def place(self, i: int) -> str:
+        return where(self.primary, i + 1 if self.linenos is None else self.linenos[i])
+
+
+def scan_condition(source: ConditionSource, skip_bad: bool) -> ConditionScan:
+    """Read one condition for the frame: check its files, extract every record's label codes.
+
+    A top-level function so that ``dataset`` can run it in worker processes.
+    """
+    log = LoadLog(skip_bad=skip_bad)
+    files = open_condition(source)
+    batch = BatchBuilder()
+    add_codes = batch.add_codes
+    index: list[int] = []
+    query: list[str] = []
+    response_id: list[str] = []
+    for rec in iter_condition(source, log, files=files):
+        try:
+            codes = record_codes(rec)
+        except InvalidLabelError as exc:
+            log.bad(InputError(str(exc)))
+            continue
+        add_codes(codes.tiers, codes.verdicts, codes.ranks, codes.nugget_tiers, codes.assignment)
+        index.append(rec.index)
+        query.append(rec.query)
+        response_id.append(codes.response_id)
+    primary = files[source.primary()]
+    return ConditionScan(index, query, response_id, batch.freeze(),
+                         {kind: fl.offsets for kind, fl in files.items()}, primary.path, primary.linenos,
+                         log.skipped, log.problems)
 
 
 # --------------------------------------------------------------------------- record -> codes / model
@@ -517,18 +617,12 @@ def _claims_fast(decomposition: Any) -> tuple[list[int], list[int], list[Any]] |
     Returns None when anything is unusual; the careful path then handles it.
     """
     tmemo, vmemo = _TIER_MEMO, _VERDICT_MEMO
-    tiers: list[int] = []
-    verdicts: list[int] = []
-    ids: list[Any] = []
     try:
-        for sent in decomposition:
-            decomp = sent["decomp"]
-            tiers += [tmemo[d.get("importance")] for d in decomp]
-            verdicts += [vmemo[d["judgment"]] for d in decomp]
-            ids += [d.get("id") for d in decomp]
+        claims = [d for sent in decomposition for d in sent["decomp"]]
+        return ([tmemo[d.get("importance")] for d in claims], [vmemo[d["judgment"]] for d in claims],
+                [d.get("id") for d in claims])
     except (KeyError, TypeError, AttributeError):
         return None
-    return tiers, verdicts, ids
 
 
 def _claims_careful(rec: ReleaseRecord, place: Callable[[], str], keep_items: bool):
@@ -569,7 +663,7 @@ def _ranks(ids: list[Any], ranked: list) -> list[int]:
     try:   # the common case: string ids, the order a permutation of them
         position = dict(zip(ids, range(n)))
         ks = [position[x] for x in ranked]
-        if len(ks) == n == len(position) == len(set(ks)) and all(isinstance(x, str) for x in ids):
+        if len(ks) == n == len(position) == len(set(ks)) and None not in position:
             ranks = [0] * n
             for r, k in enumerate(ks, start=1):
                 ranks[k] = r
@@ -653,10 +747,7 @@ def _assign_lookup(value: Any, place: Callable[[], str]) -> int:
 
 
 def _raw_assignment(rec: ReleaseRecord) -> Any:
-    for kind in PRIORITY:
-        r = rec.parsed.get(kind)
-        if r is None:
-            continue
+    for r in rec._ordered:
         resp = r.get("response")
         if isinstance(resp, dict) and resp.get("nugget-assignment") is not None:
             return resp["nugget-assignment"]
@@ -840,16 +931,18 @@ def group_sources(sources: list[ConditionSource]) -> dict[str, list[ConditionSou
 def load_group(group: str, sources: list[ConditionSource], log: LoadLog) -> list[ExampleResult]:
     """Build full ExampleResults for one folder of condition sources."""
     examples: dict[int, ExampleResult] = {}
-    queries: dict[str, tuple[ConditionSource, dict[int, tuple[str, str]]]] = {}
+    queries: dict[str, tuple[dict[int, str], Callable[[int], str]]] = {}
     for source in sources:
-        seen: dict[int, tuple[str, str]] = {}
+        seen: dict[int, str] = {}
+        places: dict[int, str] = {}
         for rec in iter_condition(source, log, full=True):
             try:
                 response, nuggets = response_from_record(rec, source.condition)
             except InvalidLabelError as exc:
                 log.bad(InputError(str(exc)))
                 continue
-            seen[rec.index] = (rec.query, rec.place(source.primary()))
+            seen[rec.index] = rec.query
+            places[rec.index] = rec.place(source.primary())
             ex = examples.get(rec.index)
             if ex is None:
                 ex = examples[rec.index] = ExampleResult(
@@ -861,7 +954,7 @@ def load_group(group: str, sources: list[ConditionSource], log: LoadLog) -> list
             if nuggets is not None and ex.nuggets is None:
                 ex.nuggets = nuggets
             ex.variants[source.condition] = response
-        queries[source.condition] = (source, seen)
+        queries[source.condition] = (seen, lambda i, f=places: f.get(i, f"record {i + 1}"))
     log.problems.extend(check_variants_agree(group, queries))
     original = next((s.original for s in sources if s.original is not None), None)
     if original is not None and examples:

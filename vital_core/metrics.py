@@ -566,6 +566,37 @@ class BatchBuilder:
         self.evidence_reference.append(evidence_reference)
         return r
 
+    _COLUMNS = {"sub_record": "int32", "sub_tier": "int8", "sub_verdict": "int8", "sub_rank": "int32",
+                "nug_record": "int32", "nug_tier": "int8", "nug_assign": "int8", "nug_position": "int32",
+                "ref_record": "int32", "ref_tier": "int8", "ref_verdict": "int8", "ranked": "bool",
+                "has_nuggets": "bool", "has_assignment": "bool", "has_reference": "bool",
+                "evidence_reference": "bool"}
+    _RECORD_COLUMNS = ("sub_record", "nug_record", "ref_record")
+
+    def freeze(self) -> "BatchBuilder":
+        """The same batch with numpy columns (compact to keep, pickle or concatenate)."""
+        import numpy as np
+        out = BatchBuilder()
+        out.n = self.n
+        for name, dtype in self._COLUMNS.items():
+            setattr(out, name, np.asarray(getattr(self, name), dtype=dtype))
+        return out
+
+    @classmethod
+    def concat(cls, parts: list["BatchBuilder"]) -> "BatchBuilder":
+        """One batch of several (their records numbered on, in order)."""
+        import numpy as np
+        parts = [p.freeze() if isinstance(p.sub_record, list) else p for p in parts]
+        out = BatchBuilder()
+        out.n = sum(p.n for p in parts)
+        starts = np.cumsum([0] + [p.n for p in parts])[:-1]
+        for name, dtype in cls._COLUMNS.items():
+            columns = [getattr(p, name) + (start if name in cls._RECORD_COLUMNS else 0)
+                       for p, start in zip(parts, starts)]
+            setattr(out, name, np.concatenate(columns).astype(dtype, copy=False) if columns
+                    else np.zeros(0, dtype=dtype))
+        return out
+
     def add(self, data: ScoringInput) -> int:
         """Add one response given as a ``ScoringInput``."""
         ranks = None

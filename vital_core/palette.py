@@ -93,18 +93,27 @@ def importance_badge_html(label: str | None) -> str:
 
 
 def subclaim_row_html(*, rank: int | None, claim_id: str, text: str, importance: str | None,
-                      verdict: str | None) -> str:
-    """One subclaim as a row tinted by its tier, with a verdict badge (all text escaped)."""
+                      verdict: str | None, compact: bool = False) -> str:
+    """One subclaim as a row tinted by its tier, with a verdict badge (all text escaped).
+
+    ``compact`` puts the badges on a line of their own above the text, for narrow columns.
+    """
     s = importance_swatch(importance)
     style = "dashed" if (importance or UNLABELLED) == UNLABELLED else "solid"
     rank_text = f"#{rank}" if rank is not None else "–"
-    return (f'<div class="vx-row" style="background:{s.background};border-left:6px {style} {s.border};'
-            f'color:{s.text};padding:0.3em 0.6em;margin:0.15em 0;border-radius:0.2em;'
-            f'display:flex;gap:0.6em;align-items:baseline">'
+    box = (f'background:{s.background};border-left:6px {style} {s.border};color:{s.text};'
+           f'padding:0.3em 0.6em;margin:0.15em 0;border-radius:0.2em;')
+    claim = f'{_esc(text)} <span style="color:#555;font-size:0.8em">({_esc(claim_id)})</span>'
+    if compact:
+        return (f'<div class="vx-row" style="{box}">'
+                f'<div style="display:flex;flex-wrap:wrap;gap:0.4em;align-items:center;margin-bottom:0.15em">'
+                f'<span style="color:#333">{_esc(rank_text)}</span>{importance_badge_html(importance)}'
+                f'<span style="margin-left:auto">{verdict_badge_html(verdict)}</span></div>'
+                f'<div>{claim}</div></div>')
+    return (f'<div class="vx-row" style="{box}display:flex;gap:0.6em;align-items:baseline">'
             f'<span style="min-width:2.4em;color:#333">{_esc(rank_text)}</span>'
             f'<span style="min-width:7.5em">{importance_badge_html(importance)}</span>'
-            f'<span style="flex:1">{_esc(text)} <span style="color:#555;font-size:0.8em">'
-            f'({_esc(claim_id)})</span></span>'
+            f'<span style="flex:1">{claim}</span>'
             f'<span>{verdict_badge_html(verdict)}</span></div>')
 
 

@@ -38,6 +38,8 @@ def _metric_list(frame: pd.DataFrame, metrics: Iterable[str] | None, kinds=("sco
 
 
 def _condition_sort(values: Iterable[str]) -> list[str]:
+    if isinstance(values, pd.Series):
+        values = values.unique()
     return sorted(set(values), key=lambda c: (CONDITIONS.index(c) if c in CONDITIONS else 99, c))
 
 

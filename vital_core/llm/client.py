@@ -34,6 +34,7 @@ import os
 import random
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -246,24 +247,30 @@ class LLMClient:
         self.settings = settings
         self.prices = load_prices(settings.prices)
         self.usage = UsageTracker(settings.model, self.prices)
-        self._loop = None
-        self._client = None
-        self._semaphore: asyncio.Semaphore | None = None
+        # One openai client and semaphore per event loop: the CLI runs one loop, the app one per
+        # scoring (possibly from several sessions' threads at once).
+        self._per_loop: dict[int, tuple[Any, Any, asyncio.Semaphore]] = {}
+        self._loops_lock = threading.Lock()
         self._cache = None
         self._cache_lock = threading.Lock()
 
     # ------------------------------------------------------------ resources
     def _resources(self):
-        """The openai client and semaphore for the running loop (rebuilt if the loop changed)."""
+        """The openai client and semaphore of the running loop."""
         loop = asyncio.get_running_loop()
-        if self._loop is not loop:
-            import openai
-            self._loop = loop
-            self._semaphore = asyncio.Semaphore(max(1, int(self.settings.concurrency)))
-            self._client = openai.AsyncOpenAI(
-                api_key=self.settings.api_key or "not-needed", base_url=self.settings.base_url or None,
-                timeout=self.settings.timeout, max_retries=0)
-        return self._client, self._semaphore
+        with self._loops_lock:
+            for key, (ref, _, _) in list(self._per_loop.items()):
+                if ref() is None or ref().is_closed():
+                    del self._per_loop[key]
+            entry = self._per_loop.get(id(loop))
+            if entry is None or entry[0]() is not loop:
+                import openai
+                client = openai.AsyncOpenAI(
+                    api_key=self.settings.api_key or "not-needed", base_url=self.settings.base_url or None,
+                    timeout=self.settings.timeout, max_retries=0)
+                entry = (weakref.ref(loop), client, asyncio.Semaphore(max(1, int(self.settings.concurrency))))
+                self._per_loop[id(loop)] = entry
+        return entry[1], entry[2]
 
     @property
     def cache(self):
@@ -278,7 +285,14 @@ class LLMClient:
             return self._cache
 
     async def aclose(self) -> None:
-        client, self._client, self._loop = self._client, None, None
+        """Close the running loop's HTTP client and the cache (both reopen on next use)."""
+        try:
+            key = id(asyncio.get_running_loop())
+        except RuntimeError:
+            key = None
+        with self._loops_lock:
+            entry = self._per_loop.pop(key, None)
+        client = entry[1] if entry else None
         if client is not None:
             try:
                 await client.close()
@@ -410,7 +424,8 @@ class LLMClient:
                     response = await client.chat.completions.create(**request)
             except Exception as exc:
                 # A 400/422 about an optional parameter: drop it, remember, try again at once.
-                if "response_format" in request and _rejects_param(exc, "response_format", "json_schema"):
+                if ("response_format" in request and self.settings.structured_output == "auto"
+                        and _rejects_param(exc, "response_format", "json_schema")):
                     self._learn("no_response_format")
                     kwargs.pop("response_format", None)
                     continue

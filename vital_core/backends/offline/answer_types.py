@@ -206,12 +206,10 @@ def extract_mentions(text: str) -> Mentions:
         else:
             m.numbers.add(value)
     for i, tok in enumerate(tokens):
-        if tok in NUMBER_WORDS and tok not in ("once", "single", "both", "pair"):
+        if tok in NUMBER_WORDS and tok not in ("once", "single", "both", "pair", "one"):
             value = float(NUMBER_WORDS[tok])
             if i + 1 < len(tokens) and tokens[i + 1] in SCALE_WORDS:
                 value *= SCALE_WORDS[tokens[i + 1]]
-            if tok == "one" and i + 1 < len(tokens) and tokens[i + 1] in ("of", "another"):
-                continue  # "one of the ..." is not a count
             m.numbers.add(value)
         elif tok in ORDINAL_WORDS and tok != "last":
             m.ordinals.add(ORDINAL_WORDS[tok])
@@ -227,25 +225,41 @@ def extract_mentions(text: str) -> Mentions:
         # lower-case place words only count in the capitalised form
         if re.search(rf"\b{tok.capitalize()}\b|\b{tok.upper()}\b", text):
             m.places.add(tok)
-    m.negated = bool(token_set & NEGATIONS) or "n't" in lowered
+    m.negated = is_negated(lowered)
     m.hedged = bool(token_set & set(HEDGES))
     return m
 
 
+def is_negated(lowered: str) -> bool:
+    """Does the (lower-cased) text negate, ignoring "not only" and "no longer only"?"""
+    cleaned = re.sub(r"\bnot only\b|\bnot just\b|\bno doubt\b|\bnot least\b", " ", lowered)
+    return bool(set(words(cleaned)) & NEGATIONS) or "n't" in cleaned
+
+
 def capitalised_phrases(text: str) -> set[str]:
-    """Lower-cased capitalised word sequences, minus sentence-initial function words."""
+    """Lower-cased capitalised word sequences that look like names.
+
+    Words capitalised only because they open a sentence are dropped: leading
+    function words ("However", "The"), and a lone sentence-initial word unless
+    it is a known place ("Emphasis has been ..." is not a name; "India is ..." is).
+    """
     out: set[str] = set()
     for match in _CAP_PHRASE.finditer(text):
         phrase = match.group(1).strip(" .")
         parts = phrase.split()
-        # Trim leading words that are capitalised only because they open a sentence.
+        at_start = match.start() == 0 or bool(re.search(r"[.!?:;\"“(]\s*$", text[:match.start()]))
+        trimmed = 0
         while parts and parts[0].lower().strip(".") in FUNCTION_CAPS:
             parts = parts[1:]
+            trimmed += 1
         while parts and parts[-1].lower() in ("of", "the", "de", "la", "and", "&", "von", "van"):
             parts = parts[:-1]
         if not parts:
             continue
-        name = " ".join(parts).lower().replace("'s", "")
+        name = re.sub(r"(’s|'s|’|')$", "", " ".join(parts).lower())
+        name = re.sub(r"(’s|'s|’|')(?=\s)", "", name)
+        if at_start and not trimmed and len(parts) == 1 and name not in PLACE_WORDS:
+            continue
         if name and not name.isdigit():
             out.add(name)
     return out

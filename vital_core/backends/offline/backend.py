@@ -10,7 +10,7 @@ from __future__ import annotations
 from ...model import EVIDENCE_NONE, Document, Nugget, Subclaim
 from ..base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
 from . import importance, nuggets, perturbation, sentences, verification
-from .embedder import MODEL_NAME, get_embedder
+from .embedder import get_embedder
 
 PROMPT_VERSION = "offline-1"
 

@@ -17,13 +17,14 @@ no evidence at all the backend has nothing to check against and says so.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from ...model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
-from .answer_types import Mentions, extract_mentions, name_tokens, words
+from .answer_types import Mentions, extract_mentions, is_negated, name_tokens, words
 from .embedder import embed
 from .importance import STOPWORDS
 from .sentences import split_sentences
@@ -107,10 +108,27 @@ def _names_missing(claim_names: set[str], evidence: Mentions, evidence_text: str
     missing = set()
     for name in claim_names:
         toks = name_tokens({name})
-        if name in evidence_text or (toks and toks & ev_tokens):
+        if re.search(rf"\b{re.escape(name)}\b", evidence_text) or (toks and toks & ev_tokens):
             continue
         missing.add(name)
     return missing
+
+
+_CLAUSE_BREAK = re.compile(r"[;:,]|\s(?:but|while|whereas|although|though|instead|yet)\s")
+
+
+def _matching_clause(claim_stems: set[str], sentence: str) -> str | None:
+    """The clause of ``sentence`` sharing most words with the claim, if it shares at least half.
+
+    Negation is judged on this clause only: "X does not do A; instead X does B"
+    must not make the claim "X does B" look negated.
+    """
+    best, best_share = None, 0.0
+    for clause in _CLAUSE_BREAK.split(sentence):
+        share = len(claim_stems & stems(clause)) / len(claim_stems) if claim_stems else 0.0
+        if share > best_share:
+            best, best_share = clause, share
+    return best if best_share >= 0.5 else None
 
 
 def _typed_conflict(claim: Mentions, aligned: Mentions, index: EvidenceIndex) -> str | None:
@@ -161,11 +179,13 @@ def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> 
                            index.sentences[i], float(sims[i]))
     best_stems = stems(quote)
     coverage = len(claim_stems & best_stems) / len(claim_stems) if claim_stems else 0.0
-    if (best_sim >= NEGATION_MIN and coverage >= 0.7
-            and mentions.negated != index.mentions[best].negated):
-        said = "negates" if mentions.negated else "affirms"
-        return Verdict(CONTRADICTED, f"negation mismatch: the claim {said} what the evidence states "
-                       f"(similarity {best_sim:.2f})", quote, best_sim)
+    if best_sim >= NEGATION_MIN and coverage >= 0.7:
+        clause = _matching_clause(claim_stems, quote)
+        if clause is not None and mentions.negated != is_negated(clause.lower()):
+            said = "negates" if mentions.negated else "affirms"
+            return Verdict(CONTRADICTED, f"negation mismatch: the claim {said} what the evidence "
+                           f"{'affirms' if mentions.negated else 'negates'} (similarity {best_sim:.2f})",
+                           quote, best_sim)
     unfound = []
     unfound += [y for y in mentions.years if y not in index.all_mentions.years]
     unfound += [_fmt_num(n) for n in mentions.numbers if n not in index.all_mentions.numbers]

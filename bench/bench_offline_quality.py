@@ -1,0 +1,370 @@
+"""Quality and speed of the offline backend, measured on the VitalErrors NQ records.
+
+    python bench/bench_offline_quality.py              # all three parts
+    python bench/bench_offline_quality.py --part importance|detection|speed
+    python bench/bench_offline_quality.py --calibrate  # refit importance weights, print them
+
+1. Importance agreement with people. The decomposition of
+   ``labels/human/{condition}.jsonl`` (30 records) is kept fixed and importance
+   is relabelled offline through the ``label`` command's logic; linear-weighted
+   Cohen's kappa against the human labels per condition. Printed beside it, on
+   the same records: a plain baseline (cosine to the query; top 20% vital,
+   next 30% okay, rest less-important), gpt-4o's labels, and the offline
+   model's 10-fold cross-validated kappa (weights refitted without the
+   held-out queries), because the shipped weights were fitted on these same
+   human labels.
+2. Key-error detection on the 50 NQ queries: the ``wrong`` response's
+   subclaims (gpt-4o's decomposition, kept fixed) are ranked offline and
+   verified offline against the ``normal`` response as the reference; the
+   share with RLP true (a vital claim not supported). False flags: the
+   ``missing`` response's subclaims, all taken from the normal response, the
+   share with any claim contradicted.
+3. Speed: the full pipeline (``score_example``: decompose, rank, verify,
+   nuggets, assignment) per ~200-word response with 3 short evidence
+   documents; median and p95, against embedding the same texts alone
+   (baseline ratio), and cold start in a fresh process.
+
+Reads ``../shared/reference-data/vitalerrors-nq`` in place (never copied).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from vital_core.agreement import weighted_kappa  # noqa: E402
+from vital_core.backends.base import Evidence  # noqa: E402
+from vital_core.backends.offline import OfflineBackend  # noqa: E402
+from vital_core.backends.offline import importance  # noqa: E402
+from vital_core.model import (EVIDENCE_REFERENCE, IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY,  # noqa: E402
+                              SUPPORTED, CONTRADICTED, VITAL, Document, strip_generation_prefix)
+from vital_core.pipeline import run_sync, score_example  # noqa: E402
+from vital_core.relabel import read_records, record_subclaims, relabel_records  # noqa: E402
+
+DATA = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq"
+CONDITIONS = ("normal", "missing", "wrong")
+TIER = {LESS_IMPORTANT: 0, OKAY: 1, VITAL: 2}
+TARGETS = {"normal": 0.40, "missing": 0.19, "wrong": 0.37}
+
+
+def load_jsonl(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def labels_of(record: dict) -> dict[str, str | None]:
+    return {str(c["id"]): c.get("importance") for s in record["decomposition"] for c in s["decomp"]}
+
+
+def paired(reference: list[dict], other: list[dict]) -> tuple[list[str], list[str]]:
+    """Parallel label lists over subclaims labelled on both sides."""
+    a, b = [], []
+    for ref, oth in zip(reference, other):
+        theirs = labels_of(oth)
+        for sid, label in labels_of(ref).items():
+            if label in IMPORTANCE_LABELS and theirs.get(sid) in IMPORTANCE_LABELS:
+                a.append(label)
+                b.append(theirs[sid])
+    return a, b
+
+
+def kappa(reference: list[dict], other: list[dict]) -> float:
+    value = weighted_kappa(*paired(reference, other))
+    return float("nan") if value is None else value
+
+
+def baseline_labels(record: dict) -> dict:
+    """Cosine to the query; top 20% vital, next 30% okay, rest less-important."""
+    from vital_core.backends.offline.embedder import embed
+    subclaims = record_subclaims(record, "baseline")
+    vectors = embed([strip_generation_prefix(record["query"])] + [s.text for s in subclaims])
+    sims = vectors[1:] @ vectors[0]
+    order = np.argsort(-sims, kind="stable")
+    n = len(subclaims)
+    labels = {}
+    for position, i in enumerate(order):
+        labels[subclaims[i].id] = (VITAL if position < round(0.2 * n)
+                                   else OKAY if position < round(0.5 * n) else LESS_IMPORTANT)
+    out = json.loads(json.dumps(record))
+    for sentence in out["decomposition"]:
+        for claim in sentence["decomp"]:
+            claim["importance"] = labels[str(claim["id"])]
+    return out
+
+
+# ---------------------------------------------------------------- calibration
+
+def feature_table(records_by_condition: dict[str, list[dict]]):
+    """(rows of features, human tier, condition, query index) over all labelled subclaims."""
+    X, y, cond, group = [], [], [], []
+    for condition, records in records_by_condition.items():
+        for index, record in enumerate(records):
+            subclaims = record_subclaims(record, f"{condition} record {index}")
+            feats = importance.claim_features(record["query"], [s.text for s in subclaims],
+                                              [s.sentence_index for s in subclaims],
+                                              [s.sentence or s.text for s in subclaims])
+            human = labels_of(record)
+            for s, row in zip(subclaims, feats):
+                if human.get(s.id) in TIER:
+                    X.append(row)
+                    y.append(TIER[human[s.id]])
+                    cond.append(condition)
+                    group.append(index)
+    return np.array(X), np.array(y, dtype=float), np.array(cond), np.array(group)
+
+
+RIDGE = 10.0
+
+
+def fit_weights(X: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Ridge regression of the ordinal tier (0/1/2) on the features; last entry = intercept."""
+    Xb = np.c_[X, np.ones(len(X))]
+    penalty = RIDGE * np.eye(Xb.shape[1])
+    penalty[-1, -1] = 0.0
+    return np.linalg.solve(Xb.T @ Xb + penalty, Xb.T @ y)
+
+
+def _kappa_codes(y: np.ndarray, p: np.ndarray) -> float:
+    Y, P = np.eye(3)[y.astype(int)], np.eye(3)[p.astype(int)]
+    weights = np.abs(np.subtract.outer(np.arange(3), np.arange(3))) / 2
+    observed = Y.T @ P / len(y)
+    expected = np.outer(observed.sum(1), observed.sum(0))
+    return 1 - (weights * observed).sum() / (weights * expected).sum()
+
+
+def fit_thresholds(scores: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """The (okay, vital) score thresholds with the best pooled kappa on these labels."""
+    grid = np.unique(np.quantile(scores, np.linspace(0.05, 0.95, 37)))
+    best = (-np.inf, (float(grid[0]), float(grid[-1])))
+    for low in grid:
+        for high in grid[grid > low]:
+            k = _kappa_codes(y, (scores >= low).astype(int) + (scores >= high).astype(int))
+            if k > best[0]:
+                best = (k, (float(low), float(high)))
+    return best[1]
+
+
+def cross_validated_kappa(X, y, cond, group, folds: int = 10) -> dict[str, float]:
+    """Kappa per condition with weights and thresholds refitted without the held-out queries."""
+    predicted = np.zeros(len(y))
+    for fold in range(folds):
+        test = group % folds == fold
+        w = fit_weights(X[~test], y[~test])
+        train_scores = np.c_[X[~test], np.ones((~test).sum())] @ w
+        low, high = fit_thresholds(train_scores, y[~test])
+        s = np.c_[X[test], np.ones(test.sum())] @ w
+        predicted[test] = (s >= low).astype(int) + (s >= high).astype(int)
+    return {c: float(_kappa_codes(y[cond == c], predicted[cond == c])) for c in CONDITIONS}
+
+
+def calibrate(human: dict[str, list[dict]]) -> None:
+    X, y, cond, group = feature_table(human)
+    w = fit_weights(X, y)
+    s = np.c_[X, np.ones(len(X))] @ w
+    low, high = fit_thresholds(s, y)
+    weights = {name: round(float(v), 4) for name, v in zip(importance.FEATURES, w[:-1])}
+    weights["intercept"] = round(float(w[-1]), 4)
+    print("WEIGHTS =", json.dumps(weights, indent=4))
+    print("THRESHOLDS =", json.dumps({"vital": round(high, 4), "okay": round(low, 4)}))
+    predicted = (s >= low).astype(int) + (s >= high).astype(int)
+    print("in-sample kappa:", {c: round(float(_kappa_codes(y[cond == c], predicted[cond == c])), 3)
+                               for c in CONDITIONS})
+    print("10-fold cross-validated kappa (by query):",
+          {c: round(v, 3) for c, v in cross_validated_kappa(X, y, cond, group).items()})
+
+
+# ---------------------------------------------------------------- parts
+
+def part_importance(backend: OfflineBackend) -> dict:
+    human = {c: load_jsonl(DATA / "labels" / "human" / f"{c}.jsonl") for c in CONDITIONS}
+    gpt4o = {c: load_jsonl(DATA / "gpt-4o" / f"{c}.jsonl")[:len(human[c])] for c in CONDITIONS}
+    results: dict[str, dict[str, float]] = {}
+    for condition in CONDITIONS:
+        path = DATA / "labels" / "human" / f"{condition}.jsonl"
+        rows = read_records(path)
+        lines, _ = run_sync(relabel_records(backend, rows, path))
+        offline = [json.loads(line) for line in lines if line.strip()]
+        results[condition] = {
+            "offline": kappa(human[condition], offline),
+            "baseline": kappa(human[condition], [baseline_labels(r) for r in human[condition]]),
+            "gpt-4o": kappa(human[condition], gpt4o[condition]),
+        }
+    cv = cross_validated_kappa(*feature_table(human))
+    print("\n1. Importance agreement with the human labels (linear-weighted Cohen's kappa, 30 records)")
+    print(f"{'condition':<10}{'offline':>9}{'offline (10-fold CV)':>22}{'cosine baseline':>17}"
+          f"{'gpt-4o':>9}{'target':>8}")
+    for condition in CONDITIONS:
+        r = results[condition]
+        print(f"{condition:<10}{r['offline']:>9.3f}{cv[condition]:>22.3f}{r['baseline']:>17.3f}"
+              f"{r['gpt-4o']:>9.3f}{'>=' + format(r['gpt-4o'], '.2f'):>8}")
+        r["offline_cv"] = cv[condition]
+    print("(shipped weights are fitted on these human labels: the CV column is the held-out estimate)")
+    return results
+
+
+def part_detection(backend: OfflineBackend) -> dict:
+    normal = load_jsonl(DATA / "gpt-4o" / "normal.jsonl")
+    wrong = load_jsonl(DATA / "gpt-4o" / "wrong.jsonl")
+    missing = load_jsonl(DATA / "gpt-4o" / "missing.jsonl")
+
+    async def judge(record: dict, reference: str):
+        subclaims = record_subclaims(record, "record")
+        ranking = await backend.rank(record["query"], subclaims)
+        verdicts = await backend.verify(record["query"], subclaims,
+                                        Evidence(mode=EVIDENCE_REFERENCE, reference=reference))
+        return subclaims, ranking.labels, verdicts
+
+    counts = {"rlp_wrong": 0, "rlp_wrong_gpt4o_labels": 0, "contradicted_vital_wrong": 0,
+              "false_flag_missing": 0, "rlp_missing": 0, "rlp_normal_self": 0}
+    examples = []
+    for n_rec, w_rec, m_rec in zip(normal, wrong, missing):
+        reference = n_rec["response"]["text"]
+        subclaims, labels, verdicts = run_sync(judge(w_rec, reference))
+        gpt_labels = labels_of(w_rec)
+        vital_bad = [s for s, v in zip(subclaims, verdicts) if labels[s.id] == VITAL and v.verdict != SUPPORTED]
+        counts["rlp_wrong"] += bool(vital_bad)
+        counts["rlp_wrong_gpt4o_labels"] += any(gpt_labels.get(s.id) == VITAL and v.verdict != SUPPORTED
+                                                for s, v in zip(subclaims, verdicts))
+        counts["contradicted_vital_wrong"] += any(labels[s.id] == VITAL and v.verdict == CONTRADICTED
+                                                  for s, v in zip(subclaims, verdicts))
+        subclaims, labels, verdicts = run_sync(judge(m_rec, reference))
+        counts["false_flag_missing"] += any(v.verdict == CONTRADICTED for v in verdicts)
+        counts["rlp_missing"] += any(labels[s.id] == VITAL and v.verdict != SUPPORTED
+                                     for s, v in zip(subclaims, verdicts))
+        subclaims, labels, verdicts = run_sync(judge(n_rec, reference))
+        counts["rlp_normal_self"] += any(labels[s.id] == VITAL and v.verdict != SUPPORTED
+                                         for s, v in zip(subclaims, verdicts))
+        if vital_bad and len(examples) < 3:
+            examples.append(vital_bad[0])
+    total = len(wrong)
+    shares = {k: v / total for k, v in counts.items()}
+    print(f"\n2. Key-error detection on {total} NQ queries (gpt-4o's decomposition, offline ranking and "
+          "verification, the normal response as reference)")
+    print(f"   wrong:   RLP true (a vital claim not supported)        {shares['rlp_wrong']:6.1%}  (target >= 90%)")
+    print(f"            same, with gpt-4o's vital labels              {shares['rlp_wrong_gpt4o_labels']:6.1%}")
+    print(f"            a vital claim contradicted                    {shares['contradicted_vital_wrong']:6.1%}")
+    print(f"   missing: any claim contradicted (false flag)           {shares['false_flag_missing']:6.1%}  (target <= 10%)")
+    print(f"            RLP true                                      {shares['rlp_missing']:6.1%}")
+    print(f"   normal checked against itself: RLP true               {shares['rlp_normal_self']:6.1%}")
+    for s in examples:
+        print(f"   e.g. {s.text!r}")
+    return shares
+
+
+def speed_examples() -> list[tuple[str, str, list[Document]]]:
+    """(query, ~200-word response, 3 short evidence documents) built from the NQ records."""
+    from vital_core.backends.offline.sentences import split_sentences
+    normal = load_jsonl(DATA / "gpt-4o" / "normal.jsonl")
+    wrong = load_jsonl(DATA / "gpt-4o" / "wrong.jsonl")
+    out = []
+    for i, (n_rec, w_rec) in enumerate(zip(normal, wrong)):
+        # the wrong response, lengthened to ~200 words with the next query's normal response
+        words = (w_rec["response"]["text"] + " " + normal[(i + 1) % len(normal)]["response"]["text"]).split()
+        response = " ".join(words[:200])
+        sentences = split_sentences(n_rec["response"]["text"])
+        third = max(1, len(sentences) // 3)
+        docs = [Document(id=f"D{k + 1}", text=" ".join(sentences[k * third:(k + 1) * third] if k < 2
+                                                        else sentences[2 * third:]) or sentences[0])
+                for k in range(3)]
+        out.append((n_rec["query"], response, docs))
+    return out
+
+
+COLD_START = """
+import time, json, sys
+t0 = time.perf_counter()
+sys.path.insert(0, {repo!r})
+from vital_core.backends.offline import OfflineBackend
+from vital_core.model import Document
+from vital_core.pipeline import run_sync, score_example
+backend = OfflineBackend()
+backend.warm_up()
+t1 = time.perf_counter()
+run_sync(score_example(backend, example_id="cold", query={query!r}, responses={{"normal": {response!r}}},
+                       documents=[Document(id="D1", text={doc!r})]))
+t2 = time.perf_counter()
+print(json.dumps({{"load": t1 - t0, "first": t2 - t1}}))
+"""
+
+
+def part_speed(backend: OfflineBackend) -> dict:
+    from vital_core.backends.offline.embedder import Embedder, get_embedder
+    from vital_core.backends.offline.sentences import split_sentences
+    examples = speed_examples()
+    q, r, docs = examples[0]
+    # cold start: a fresh interpreter imports, loads the model and scores one example
+    code = COLD_START.format(repo=str(REPO), query=q, response=r, doc=docs[0].text)
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    cold_total = time.perf_counter() - t
+    cold = json.loads(proc.stdout.strip().splitlines()[-1])
+
+    times = []
+    for query, response, documents in examples:
+        get_embedder().clear_cache()   # no help from texts embedded by earlier parts or examples
+        start = time.perf_counter()
+        run_sync(score_example(backend, example_id="speed", query=query, responses={"normal": response},
+                               documents=documents))
+        times.append(time.perf_counter() - start)
+    # baseline: embedding the same texts' sentences alone, with a fresh (uncached) embedder
+    plain = Embedder()
+    base_times = []
+    for query, response, documents in examples:
+        texts = [query] + split_sentences(response) + [s for d in documents for s in split_sentences(d.text)]
+        start = time.perf_counter()
+        plain.encode(texts)
+        base_times.append(time.perf_counter() - start)
+    median, p95 = statistics.median(times), float(np.percentile(times, 95))
+    base = statistics.median(base_times)
+    words = statistics.mean(len(r.split()) for _, r, _ in examples)
+    print(f"\n3. Speed ({len(examples)} responses of ~{words:.0f} words, 3 evidence documents each, "
+          "full pipeline incl. nuggets)")
+    print(f"   median {median:.3f} s   p95 {p95:.3f} s   (target median <= 0.5 s)")
+    print(f"   baseline: embedding the same sentences alone, median {base:.3f} s -> pipeline/baseline "
+          f"ratio {median / base:.1f}x")
+    print(f"   cold start: import + model load {cold['load']:.2f} s, first example {cold['first']:.2f} s, "
+          f"whole process {cold_total:.2f} s   (target <= 3 s)")
+    return {"median": median, "p95": p95, "baseline_median": base, "cold_load": cold["load"],
+            "cold_first": cold["first"], "cold_process": cold_total}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=("importance", "detection", "speed"), action="append",
+                        help="run only this part (repeatable); default: all")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="refit the importance weights and thresholds on the human labels and print them")
+    parser.add_argument("--json", help="also write the figures to this JSON file")
+    args = parser.parse_args(argv)
+    if not DATA.is_dir():
+        print(f"reference data not found at {DATA}", file=sys.stderr)
+        return 2
+    if args.calibrate:
+        calibrate({c: load_jsonl(DATA / "labels" / "human" / f"{c}.jsonl") for c in CONDITIONS})
+        return 0
+    backend = OfflineBackend()
+    backend.warm_up()
+    parts = args.part or ["importance", "detection", "speed"]
+    figures = {}
+    if "importance" in parts:
+        figures["importance"] = part_importance(backend)
+    if "detection" in parts:
+        figures["detection"] = part_detection(backend)
+    if "speed" in parts:
+        figures["speed"] = part_speed(backend)
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
