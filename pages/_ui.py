@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import io
 import os
 import tempfile
 from pathlib import Path
@@ -91,7 +90,15 @@ def _ensure_app_shell() -> None:
     if not st.session_state.get("_vx_shell_ran"):
         st.session_state["_vx_shell_ran"] = True
         st.rerun()
-    app_shell(navigation=False)
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+    ctx = get_script_run_ctx()
+    if ctx is None:  # pragma: no cover - pages always run inside a script run
+        app_shell(navigation=False)
+        return
+    # Drawn as app.py draws it (under the main script's hash), so the sidebar's
+    # widgets keep the same ids, and their state, whichever way the run started.
+    with ctx.run_with_active_hash(ctx.pages_manager.main_script_hash):
+        app_shell(navigation=False)
 
 
 def guarded(render: Callable[[], None]) -> None:
@@ -154,6 +161,20 @@ def active_backend():
     if problems:
         raise ValueError("; ".join(problems))
     return backend_settings.build_backend(s, key)
+
+
+async def close_backend(backend) -> None:
+    """Release an endpoint backend's HTTP client; the shared offline backend stays loaded."""
+    if backend is not _offline_backend():
+        await backend.aclose()
+
+
+async def scoring_run(backend, coro):
+    """Await one scoring coroutine, then release the backend's client in the same event loop."""
+    try:
+        return await coro
+    finally:
+        await close_backend(backend)
 
 
 def backend_caption() -> None:
@@ -494,7 +515,3 @@ def read_uploaded_text(upload) -> str:
         except UnicodeDecodeError:
             continue
     return raw.decode("utf-8", errors="replace")
-
-
-def bytes_io(text: str) -> io.BytesIO:
-    return io.BytesIO(text.encode("utf-8"))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pandas as pd
 import plotly.express as px
@@ -70,8 +71,9 @@ def comparison_section(examples_a, examples_b, condition: str) -> None:
         return
     cols = st.columns(5)
     fmt = lambda v: "undefined" if v is None else f"{v:.3f}"  # noqa: E731
-    cols[0].metric("Cohen's kappa (linear-weighted)", fmt(result.kappa), border=True,
-                   help="Chance-corrected agreement over vital > okay > less-important.")
+    cols[0].metric("Cohen's κ (linear)", fmt(result.kappa), border=True,
+                   help="Linear-weighted Cohen's kappa: chance-corrected agreement over "
+                        "vital > okay > less-important.")
     cols[1].metric("Exact agreement", fmt(result.exact), border=True)
     cols[2].metric("Kendall tau-b (mean)", fmt(result.kendall_tau), border=True,
                    help="Agreement of the two importance orders, per response, averaged.")
@@ -82,7 +84,7 @@ def comparison_section(examples_a, examples_b, condition: str) -> None:
         st.dataframe(result.per_variant, hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
                                     for c in ("kappa", "exact", "kendall_tau")})
-    left, right = st.columns([2, 3])
+    left, right = st.columns(2)
     with left:
         conf = result.confusion
         fig = px.imshow(conf, text_auto=True, color_continuous_scale="Blues", aspect="auto",
@@ -98,11 +100,10 @@ def comparison_section(examples_a, examples_b, condition: str) -> None:
                              column_config={c: st.column_config.NumberColumn(format="%.3f")
                                             for c in ("exact", "kendall_tau")})
         rows = getattr(getattr(event, "selection", None), "rows", None) or []
-        if not per.empty:
-            pick = rows[0] if rows else 0
-            row = per.iloc[pick]
-            st.caption("Select a row to compare its labels side by side.")
-            side_by_side(a[int(row["position"])], b[int(row["position"])], str(row["variant"]))
+        st.caption("Select a row to compare its labels side by side below.")
+    if not per.empty:
+        row = per.iloc[rows[0] if rows else 0]
+        side_by_side(a[int(row["position"])], b[int(row["position"])], str(row["variant"]))
 
 
 def side_by_side(ea: ExampleResult, eb: ExampleResult, variant: str) -> None:
@@ -183,6 +184,12 @@ def annotate_section(examples_a: list[ExampleResult]) -> None:
                            "subclaims export with importance null.")
 
 
+def _use_pick(side: str) -> None:
+    picked = st.session_state.get(f"agr_pick_{side}")
+    if picked:
+        st.session_state[f"agr_{side}"] = picked
+
+
 def render() -> None:
     st.title("Agreement")
     st.markdown("Compare two importance labellings of the same decompositions — e.g. gpt-4o against a "
@@ -197,10 +204,13 @@ def render() -> None:
                 "of {normal,missing,wrong}.jsonl in the official record shape, a release folder or a "
                 "results file.")
     cols = st.columns(2)
-    cols[0].text_input("Labelling A (e.g. a model)", key="agr_a")
-    cols[1].text_input("Labelling B (e.g. people)", key="agr_b")
-    if known:
-        st.caption("Labellings found in the reference data: " + ", ".join(f"`{k}`" for k in known))
+    for col, side, label in ((cols[0], "a", "Labelling A (e.g. a model)"), (cols[1], "b", "Labelling B (e.g. people)")):
+        col.text_input(label, key=f"agr_{side}", help="A folder of {normal,missing,wrong}.jsonl in the official "
+                                                      "record shape, a release folder or a results file.")
+        if known:
+            col.selectbox(f"…or pick {side.upper()} from the reference data", known, index=None,
+                          key=f"agr_pick_{side}", format_func=lambda p: str(Path(p).relative_to(_ui.REFERENCE)),
+                          on_change=_use_pick, args=(side,), placeholder="reference labellings")
     condition = st.radio("Condition", [ALL_CONDITIONS] + list(CONDITIONS), horizontal=True, key="agr_condition")
     a_text, b_text = st.session_state["agr_a"].strip(), st.session_state["agr_b"].strip()
     examples_a: list[ExampleResult] = []

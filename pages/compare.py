@@ -13,6 +13,7 @@ from vital_core.errors import InputError
 from vital_core.evidence_input import documents_from_text
 from vital_core.metric_catalog import HEADLINE, METRICS
 from vital_core.model import CONDITIONS, MISSING, NORMAL, WRONG, ExampleResult
+from vital_core.perturbation import PerturbationCheckError
 from vital_core.pipeline import run_sync, score_example
 
 RESULT_KEY = "compare_result"
@@ -45,6 +46,16 @@ def on_pick_demo() -> None:
         _ui.set_qp(example=picked)
 
 
+async def _perturb_both(backend, query: str, normal: str):
+    """Both variants in one event loop (an HTTP client must not outlive its loop)."""
+    import asyncio
+    try:
+        return await asyncio.gather(*(backend.perturb(query, normal, kind) for kind in (MISSING, WRONG)),
+                                    return_exceptions=True)
+    finally:
+        await _ui.close_backend(backend)
+
+
 def generate_variants() -> None:
     """Fill missing and wrong from the normal response with the active backend (one click)."""
     query = (st.session_state.get("cmp_query") or "").strip()
@@ -58,11 +69,15 @@ def generate_variants() -> None:
         st.session_state["cmp_notice"] = ("error", f"The backend cannot run: {exc}")
         return
     problems = []
-    for kind in (MISSING, WRONG):
-        try:
-            st.session_state[TEXT_KEYS[kind]] = run_sync(backend.perturb(query, normal, kind))
-        except Exception as exc:  # noqa: BLE001 - a failed perturbation is reported, not raised
-            problems.append(f"{kind}: {type(exc).__name__}: {exc}")
+    results = run_sync(_perturb_both(backend, query, normal))
+    for kind, result in zip((MISSING, WRONG), results):
+        if isinstance(result, PerturbationCheckError):
+            problems.append(f"{kind}: the generated variant was rejected by its check ({result}); "
+                            f"its box keeps the previous text")
+        elif isinstance(result, BaseException):
+            problems.append(f"{kind}: {result or type(result).__name__}; its box keeps the previous text")
+        else:
+            st.session_state[TEXT_KEYS[kind]] = result
     if problems:
         st.session_state["cmp_notice"] = ("error", "Could not generate " + "; ".join(problems))
     else:
@@ -93,10 +108,9 @@ def run_scoring() -> None:
         def on_step(message: str) -> None:
             if threading.get_ident() == script_thread:
                 status.write(message)
-        result = run_sync(score_example(backend, example_id="compare", query=query, responses=responses,
-                                        documents=docs,
-                                        reference=(st.session_state.get("cmp_reference") or "").strip() or None,
-                                        on_step=on_step))
+        result = run_sync(_ui.scoring_run(backend, score_example(
+            backend, example_id="compare", query=query, responses=responses, documents=docs,
+            reference=(st.session_state.get("cmp_reference") or "").strip() or None, on_step=on_step)))
         failed = [f"{k}: {v.error}" for k, v in result.variants.items() if v.error]
         if failed:
             status.update(label="Some variants failed: " + "; ".join(failed), state="error")
@@ -209,9 +223,11 @@ def results() -> None:
         part = data[data["variant"] == name]
         fig.add_bar(x=part["metric"], y=part["value"], name=name,
                     marker_color=palette.condition_colour(name, i),
-                    marker_pattern_shape=palette.CONDITION_PATTERNS.get(name, ""))
-    fig.update_layout(barmode="group", title="Metrics per variant (missing bars = undefined)",
-                      yaxis=dict(range=[0, 1.05], title="score"))
+                    marker_pattern_shape=palette.CONDITION_PATTERNS.get(name, ""),
+                    text=[("" if v is None or pd.isna(v) else f"{v:.2f}") for v in part["value"]],
+                    textposition="outside", cliponaxis=False)
+    fig.update_layout(barmode="group", title="Metrics per variant (no bar and no label = undefined)",
+                      yaxis=dict(range=[0, 1.12], title="score"), uniformtext=dict(minsize=9, mode="hide"))
     _ui.chart(fig, "compare-variants", data, key="compare")
 
 

@@ -20,13 +20,9 @@ RESULT_KEY = "score_result"          # ExampleResult as a dict (never holds a ke
 FIELDS = ("score_query", "score_response", "score_documents", "score_reference")
 
 
-def demo_inputs() -> dict[str, dict]:
-    return _ui.demo_inputs()
-
-
 def prefill(example_id: str) -> None:
     """Fill the inputs with a demo example's normal response and show its precomputed result."""
-    item = demo_inputs().get(example_id)
+    item = _ui.demo_inputs().get(example_id)
     if item is None:
         return
     st.session_state["score_query"] = item["query"]
@@ -63,9 +59,9 @@ def run_scoring(query: str, response: str, documents, reference: str) -> None:
         def on_step(message: str) -> None:
             if threading.get_ident() == script_thread:  # st calls only from the script thread
                 status.write(message)
-        result = run_sync(score_example(backend, example_id="my-example", query=query,
-                                        responses={NORMAL: response}, documents=documents,
-                                        reference=reference or None, on_step=on_step))
+        result = run_sync(_ui.scoring_run(backend, score_example(
+            backend, example_id="my-example", query=query, responses={NORMAL: response},
+            documents=documents, reference=reference or None, on_step=on_step)))
         variant = result.variants.get(NORMAL)
         if variant is not None and variant.error:
             status.update(label=f"Scoring failed: {variant.error}", state="error")
@@ -78,13 +74,13 @@ def run_scoring(query: str, response: str, documents, reference: str) -> None:
 
 
 def inputs() -> None:
-    options = list(demo_inputs())
+    options = list(_ui.demo_inputs())
     if "score_loaded_demo" not in st.session_state:
         wanted = _ui.qp("example")
         prefill(wanted if wanted in options else (options[0] if options else ""))
     with st.expander("Start from a demo example", expanded=False):
         st.selectbox("Demo example", options, index=None, key="score_demo_pick", on_change=on_pick_demo,
-                     format_func=lambda i: f"{i} — {demo_inputs()[i]['query']}",
+                     format_func=lambda i: f"{i} — {_ui.demo_inputs()[i]['query']}",
                      placeholder="Pick one to fill the fields below")
     with st.form("score_form"):
         st.text_input("Query", key="score_query", placeholder="e.g. Who wrote Pride and Prejudice?")

@@ -1,8 +1,6 @@
 """AppTest: the Agreement page (compare labellings, annotate, export)."""
 from __future__ import annotations
 
-import json
-
 from tests.app_helpers import assert_clean, open_page, texts, metric_values
 
 
@@ -10,7 +8,7 @@ def test_gpt4o_vs_human_by_default(reference_dir):
     at = open_page("agreement")
     values = metric_values(at)
     assert values["Subclaims compared"] != "0"
-    assert float(values["Cohen's kappa (linear-weighted)"]) < 1.0
+    assert float(values["Cohen's κ (linear)"]) < 1.0
     assert values["Examples"] == "30"
     assert at.get("plotly_chart"), "confusion heatmap"
     assert any("first 30 are compared" in c for c in texts(at, "caption"))
@@ -48,3 +46,13 @@ def test_annotate_agreement_and_export(reference_dir):
     assert values["Your exact agreement with A"] == "0.750"
     export = next(d for d in at.get("download_button") if d.label.startswith("Export your normal labels"))
     assert "1 record" in export.label
+
+
+def test_pick_a_reference_labelling_fills_the_path(reference_dir):
+    at = open_page("agreement")
+    human_kappa = metric_values(at)["Cohen's κ (linear)"]
+    llama = str(reference_dir / "labels" / "llama-3.3-70b")
+    at.selectbox(key="agr_pick_b").set_value(llama).run()
+    assert_clean(at)
+    assert at.text_input(key="agr_b").value == llama
+    assert metric_values(at)["Cohen's κ (linear)"] != human_kappa

@@ -132,6 +132,7 @@ def test_variant_reactions_and_verdict():
     assert variants.reaction("factscore_precision", 0.9, 0.85) == variants.BARELY
     assert variants.reaction("factscore_precision", 0.9, 0.95) == variants.NOT_NOTICED
     assert variants.reaction("rlp", True, True) == variants.NOT_NOTICED
+    assert variants.reaction("n_subclaims", 5, 3) == variants.NOT_A_SCORE
 
 
 def test_undefined_reasons_name_what_is_missing():
@@ -191,3 +192,16 @@ def test_settings_never_hold_the_key(monkeypatch):
     assert settings.validate(settings.BackendSettings(settings.OPENAI, base_url="ftp://x"), "k") != []
     assert settings.validate(settings.BackendSettings(), "") == []
     assert settings.describe_quality(None) == "quality figures: see README"
+
+
+def test_offline_quality_banner_reads_the_benchmark_json(tmp_path):
+    figures = {"importance": {"normal": {"offline": 0.5, "offline_cv": 0.41, "gpt-4o": 0.40},
+                              "missing": {"offline": 0.3, "offline_cv": 0.22}},
+               "detection": {"rlp_wrong": 0.92, "false_flag_missing": 0.06}, "speed": {"median": 0.21}}
+    path = tmp_path / "quality.json"
+    path.write_text(json.dumps(figures))
+    line = settings.describe_quality(settings.offline_quality(path))
+    assert line == ("importance κ vs people (held out) normal 0.41, missing 0.22; wrong key answer flagged 92%; "
+                    "false flags 6%; median 0.21 s per response")
+    path.write_text("{broken")
+    assert settings.offline_quality(path) is None

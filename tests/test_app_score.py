@@ -81,8 +81,9 @@ def test_whatif_edit_changes_the_metrics():
     editor = at.data_editor[0]
     rows = editor.value
     assert list(rows.columns) == ["rank", "id", "subclaim", "importance", "verdict"]
-    vital_rows = [i for i, imp in enumerate(rows["importance"]) if imp == "vital"]
-    assert vital_rows, "the demo example has a vital subclaim"
+    vital_rows = [i for i, (imp, ver) in enumerate(zip(rows["importance"], rows["verdict"]))
+                  if imp == "vital" and ver == "supported"]
+    assert vital_rows, "the demo example has a supported vital subclaim"
     at.session_state[editor.key] = {"edited_rows": {vital_rows[0]: {"verdict": "contradicted"}},
                                     "added_rows": [], "deleted_rows": []}
     at.run()
@@ -117,3 +118,12 @@ def test_user_text_is_escaped():
     body = html_bodies(at)
     assert "<script>" not in body and "<img" not in body
     assert "&lt;script&gt;" in body or "&lt;img src=x onerror=alert(1)&gt;" in body
+
+
+def test_demo_picker_fills_inputs_and_the_url():
+    at = open_page("score")
+    at.selectbox(key="score_demo_pick").set_value("demo-09").run()
+    assert_clean(at)
+    assert at.text_input(key="score_query").value == "What causes the seasons on Earth?"
+    assert at.query_params.get("example") == "demo-09"
+    assert any("demo example demo-09" in c for c in texts(at, "caption"))

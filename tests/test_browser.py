@@ -150,11 +150,14 @@ def test_score_flow_offline(server, page):
     assert page.locator(".vx-row").count() >= 3, "coloured subclaim rows"
     assert page.get_by_text("VITAL precision").count() >= 1
     assert page.get_by_text("Undefined —").count() >= 1, "an undefined metric says why"
+    # a row opens to show the verdict's reason
+    page.locator("details.vx-claim summary").first.click()
+    page.locator("details.vx-claim[open]").get_by_text("Reason:").first.wait_for()
     shot(page, "score")
 
 
 def test_compare_flow_generates_and_scores(server, page):
-    page.goto(f"{server}/compare?example=demo-07")
+    page.goto(f"{server}/compare?example=demo-02")
     settle(page)
     page.get_by_role("button", name="Generate missing and wrong from the normal response").click()
     page.get_by_text("Generated the missing and wrong variants").wait_for()
@@ -179,6 +182,19 @@ def test_sensitivity_charts_render(server, page):
     assert page.locator(".modebar-btn[data-title='Download plot as a png']").count() >= 1 or \
         page.locator(".modebar").count() >= 1
     shot(page, "sensitivity")
+
+
+def test_agreement_page_renders(server, page):
+    reference = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq"
+    if not reference.is_dir():
+        pytest.skip(f"reference data not found at {reference}")
+    page.goto(f"{server}/agreement")
+    page.get_by_text("Cohen's κ (linear)").wait_for()
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 1", timeout=60_000)
+    settle(page, 1000)
+    no_error_on_page(page)
+    assert page.get_by_text("Annotate: your own labels").count() == 1
+    shot(page, "agreement")
 
 
 def test_xss_text_is_shown_literally(server, page):

@@ -23,20 +23,24 @@ class UsageError(Exception):
     """Bad command-line input: printed as ``vital_core COMMAND: error: ...``, exit 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m vital_core", description=__doc__.splitlines()[0])
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only ``command``'s module is imported (the rest show their help line)."""
+    parser = argparse.ArgumentParser(prog="python -m vital_core", description="VITAL Explorer commands: score responses, report metrics, compare labellings.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, help_text in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
-        module = importlib.import_module(f"vital_core.commands.{name}")
-        module.add_arguments(p)
-        p.set_defaults(_module=module, _parser=p)
+        if name == command:
+            module = importlib.import_module(f"vital_core.commands.{name}")
+            module.add_arguments(p)
+            p.set_defaults(_module=module, _parser=p)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
     try:
         return int(args._module.run(args) or 0)

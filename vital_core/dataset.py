@@ -275,8 +275,12 @@ def _scan_all(sources: list[ConditionSource], skip_bad: bool, workers: int | Non
     if workers <= 1:
         return [scan_condition(s, skip_bad) for s in sources]
     from concurrent.futures import ProcessPoolExecutor
+    # biggest first, so the workers finish together; results come back in the given order
+    sizes = [sum(p.stat().st_size for p in s.files.values()) for s in sources]
+    order = sorted(range(len(sources)), key=lambda i: -sizes[i])
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        return list(pool.map(scan_condition, sources, [skip_bad] * len(sources)))
+        futures = {i: pool.submit(scan_condition, sources[i], skip_bad) for i in order}
+        return [futures[i].result() for i in range(len(sources))]
 
 
 def _build(found: Discovery, weights: TierWeights, skip_bad: bool, f1_k: float | None,

@@ -84,21 +84,30 @@ def offline_quality(path: Path = OFFLINE_QUALITY_FILE) -> dict | None:
 
 
 def describe_quality(figures: dict | None) -> str:
-    """One line for the sidebar banner from the offline quality figures."""
+    """One line for the sidebar banner from the figures ``bench/bench_offline_quality.py --json``
+    writes: ``importance`` {condition: {"offline", "offline_cv", "gpt-4o", ...}}, ``detection``
+    {"rlp_wrong", "false_flag_missing", ...} and ``speed`` {"median", ...}."""
     if not figures:
         return "quality figures: see README"
     parts = []
-    kappa = figures.get("kappa") or figures.get("importance_kappa")
-    if isinstance(kappa, dict) and kappa:
-        parts.append("importance κ vs people " + ", ".join(
-            f"{k} {float(v):.2f}" for k, v in kappa.items() if isinstance(v, (int, float))))
-    det = figures.get("detection_rate", figures.get("detection"))
-    if isinstance(det, (int, float)):
-        parts.append(f"key-error detection {float(det):.0%}")
-    ff = figures.get("false_flag_rate", figures.get("false_flags"))
-    if isinstance(ff, (int, float)):
-        parts.append(f"false flags {float(ff):.0%}")
-    med = figures.get("median_seconds", figures.get("median_s"))
-    if isinstance(med, (int, float)):
-        parts.append(f"median {float(med):.2f} s/response")
+    importance = figures.get("importance")
+    if isinstance(importance, dict) and importance:
+        kappas = []
+        for condition, row in importance.items():
+            if isinstance(row, dict):
+                value = row.get("offline_cv", row.get("offline"))
+                if isinstance(value, (int, float)):
+                    kappas.append(f"{condition} {float(value):.2f}")
+        if kappas:
+            held_out = any(isinstance(r, dict) and "offline_cv" in r for r in importance.values())
+            parts.append(f"importance κ vs people{' (held out)' if held_out else ''} " + ", ".join(kappas))
+    detection = figures.get("detection")
+    if isinstance(detection, dict):
+        if isinstance(detection.get("rlp_wrong"), (int, float)):
+            parts.append(f"wrong key answer flagged {float(detection['rlp_wrong']):.0%}")
+        if isinstance(detection.get("false_flag_missing"), (int, float)):
+            parts.append(f"false flags {float(detection['false_flag_missing']):.0%}")
+    speed = figures.get("speed")
+    if isinstance(speed, dict) and isinstance(speed.get("median"), (int, float)):
+        parts.append(f"median {float(speed['median']):.2f} s per response")
     return "; ".join(parts) if parts else "quality figures: see README"

@@ -17,7 +17,8 @@ from .metrics import DEFAULT_WEIGHTS, compute_response_metrics
 from .model import NORMAL, ExampleResult
 
 CLEAR_DROP = 0.10
-NOTICED, BARELY, NOT_NOTICED, UNKNOWN = "noticed", "barely moved", "did not notice", "undefined"
+NOTICED, BARELY, NOT_NOTICED, UNKNOWN, NOT_A_SCORE = (
+    "noticed", "barely moved", "did not notice", "undefined", "")
 
 
 def variant_metrics(example: ExampleResult, weights=DEFAULT_WEIGHTS) -> dict[str, dict]:
@@ -28,6 +29,8 @@ def variant_metrics(example: ExampleResult, weights=DEFAULT_WEIGHTS) -> dict[str
 def reaction(key: str, normal, variant) -> str:
     """How metric ``key`` reacted going from the normal response to a damaged variant."""
     spec = METRICS[key]
+    if spec.kind not in ("score", "flag"):
+        return NOT_A_SCORE   # counts describe the response; they do not judge it
     if normal is None or variant is None:
         return UNKNOWN
     if spec.kind == "flag":
@@ -35,8 +38,6 @@ def reaction(key: str, normal, variant) -> str:
         if bool(variant) == bad and bool(normal) != bad:
             return NOTICED
         return NOT_NOTICED
-    if spec.kind != "score":
-        return UNKNOWN
     drop = (normal - variant) if spec.higher_is_better else (variant - normal)
     if drop >= CLEAR_DROP - 1e-12:
         return NOTICED

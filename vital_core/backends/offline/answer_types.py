@@ -90,10 +90,11 @@ FUNCTION_CAPS = {
     "whether", "not", "mr", "mrs", "ms", "dr", "st", "for", "following", "according", "based",
     "as", "known", "born", "including", "though"} | set(MONTHS) | set(DAYS)
 
-NEGATIONS = {"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "cannot",
-             "without", "n't", "isn't", "wasn't", "aren't", "weren't", "doesn't", "didn't",
+# Plain negations only: "without", "lack" and the like too often sit inside
+# an affirmative statement ("taxation without representation").
+NEGATIONS = {"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "cannot", "n't", "isn't", "wasn't", "aren't", "weren't", "doesn't", "didn't",
              "don't", "hasn't", "haven't", "hadn't", "won't", "wouldn't", "can't", "couldn't",
-             "shouldn't", "unable", "lacks", "lack", "neither"}
+             "shouldn't"}
 HEDGES = ("may", "might", "could", "possibly", "perhaps", "likely", "unlikely", "sometimes",
           "often", "generally", "typically", "usually", "some", "various", "certain",
           "suggest", "suggests", "suggested", "believed", "thought", "considered", "seems",
@@ -117,6 +118,11 @@ _CAP_PHRASE = re.compile(
     r"\b([A-Z][\w'\-]*\.?(?:\s+(?:(?:of|the|de|la|von|van|del|da|and|&)\s+)?[A-Z][\w'\-]*\.?)*)")
 
 
+_APPROXIMATE = re.compile(r"\b(around|about|approximately|roughly|nearly|almost|circa|c\.|some|over|"
+                          r"more than|less than|fewer than|under|up to|at least|at most|estimated|"
+                          r"early|mid|late)\b")
+
+
 @dataclass
 class Mentions:
     """Typed spans of one text, normalised for comparison."""
@@ -128,6 +134,7 @@ class Mentions:
     places: set[str] = field(default_factory=set)
     negated: bool = False
     hedged: bool = False
+    approximate: bool = False   # "around 1600", "about 3 million", "more than 40"
 
     def has(self, kind: str) -> bool:
         if kind == PERSON:
@@ -144,7 +151,38 @@ class Mentions:
 
 
 def words(text: str) -> list[str]:
-    return [w.lower().strip(".'") for w in _WORD.findall(text)]
+    """Lower-cased words, possessives dropped ("King's" -> "king")."""
+    return [_POSSESSIVE.sub("", w.lower().replace("\u2019", "'")).strip(".'")
+            for w in _WORD.findall(text.replace("\u2019", "'"))]
+
+
+_POSSESSIVE = re.compile(r"'s$")
+
+
+def negation_scope(text: str) -> set[str] | None:
+    """The words a negation applies to (the next few content words), or None if not negated.
+
+    Also None for a double negative ("cannot ... without", "not ... unless"),
+    which affirms.
+    """
+    lowered = text.lower().replace("\u2019", "'")
+    if not is_negated(lowered):
+        return None
+    tokens = words(lowered)
+    for i, tok in enumerate(tokens):
+        if tok in NEGATIONS or tok.endswith("n't"):
+            rest = tokens[i + 1:]
+            if any(t in ("without", "unless", "except") for t in rest):
+                return None
+            scope = [t for t in rest if t not in _SCOPE_SKIP][:3]
+            return set(scope)
+    return set()
+
+
+_SCOPE_SKIP = {"a", "an", "the", "be", "been", "being", "is", "are", "was", "were", "have", "has", "had",
+               "do", "does", "did", "to", "of", "in", "on", "at", "by", "for", "with", "as", "any", "very",
+               "so", "too", "it", "that", "this", "explicitly", "necessarily", "always", "strictly",
+               "legally", "officially", "actually", "really", "yet", "ever"}
 
 
 def question_type(query: str) -> str:
@@ -225,14 +263,17 @@ def extract_mentions(text: str) -> Mentions:
         # lower-case place words only count in the capitalised form
         if re.search(rf"\b{tok.capitalize()}\b|\b{tok.upper()}\b", text):
             m.places.add(tok)
-    m.negated = is_negated(lowered)
+    m.negated = negation_scope(text) is not None
     m.hedged = bool(token_set & set(HEDGES))
+    m.approximate = bool(_APPROXIMATE.search(lowered))
     return m
 
 
 def is_negated(lowered: str) -> bool:
     """Does the (lower-cased) text negate, ignoring "not only" and "no longer only"?"""
     cleaned = re.sub(r"\bnot only\b|\bnot just\b|\bno doubt\b|\bnot least\b", " ", lowered)
+    # quoted titles ("The World Is Not Enough") are names, not statements
+    cleaned = re.sub(r"[\"“][^\"“”]{1,60}[\"”]", " ", cleaned)
     return bool(set(words(cleaned)) & NEGATIONS) or "n't" in cleaned
 
 

@@ -2,13 +2,11 @@
 
 Each claim of a response gets the features in ``FEATURES``:
 
-- its similarity to the query (MiniLM cosine) as a rank among the
-  response's claims and as the gap to the best claim; its similarity to that
-  best claim (the presumed answer);
-- position: of the claim, of its sentence, first sentence or not, and the
-  rank of its sentence by similarity to the query;
-- IDF-weighted coverage of the query's words (word rarity from the BERT
-  vocabulary's frequency order; "conserved" matches "conservation");
+- its similarity to the query (MiniLM cosine), as a rank among the
+  response's claims and as the gap to the best claim;
+- position: of the claim among the claims, of its sentence in the response;
+- how much of its source sentence it carries (cosine claim-sentence: the
+  sentence's main statement rather than a detail split off from it);
 - answer-type matching: the claim carries a mention of the kind the query
   asks for (a person for "who", a date for "when", a number for "how many",
   a place for "where", a name for "what/which") that the query lacks;
@@ -26,7 +24,6 @@ claims of the same sentence stay together.
 """
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
@@ -34,9 +31,7 @@ import numpy as np
 from ...model import LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
 from .answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, Mentions,
                            extract_mentions, question_type, words)
-from .embedder import VOCAB_PATH, embed
-
-FIRST_WORD_ID = 1996   # in the BERT-uncased vocabulary, whole words start here ("the")
+from .embedder import embed
 
 STOPWORDS = set("""a an the of in on at to for from by with and or but is are was were be been being
 has have had do does did it its this that these those as which who whom whose what when where why how
@@ -44,23 +39,18 @@ can could would should will may might must shall there their they them he she hi
 your not no yes so than then also such into about over after before during between while if all any
 some many much more most other each one own same only very just""".split())
 
-FEATURES = ("sim_rank", "sim_gap", "to_answer", "claim_position", "position", "first_sentence",
-            "sentence_rank", "query_coverage", "answer_type", "restates_only", "definition",
-            "hedge", "meta")
+FEATURES = ("sim_rank", "sim_gap", "claim_position", "position", "to_sentence", "answer_type",
+            "restates_only", "definition", "hedge", "meta")
 
 # Fitted weights (plus an intercept) and thresholds; see the module docstring.
 # Regenerate with ``python bench/bench_offline_quality.py --calibrate``.
 WEIGHTS = {
-    "sim_rank": 0.2329, "sim_gap": -0.086, "to_answer": 0.11, "claim_position": 0.5689,
-    "position": 0.0646, "first_sentence": -0.052, "sentence_rank": 0.0513, "query_coverage": 0.4283,
-    "answer_type": 0.0746, "restates_only": -0.36, "definition": -0.2942, "hedge": -0.0494,
-    "meta": -0.0629, "intercept": -0.0519,
+    "sim_rank": 0.3241, "sim_gap": 0.0323, "claim_position": 0.5591, "position": 0.096,
+    "to_sentence": 0.5373, "answer_type": 0.0769, "restates_only": -0.2409, "definition": -0.2905,
+    "hedge": -0.0667, "meta": -0.0227, "intercept": -0.2915,
 }
-THRESHOLDS = {"vital": 1.0066, "okay": 0.6526}
+THRESHOLDS = {"vital": 0.9374, "okay": 0.6208}
 
-_PRONOUN_START = re.compile(r"^(he|she|it|they|this|these|those|his|her|their|its|the (song|film|movie|"
-                            r"book|show|series|track|album|term|phrase|concept|character|play|team|"
-                            r"group|event|colony|range|city|country|state|company))\b", re.IGNORECASE)
 _DEFINITION = re.compile(r"^[\w\"'“”().,\- ]{1,60}\s(is|are|was|were)\s(a|an)\s[\w\-]+(\s[\w\-]+)?\.?$",
                          re.IGNORECASE)
 
@@ -74,56 +64,6 @@ def _stem(word: str) -> str:
 
 def content_words(text: str) -> set[str]:
     return {_stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1}
-
-
-_WORD_RANK: dict[str, int] | None = None
-
-
-def _word_rank() -> dict[str, int]:
-    """Frequency rank of whole words: BERT's vocabulary lists them most frequent first."""
-    global _WORD_RANK
-    if _WORD_RANK is None:
-        ranks = {}
-        with VOCAB_PATH.open(encoding="utf-8") as handle:
-            for i, token in enumerate(handle):
-                token = token.rstrip("\n")
-                if i >= FIRST_WORD_ID and token.isalpha():
-                    ranks.setdefault(token, i - FIRST_WORD_ID + 1)
-        _WORD_RANK = ranks
-    return _WORD_RANK
-
-
-def word_weight(word: str) -> float:
-    """An IDF-like weight in (0, 1]: rare words count more than common ones."""
-    rank = _word_rank().get(word.lower(), 30_000)
-    return math.log(rank + 10) / math.log(30_010)
-
-
-def _key(word: str) -> str:
-    """A crude lemma: the first five letters ("conserved" ~ "conservation")."""
-    return word[:5] if len(word) > 5 else _stem(word)
-
-
-def weighted_coverage(query_words: list[str], claim_words: list[str]) -> float:
-    """IDF-weighted share of the query's content words that the claim contains."""
-    keys = {_key(w) for w in claim_words}
-    total = sum(word_weight(w) for w in query_words)
-    if total == 0:
-        return 0.0
-    return sum(word_weight(w) for w in query_words if _key(w) in keys) / total
-
-
-def weighted_novelty(query_words: list[str], claim_words: list[str]) -> float:
-    """IDF-weighted share of the claim's content words that the query does not contain."""
-    keys = {_key(w) for w in query_words}
-    total = sum(word_weight(w) for w in claim_words)
-    if total == 0:
-        return 0.0
-    return sum(word_weight(w) for w in claim_words if _key(w) not in keys) / total
-
-
-def _content_list(text: str) -> list[str]:
-    return list(dict.fromkeys(w for w in words(text) if w not in STOPWORDS and len(w) > 1))
 
 
 def _new_typed(mentions: Mentions, query_mentions: Mentions, kind: str) -> set[str]:
@@ -154,7 +94,6 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
     vectors = embed([question] + list(claims) + unique_sentences)
     qv = vectors[0]
     sims = vectors[1:n + 1] @ qv
-    sentence_sims = dict(zip(unique_sentences, vectors[n + 1:] @ qv))
     qtype = question_type(question)
     q_mentions = extract_mentions(question)
     q_words = content_words(question)
@@ -165,14 +104,10 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
     mentions = [extract_mentions(c) for c in claims]
     # The presumed answer: the claim most similar to the query.
     top = int(order[0])
-    q_list = _content_list(question)
-    # sentences ranked by their similarity to the query
-    sentence_order = sorted(set(sentence_index), key=lambda k: -max(
-        float(sentence_sims[sentences[i]]) for i in range(n) if sentence_index[i] == k))
-    sentence_rank = {k: r for r, k in enumerate(sentence_order)}
+    # how much of its sentence a claim carries: the main claim of a sentence vs a detail
+    sentence_vectors = dict(zip(unique_sentences, vectors[n + 1:]))
+    to_sentence = np.array([float(vectors[1 + i] @ sentence_vectors[sentences[i]]) for i in range(n)])
     claim_rank = 1.0 - rank / max(1, n - 1) if n > 1 else np.ones(n)
-    claim_vectors = vectors[1:n + 1]
-    to_answer = claim_vectors @ claim_vectors[top]
     rows = []
     for i, claim in enumerate(claims):
         m = mentions[i]
@@ -182,12 +117,9 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
         values = {
             "sim_rank": float(claim_rank[i]),
             "sim_gap": float(sims[i] - sims[top]),
-            "to_answer": float(to_answer[i]),
             "claim_position": 1.0 - i / max(1, n - 1),
             "position": 1.0 - sentence_index[i] / max(1, n_sentences - 1) if n_sentences > 1 else 1.0,
-            "first_sentence": 1.0 if sentence_index[i] == 0 else 0.0,
-            "sentence_rank": 1.0 - sentence_rank[sentence_index[i]] / max(1, len(sentence_rank) - 1),
-            "query_coverage": weighted_coverage(q_list, _content_list(claim)),
+            "to_sentence": float(to_sentence[i]),
             "answer_type": 1.0 if typed_kind and _new_typed(m, q_mentions, typed_kind) else 0.0,
             "restates_only": 1.0 if overlap >= 0.5 and len(c_words - q_words) <= 1 else 0.0,
             "definition": 1.0 if _DEFINITION.match(claim.strip()) and len(claim.split()) <= 9 else 0.0,

@@ -262,14 +262,31 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None) -> li
 def sentence_subject_name(sentence: str) -> str | None:
     """The sentence's subject when it is a proper name (for resolving "He"/"It")."""
     subject = _subject(sentence)
-    if subject and subject[0].isupper() and subject.split()[0].lower() not in FUNCTION_CAPS \
-            and len(subject.split()) <= 5:
+    if subject and len(subject.split()) <= 5 and (
+            (subject[0].isupper() and subject.split()[0].lower() not in FUNCTION_CAPS)
+            or re.match(r"^The\s+[A-Z]", subject)):   # "The Eiffel Tower"
         return subject
     # "Kobe Bryant won ...": a leading capitalised name followed by a lower-case word
     match = re.match(r"((?:[A-Z][\w'\-]*\.?\s+){1,4})[a-z]", sentence)
     if match and match.group(1).split()[0].lower() not in FUNCTION_CAPS:
         return match.group(1).strip()
     return None
+
+
+_LEADING_PRONOUN = re.compile(r"^(He|She|It|They)\b")
+
+
+def resolve_pronouns(sentences: list[str]) -> list[str]:
+    """Sentences with a leading He/She/It/They replaced by the previous named subject."""
+    out = []
+    previous: str | None = None
+    for sentence in sentences:
+        resolved = sentence
+        if previous and _LEADING_PRONOUN.match(sentence):
+            resolved = _LEADING_PRONOUN.sub(previous, sentence, count=1)
+        out.append(resolved)
+        previous = sentence_subject_name(sentence) or previous
+    return out
 
 
 def decompose(text: str) -> list[tuple[str, list[str]]]:

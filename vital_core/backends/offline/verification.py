@@ -24,10 +24,11 @@ from functools import lru_cache
 import numpy as np
 
 from ...model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
-from .answer_types import Mentions, extract_mentions, is_negated, name_tokens, words
+from .answer_types import Mentions, extract_mentions, name_tokens, negation_scope, words
 from .embedder import embed
 from .importance import STOPWORDS
-from .sentences import split_sentences
+from .sentences import resolve_pronouns, split_sentences
+from .word_rarity import is_rare
 
 NO_EVIDENCE_REASON = "no evidence given (offline backend has no world knowledge)"
 
@@ -35,11 +36,40 @@ NO_EVIDENCE_REASON = "no evidence given (offline backend has no world knowledge)
 # the claim; above CONFLICT_MIN a typed mismatch is read as a contradiction.
 ALIGN_MIN = 0.45
 CONFLICT_MIN = 0.55
-SUPPORT_SIM = 0.80
+# Supported: cosine >= 0.60 with >= 80% of the claim's content words found
+# in the aligned window, cosine >= 0.85 with >= 60% found, or >= 0.50 with all.
 SUPPORT_SIM_WITH_COVERAGE = 0.60
-SUPPORT_COVERAGE = 0.75
-NEGATION_MIN = 0.75
+SUPPORT_COVERAGE = 0.80
+SUPPORT_SIM = 0.85
+SUPPORT_COVERAGE_HIGH_SIM = 0.60
+SUPPORT_SIM_ALL_WORDS = 0.50      # every content word found: a looser cosine will do
+NEGATION_MIN = 0.70
+ANTONYM_MIN = 0.65
 TOP_K = 3
+WINDOW_MARGIN = 0.05
+
+# Word pairs with opposite meaning; compared by their first five letters.
+ANTONYMS = (
+    ("increase", "decrease"), ("rise", "fall"), ("rise", "decline"), ("more", "fewer"),
+    ("higher", "lower"), ("high", "low"), ("largest", "smallest"), ("large", "small"),
+    ("major", "minor"), ("rapid", "slow"), ("fast", "slow"), ("quick", "slow"),
+    ("automatic", "deliberate"), ("early", "late"), ("earliest", "latest"), ("before", "after"),
+    ("always", "never"), ("widely", "rarely"), ("common", "rare"), ("commonly", "rarely"),
+    ("often", "rarely"), ("frequently", "rarely"), ("male", "female"), ("east", "west"),
+    ("north", "south"), ("won", "lost"), ("win", "lose"), ("victory", "defeat"),
+    ("success", "failure"), ("positive", "negative"), ("strong", "weak"), ("hot", "cold"),
+    ("warm", "cold"), ("wet", "dry"), ("ancient", "modern"), ("true", "false"),
+    ("legal", "illegal"), ("allowed", "prohibited"), ("permitted", "prohibited"),
+    ("including", "excluding"), ("include", "exclude"), ("inhabit", "avoid"),
+    ("support", "oppose"), ("accept", "reject"), ("different", "identical"),
+    ("different", "same"), ("landmark", "minor"), ("significant", "slight"),
+    ("significantly", "slightly"), ("fundamentally", "slightly"), ("abundant", "scarce"),
+    ("stability", "instability"), ("peace", "war"), ("enemy", "ally"), ("entered", "left"),
+    ("gain", "loss"), ("maximum", "minimum"), ("above", "below"), ("inside", "outside"),
+    ("open", "closed"), ("alive", "dead"), ("born", "died"), ("beginning", "end"),
+    ("start", "end"), ("first", "last"), ("private", "public"), ("rural", "urban"),
+    ("domestic", "foreign"), ("native", "foreign"), ("few", "several"), ("few", "many"),
+)
 
 
 @dataclass
@@ -72,6 +102,27 @@ def stems(text: str) -> set[str]:
     return {_stem(w) for w in words(text) if w not in STOPWORDS}
 
 
+def _key(word: str) -> str:
+    """A crude lemma: the first five letters ("conserved" ~ "conservation")."""
+    return word[:5] if len(word) > 5 else _stem(word)
+
+
+def keys(text: str) -> set[str]:
+    return {_key(w) for w in words(text) if w not in STOPWORDS}
+
+
+def _antonym_keys() -> dict[str, set[str]]:
+    table: dict[str, set[str]] = {}
+    for a, b in ANTONYMS:
+        table.setdefault(_key(a), set()).add(_key(b))
+        table.setdefault(_key(b), set()).add(_key(a))
+    return table
+
+
+ANTONYM_KEYS = _antonym_keys()
+_QUOTE = re.compile(r"[\"“]([^\"“”]{2,80})[\"”]")
+
+
 @lru_cache(maxsize=256)
 def _mentions(text: str) -> Mentions:
     return extract_mentions(text)
@@ -82,7 +133,9 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     for doc in documents:
         if doc.title.strip():
             sentences.append(doc.title.strip())
-        sentences.extend(split_sentences(doc.text))
+        # "It was completed in 1889": the pronoun is replaced by the previous
+        # sentence's named subject, so that the sentence aligns with its claims.
+        sentences.extend(resolve_pronouns(split_sentences(doc.text)))
     sentences = list(dict.fromkeys(s for s in sentences if s.strip()))
     vectors = embed(sentences) if sentences else np.zeros((0, 384), dtype=np.float32)
     mentions = [_mentions(s) for s in sentences]
@@ -103,12 +156,16 @@ def _fmt_num(value: float) -> str:
 
 
 def _names_missing(claim_names: set[str], evidence: Mentions, evidence_text: str) -> set[str]:
-    """Claim names with no word in common with any evidence name nor in the evidence text."""
-    ev_tokens = name_tokens(evidence.names)
+    """Claim names not in the evidence: neither the whole name nor each of its words appears.
+
+    Each word must appear: "Bob Tenor" is not found in evidence about "Walt Tenor".
+    """
     missing = set()
     for name in claim_names:
+        if re.search(rf"\b{re.escape(name)}\b", evidence_text):
+            continue
         toks = name_tokens({name})
-        if re.search(rf"\b{re.escape(name)}\b", evidence_text) or (toks and toks & ev_tokens):
+        if toks and all(re.search(rf"\b{re.escape(t)}\b", evidence_text) for t in toks):
             continue
         missing.add(name)
     return missing
@@ -118,26 +175,69 @@ _CLAUSE_BREAK = re.compile(r"[;:,]|\s(?:but|while|whereas|although|though|instea
 
 
 def _matching_clause(claim_stems: set[str], sentence: str) -> str | None:
-    """The clause of ``sentence`` sharing most words with the claim, if it shares at least half.
+    """The clause of ``sentence`` that states the same thing as the claim, if any.
 
     Negation is judged on this clause only: "X does not do A; instead X does B"
-    must not make the claim "X does B" look negated.
+    must not make the claim "X does B" look negated. "The same thing" means
+    most words shared both ways (the smaller of the two coverages).
     """
     best, best_share = None, 0.0
     for clause in _CLAUSE_BREAK.split(sentence):
-        share = len(claim_stems & stems(clause)) / len(claim_stems) if claim_stems else 0.0
+        clause_stems = stems(clause)
+        if not claim_stems or not clause_stems:
+            continue
+        shared = len(claim_stems & clause_stems)
+        # the clause states the claim (>= 80% of its words) or the two nearly coincide
+        share = max(shared / len(claim_stems) - 0.2, min(shared / len(claim_stems), shared / len(clause_stems)))
         if share > best_share:
             best, best_share = clause, share
-    return best if best_share >= 0.5 else None
+    return best if best_share >= 0.6 else None
+
+
+def _compatible_year(year: str, claim: Mentions, aligned: Mentions) -> bool:
+    """Is ``year`` consistent with the aligned evidence's years despite not being one of them?
+
+    Inside a range the evidence gives ("between 1599 and 1601"), or within two
+    years of one when either side says "around"/"about"/"early" etc.
+    """
+    value = int(year[:4])
+    others = sorted(int(y[:4]) for y in aligned.years)
+    if len(others) >= 2 and others[0] <= value <= others[-1]:
+        return True
+    if claim.approximate or aligned.approximate:
+        return any(abs(value - o) <= 2 for o in others)
+    return False
+
+
+def _compatible_number(value: float, claim: Mentions, aligned: Mentions) -> bool:
+    if claim.approximate or aligned.approximate:
+        return any(abs(value - o) <= 0.15 * max(abs(o), 1.0) for o in aligned.numbers)
+    return False
+
+
+def _negation_mismatch(claim: str, clause: str) -> bool:
+    """One side negates, and what it negates is what the other side states.
+
+    "X was not developed by anyone" does not contradict "X is part of Y": the
+    negated words ("developed") must appear on the other side.
+    """
+    claim_scope, clause_scope = negation_scope(claim), negation_scope(clause)
+    if (claim_scope is None) == (clause_scope is None):
+        return False
+    scope, other = (claim_scope, clause) if claim_scope is not None else (clause_scope, claim)
+    other_keys = keys(other)
+    return not scope or any(_key(w) in other_keys for w in scope)
 
 
 def _typed_conflict(claim: Mentions, aligned: Mentions, index: EvidenceIndex) -> str | None:
     """The first typed disagreement between a claim and its aligned evidence, if any."""
-    missing_years = {y for y in claim.years if y not in index.all_mentions.years}
+    missing_years = {y for y in claim.years if y not in index.all_mentions.years
+                     and not _compatible_year(y, claim, aligned)}
     if missing_years and aligned.years - claim.years:
         return (f"date mismatch: the claim says {', '.join(sorted(missing_years))}, the evidence says "
                 f"{', '.join(sorted(aligned.years - claim.years))}")
-    missing_numbers = {n for n in claim.numbers if n not in index.all_mentions.numbers}
+    missing_numbers = {n for n in claim.numbers if n not in index.all_mentions.numbers
+                       and not _compatible_number(n, claim, aligned)}
     if missing_numbers and aligned.numbers - claim.numbers:
         return (f"number mismatch: the claim says {', '.join(_fmt_num(n) for n in sorted(missing_numbers))}, "
                 f"the evidence says {', '.join(_fmt_num(n) for n in sorted(aligned.numbers - claim.numbers))}")
@@ -156,6 +256,24 @@ def _typed_conflict(claim: Mentions, aligned: Mentions, index: EvidenceIndex) ->
     return None
 
 
+def _window(index: EvidenceIndex, top: list[int]) -> set[str]:
+    return set().union(*(keys(index.sentences[i]) for i in top))
+
+
+def _antonym_conflict(claim_keys: set[str], sentence: str) -> tuple[str, str] | None:
+    """(claim word, evidence word) when the claim says the opposite of the sentence."""
+    sentence_keys = keys(sentence)
+    for key in sorted(claim_keys - sentence_keys):
+        for opposite in sorted(ANTONYM_KEYS.get(key, ())):
+            if opposite in sentence_keys and opposite not in claim_keys:
+                return key, opposite
+    return None
+
+
+def _quoted(text: str) -> set[str]:
+    return {q.strip(" .,").lower() for q in _QUOTE.findall(text) if q.strip(" .,")}
+
+
 def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> Verdict:
     if not index.sentences:
         return Verdict(NOT_ENOUGH_EVIDENCE, "no evidence sentences to compare with", "")
@@ -170,6 +288,8 @@ def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> 
                        best_sim)
     mentions = _mentions(claim)
     claim_stems = stems(claim)
+    claim_keys = keys(claim)
+    # Rule 1: typed mismatch (number, date, name) with closely aligned evidence.
     for i in top:
         if float(sims[i]) < CONFLICT_MIN:
             break
@@ -177,32 +297,58 @@ def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> 
         if conflict:
             return Verdict(CONTRADICTED, f"{conflict} (similarity {float(sims[i]):.2f})",
                            index.sentences[i], float(sims[i]))
+    # Rule 2: a quoted title that the evidence gives differently.
+    claim_quotes = _quoted(claim)
+    if claim_quotes and best_sim >= CONFLICT_MIN:
+        missing_quotes = {q for q in claim_quotes if q not in index.all_text}
+        other_quotes = _quoted(quote) - claim_quotes
+        if missing_quotes and other_quotes:
+            return Verdict(CONTRADICTED, f"title mismatch: the claim says \"{sorted(missing_quotes)[0]}\", "
+                           f"the evidence says \"{sorted(other_quotes)[0]}\" (similarity {best_sim:.2f})",
+                           quote, best_sim)
     best_stems = stems(quote)
     coverage = len(claim_stems & best_stems) / len(claim_stems) if claim_stems else 0.0
+    # Rule 3: the same statement, negated on one side only.
     if best_sim >= NEGATION_MIN and coverage >= 0.7:
         clause = _matching_clause(claim_stems, quote)
-        if clause is not None and mentions.negated != is_negated(clause.lower()):
+        if clause is not None and _negation_mismatch(claim, clause):
             said = "negates" if mentions.negated else "affirms"
             return Verdict(CONTRADICTED, f"negation mismatch: the claim {said} what the evidence "
                            f"{'affirms' if mentions.negated else 'negates'} (similarity {best_sim:.2f})",
                            quote, best_sim)
+    # Rule 4: an opposite word ("decreased" where the evidence says "increased").
+    if best_sim >= ANTONYM_MIN:
+        opposite = _antonym_conflict(claim_keys, quote)
+        if opposite:
+            return Verdict(CONTRADICTED, f"opposite wording: the claim says '{opposite[0]}...', the evidence "
+                           f"says '{opposite[1]}...' (similarity {best_sim:.2f})", quote, best_sim)
+    # Rule 5: supported when aligned, every content word found, and no typed value missing.
     unfound = []
-    unfound += [y for y in mentions.years if y not in index.all_mentions.years]
-    unfound += [_fmt_num(n) for n in mentions.numbers if n not in index.all_mentions.numbers]
+    aligned_mentions = index.mentions[best]
+    unfound += [y for y in mentions.years if y not in index.all_mentions.years
+                and not _compatible_year(y, mentions, aligned_mentions)]
+    unfound += [_fmt_num(n) for n in mentions.numbers if n not in index.all_mentions.numbers
+                and not _compatible_number(n, mentions, aligned_mentions)]
     unfound += sorted(_names_missing(mentions.names, index.all_mentions, index.all_text))
-    # coverage against the whole top-k window catches claims that merge two sentences
-    window_stems = set().union(*(stems(index.sentences[i]) for i in top))
-    window_coverage = len(claim_stems & window_stems) / len(claim_stems) if claim_stems else 0.0
-    aligned = best_sim >= SUPPORT_SIM or (
-        best_sim >= SUPPORT_SIM_WITH_COVERAGE and max(coverage, window_coverage) >= SUPPORT_COVERAGE)
+    # a second sentence counts when nearly as well aligned (a claim merging two sentences)
+    window = [i for i in top[:2] if float(sims[i]) >= best_sim - WINDOW_MARGIN]
+    uncovered = sorted(claim_keys - _window(index, window))
+    key_coverage = 1 - len(uncovered) / len(claim_keys) if claim_keys else 0.0
+    # a specific word ("methane") the evidence never uses is a detail it does not state
+    rare_unsaid = sorted({w for w in words(claim) if w not in STOPWORDS and _key(w) in uncovered
+                          and is_rare(w) and not re.search(rf"\b{re.escape(w)}", index.all_text)})
+    aligned = not rare_unsaid and (best_sim >= SUPPORT_SIM_WITH_COVERAGE and key_coverage >= SUPPORT_COVERAGE) or (
+        best_sim >= SUPPORT_SIM and key_coverage >= SUPPORT_COVERAGE_HIGH_SIM) or (
+        best_sim >= SUPPORT_SIM_ALL_WORDS and key_coverage == 1.0)
     if aligned and not unfound:
         return Verdict(SUPPORTED, f"aligned with the evidence (similarity {best_sim:.2f}, "
-                       f"{coverage:.0%} of the claim's words) and no disagreement", quote, best_sim)
-    if aligned:
-        return Verdict(NOT_ENOUGH_EVIDENCE, f"aligned evidence does not state {', '.join(sorted(unfound))} "
-                       f"(similarity {best_sim:.2f})", quote, best_sim)
-    return Verdict(NOT_ENOUGH_EVIDENCE, f"evidence is related but does not state the claim "
-                   f"(similarity {best_sim:.2f}, {coverage:.0%} of the claim's words)", quote, best_sim)
+                       f"{key_coverage:.0%} of the claim's words found) and no disagreement", quote, best_sim)
+    if unfound or rare_unsaid:
+        return Verdict(NOT_ENOUGH_EVIDENCE, f"the evidence does not state "
+                       f"{', '.join(sorted(unfound) + rare_unsaid)} (best similarity {best_sim:.2f})",
+                       quote, best_sim)
+    return Verdict(NOT_ENOUGH_EVIDENCE, f"evidence is related but does not state the claim (similarity "
+                   f"{best_sim:.2f}; not found: {', '.join(uncovered[:5]) or '-'})", quote, best_sim)
 
 
 def verify_claims(claims: list[str], documents: list[Document]) -> list[Verdict]:

@@ -1,0 +1,68 @@
+"""Offline verification on small hand-made cases: real verdicts, reasons that say why."""
+from __future__ import annotations
+
+from vital_core.backends.offline.verification import NO_EVIDENCE_REASON, verify_claims
+from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
+
+EIFFEL = [Document(id="D1", text="The Eiffel Tower is a wrought-iron lattice tower in Paris. "
+                                 "It was completed in 1889 for the World's Fair. "
+                                 "The tower was designed by the engineering company of Gustave Eiffel.")]
+
+
+def verdict(claim: str, docs=EIFFEL):
+    return verify_claims([claim], docs)[0]
+
+
+def test_wrong_year_is_contradicted_and_the_reason_quotes_the_evidence():
+    v = verdict("The Eiffel Tower was completed in 1925.")
+    assert v.verdict == CONTRADICTED
+    assert "date mismatch" in v.reason and "1925" in v.reason and "1889" in v.reason
+    assert "1889" in v.evidence
+
+
+def test_right_year_is_supported():
+    assert verdict("The Eiffel Tower was completed in 1889.").verdict == SUPPORTED
+
+
+def test_paraphrase_is_supported():
+    v = verdict("Gustave Eiffel's engineering company designed the tower.")
+    assert v.verdict == SUPPORTED, v.reason
+    assert "aligned" in v.reason
+
+
+def test_unrelated_claim_has_not_enough_evidence():
+    v = verdict("Bananas are rich in potassium.")
+    assert v.verdict == NOT_ENOUGH_EVIDENCE
+    assert "similarity" in v.reason
+
+
+def test_wrong_number_word_is_contradicted():
+    docs = [Document(id="D1", text="Chinese dragons are considered protectors of the Four Seas.")]
+    v = verdict("Chinese dragons are considered protectors of the Three Seas.", docs)
+    assert v.verdict == CONTRADICTED and "number mismatch" in v.reason
+
+
+def test_wrong_name_is_contradicted():
+    docs = [Document(id="D1", text="Paul Hogan played Crocodile Dundee in the 1986 film.")]
+    v = verdict("Mel Gibson played Crocodile Dundee in the 1986 film.", docs)
+    assert v.verdict == CONTRADICTED and "name mismatch" in v.reason and "mel gibson" in v.reason
+
+
+def test_negation_is_contradicted_but_only_in_the_matching_clause():
+    docs = [Document(id="D1", text="The TATA box is a highly conserved DNA sequence.")]
+    assert verdict("The TATA box is not a highly conserved DNA sequence.", docs).verdict == CONTRADICTED
+    docs = [Document(id="D1", text="Adriana does not die during the series; instead she stays close "
+                                   "to Regina and her granddaughter Daphne.")]
+    assert verdict("Adriana stays close to Regina.", docs).verdict != CONTRADICTED
+
+
+def test_opposite_wording_is_contradicted():
+    docs = [Document(id="D1", text="Immigration to the United States increased significantly after World War II.")]
+    v = verdict("Immigration to the United States decreased significantly after World War II.", docs)
+    assert v.verdict == CONTRADICTED and "opposite" in v.reason
+
+
+def test_no_evidence_says_so():
+    verdicts = verify_claims(["The Eiffel Tower is in Paris.", "It opened in 1889."], [])
+    assert [v.verdict for v in verdicts] == [NOT_ENOUGH_EVIDENCE] * 2
+    assert all(v.reason == NO_EVIDENCE_REASON for v in verdicts)
