@@ -29,7 +29,7 @@ import re
 import numpy as np
 
 from ...model import LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
-from .answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, Mentions,
+from .answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, YESNO, Mentions,
                            extract_mentions, question_type, words)
 from .embedder import embed
 
@@ -121,7 +121,9 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
             "position": 1.0 - sentence_index[i] / max(1, n_sentences - 1) if n_sentences > 1 else 1.0,
             "to_sentence": float(to_sentence[i]),
             "answer_type": 1.0 if typed_kind and _new_typed(m, q_mentions, typed_kind) else 0.0,
-            "restates_only": 1.0 if overlap >= 0.5 and len(c_words - q_words) <= 1 else 0.0,
+            # for a yes/no question, restating it (affirmed or negated) is the answer
+            "restates_only": 1.0 if (qtype != YESNO and overlap >= 0.5
+                                     and len(c_words - q_words) <= 1) else 0.0,
             "definition": 1.0 if _DEFINITION.match(claim.strip()) and len(claim.split()) <= 9 else 0.0,
             "hedge": 1.0 if m.hedged else 0.0,
             "meta": 1.0 if META_PATTERNS.search(claim) else 0.0,
