@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from vital_core import stats
-from vital_core.dataset import dataset_from_examples, load_dataset
+from vital_core.dataset import load_dataset
 from vital_core.model import ExampleResult, ResponseResult, Subclaim
 
 

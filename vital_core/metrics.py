@@ -613,7 +613,7 @@ class BatchBuilder:
             data.evidence_mode == EVIDENCE_REFERENCE)
 
 
-def batch_metrics(batch: BatchBuilder, weights: TierWeights = DEFAULT_WEIGHTS) -> dict[str, "np.ndarray"]:
+def batch_metrics(batch: BatchBuilder, weights: TierWeights = DEFAULT_WEIGHTS) -> dict:
     """Every metric of ``compute_metrics`` for all responses of a batch, as numpy columns.
 
     Scores and flags are float arrays (flags 1.0 / 0.0) with NaN = undefined;

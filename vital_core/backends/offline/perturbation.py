@@ -18,8 +18,16 @@ from .answer_types import (COUNTRIES, CITIES, DATE, MONTHS, MULTIWORD_PLACES, NU
                            ORDINAL_WORDS, PERSON, PLACE, US_STATES, extract_mentions, question_type)
 from .importance import rank_claims
 from .sentences import decompose
+from .verification import ANTONYMS
+from .word_rarity import frequency_rank
 
 MISSING, WRONG = "missing", "wrong"
+# A word this frequent (by vocabulary rank) is ordinary English, so a phrase made
+# of such words ("Product Life Cycle") is not taken for a person's name.
+COMMON_NAME_RANK = 1500
+DEMONYM_ENDINGS = ("an", "ese", "ish", "ic", "i")
+# Opposites for the last-resort swap, both ways.
+OPPOSITE = {a: b for a, b in ANTONYMS if " " not in a} | {b: a for a, b in ANTONYMS if " " not in b}
 
 # Stand-in names for swapped people: common, clearly different, and fictional as a pair.
 FIRST_NAMES = ("James", "Maria", "Robert", "Linda", "Michael", "Sarah", "David", "Elena",
@@ -122,54 +130,89 @@ def _find_span(text: str, lowered_mention: str) -> str | None:
     return match.group(0) if match else None
 
 
-def _key_swap(claim: str, sentence: str, qtype: str, seed: str) -> tuple[str, str] | None:
-    """(original span, replacement) for the key mention of ``claim``."""
+def _key_swap(claim: str, sentence: str, kinds: tuple[str, ...], query: str,
+              seed: str) -> tuple[str, str] | None:
+    """(original span, replacement) for the first mention of ``kinds`` in ``claim``.
+
+    Mentions the query itself contains ("Crocodile Dundee" in "who played
+    Crocodile Dundee") are the question's subject, not its answer: never swapped.
+    """
     mentions = extract_mentions(claim)
-    kinds = [qtype] + [k for k in (DATE, NUMBER, PERSON, PLACE) if k != qtype]
+    asked = query.lower()
+
+    def fresh(text: str) -> bool:
+        return not re.search(rf"\b{re.escape(text.lower())}\b", asked)
+
     for kind in kinds:
-        if kind == DATE and mentions.years:
-            year = sorted(mentions.years)[0]
-            return year, _year_swap(year, seed)
-        if kind == DATE and mentions.dates:
-            month = sorted(mentions.dates)[0].split()[0]
-            span = _find_span(sentence, month)
-            if span:
-                new = _pick([m.capitalize() for m in MONTHS], seed, month)
-                return span, new
+        if kind == DATE:
+            for year in sorted(mentions.years):
+                if fresh(year):
+                    return year, _year_swap(year, seed)
+            for date in sorted(mentions.dates):
+                month = date.split()[0]
+                span = _find_span(sentence, month)
+                if span and fresh(month):
+                    return span, _pick([m.capitalize() for m in MONTHS], seed, month)
         if kind == NUMBER and (mentions.numbers or mentions.ordinals):
             for match in re.finditer(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)?\b|\b[A-Za-z]+\b", claim):
                 token = match.group(0)
                 low = token.lower()
+                if not fresh(token):
+                    continue
                 if token[0].isdigit() and token not in mentions.years:
                     return token, _number_swap(token, seed)
                 if (low in NUMBER_WORD_BY_VALUE.values() and low != "one") or \
                         (low in ORDINAL_WORDS and low != "last"):
                     return token, _number_swap(token, seed)
-        if kind == PLACE and mentions.places:
-            place = sorted(mentions.places, key=lambda p: (-len(p), p))[0]
-            span = _find_span(sentence, place)
-            if span:
-                return span, _place_swap(place, seed)
+        if kind == PLACE:
+            for place in sorted(mentions.places, key=lambda p: (-len(p), p)):
+                span = _find_span(sentence, place)
+                if span and fresh(place):
+                    return span, _place_swap(place, seed)
         if kind == PERSON:
-            people = sorted(mentions.names - mentions.places, key=lambda p: (-len(p), p))
+            # full names first; a lone capitalised word is often a nationality or a title
+            people = sorted(mentions.names - mentions.places, key=lambda p: (-len(p.split()), -len(p), p))
             for person in people:
                 span = _find_span(sentence, person)
-                if span:
-                    return span, _person_swap(span, seed)
+                if not span or not fresh(person):
+                    continue
+                if len(person.split()) == 1 and person.endswith(DEMONYM_ENDINGS):
+                    continue   # "American", "Chinese": a nationality, not a person
+                if kind != kinds[0] and (len(person.split()) < 2 or any(
+                        frequency_rank(w) <= COMMON_NAME_RANK for w in person.split())):
+                    continue   # not asked for a person: only clearly personal names ("Serafin Talisayon")
+                return span, _person_swap(span, seed)
     return None
 
 
 def make_wrong(query: str, response: str) -> str:
     sentences, ids, claims, positions, labels, order = _ranked(query, response)
-    qtype = question_type(strip_generation_prefix(query))
+    question = strip_generation_prefix(query)
+    qtype = question_type(question)
     by_id = {sid: (claim, pos) for sid, claim, pos in zip(ids, claims, positions)}
+    typed = (DATE, NUMBER, PERSON, PLACE)
+    # First the kind of answer the question asks for, in any claim (most important
+    # first); then any typed mention of the most important claims.
+    passes = ([(qtype,)] if qtype in typed else []) + [tuple(k for k in typed if k != qtype)]
+    for kinds in passes:
+        for sid in order:
+            claim, pos = by_id[sid]
+            swap = _key_swap(claim, sentences[pos][0], kinds, question, seed=f"{query}|{claim}")
+            if swap:
+                old, new = swap
+                return re.sub(rf"\b{re.escape(old)}\b", new, response)
+    # Last resort: say the opposite ("rapid" -> "slow") in the most important claim that allows it.
     for sid in order:
         claim, pos = by_id[sid]
-        swap = _key_swap(claim, sentences[pos][0], qtype, seed=f"{query}|{claim}")
-        if swap:
-            old, new = swap
-            return re.sub(rf"\b{re.escape(old)}\b", new, response)
-    raise PerturbationError("no year, number, name or place found in the response to swap")
+        for word in re.findall(r"[A-Za-z]+", claim):
+            opposite = OPPOSITE.get(word.lower())
+            if opposite and re.search(rf"\b{word}\b", sentences[pos][0]):
+                new = opposite.capitalize() if word[0].isupper() else opposite
+                sentence = sentences[pos][0]
+                changed = re.sub(rf"\b{word}\b", new, sentence, count=1)
+                return response.replace(sentence, changed, 1)
+    raise PerturbationError("no year, number, name, place or word with a listed opposite found "
+                            "in the response to swap")
 
 
 def perturb(query: str, response: str, kind: str) -> str:

@@ -248,7 +248,12 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None) -> li
     if previous_subject and first in ("he", "she", "it", "they"):
         text = previous_subject + text[len(text.split()[0]):]
     claims: list[str] = []
-    for clause in _split_clauses(text):
+    subject = sentence_subject_name(text)
+    for n, clause in enumerate(_split_clauses(text)):
+        # "..., and they are often called upon": the later clause's pronoun is the sentence's subject
+        if n and subject and _LEADING_PRONOUN.match(clause[:1].upper() + clause[1:]) \
+                and subject.split()[0].lower() not in ("he", "she", "it", "they"):
+            clause = _LEADING_PRONOUN.sub(subject, clause[:1].upper() + clause[1:], count=1)
         for part in _split_relatives(clause):
             for claim in _split_list(part):
                 for n, aside in enumerate(asides):
@@ -260,16 +265,11 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None) -> li
 
 
 def sentence_subject_name(sentence: str) -> str | None:
-    """The sentence's subject when it is a proper name (for resolving "He"/"It")."""
-    subject = _subject(sentence)
-    if subject and len(subject.split()) <= 5 and (
-            (subject[0].isupper() and subject.split()[0].lower() not in FUNCTION_CAPS)
-            or re.match(r"^The\s+[A-Z]", subject)):   # "The Eiffel Tower"
-        return subject
-    # "Kobe Bryant won ...": a leading capitalised name followed by a lower-case word
-    match = re.match(r"((?:[A-Z][\w'\-]*\.?\s+){1,4})[a-z]", sentence)
-    if match and match.group(1).split()[0].lower() not in FUNCTION_CAPS:
-        return match.group(1).strip()
+    """The sentence's subject when it is a name ("Kobe Bryant won ...", "The Eiffel Tower is ...")."""
+    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)\s+[a-z]",
+                     sentence)
+    if match and match.group(2).split()[0].lower() not in FUNCTION_CAPS:
+        return (match.group(1) or "") + match.group(2)
     return None
 
 

@@ -1,16 +1,21 @@
 """Claim verification against evidence by alignment and typed comparison.
 
-For each claim the evidence sentences best aligned with it (MiniLM cosine)
-are retrieved. Then, in this order:
+For each claim the evidence sentences best aligned with it (MiniLM cosine;
+leading pronouns of evidence sentences resolved first) are retrieved. Then
+the first rule that fires decides:
 
-1. ``contradicted`` when the claim is aligned with evidence that states a
-   different number, year/date or name in the same place, or that says the
-   opposite (negation), while the claim's own value appears nowhere in the
-   evidence;
-2. ``supported`` when the claim is closely aligned (high cosine, or most of
-   its content words present with a good cosine) and every number, date and
-   name it states is found in the evidence;
-3. ``not_enough_evidence`` otherwise.
+1. ``contradicted`` — number / date / name mismatch: closely aligned
+   evidence states another value where the claim's own value appears nowhere
+   in the evidence ("around 1600" stays compatible with "1599-1601");
+2. ``contradicted`` — title mismatch: a quoted title given differently;
+3. ``contradicted`` — negation mismatch: the same statement negated on one
+   side only (judged on the matching clause, and only when what is negated is
+   what the other side states);
+4. ``contradicted`` — opposite wording, from a small list (``ANTONYMS``);
+5. ``supported`` — closely aligned (cosine plus share of the claim's content
+   words found), every number, date and name it states found, and no rare
+   word that the evidence never uses;
+6. ``not_enough_evidence`` otherwise, saying what was not found.
 
 The reason names the rule that fired and quotes the evidence sentence. With
 no evidence at all the backend has nothing to check against and says so.
@@ -73,7 +78,7 @@ ANTONYMS = (
 
 
 @dataclass
-class Verdict:
+class ClaimVerdict:
     verdict: str
     reason: str
     evidence: str
@@ -274,16 +279,16 @@ def _quoted(text: str) -> set[str]:
     return {q.strip(" .,").lower() for q in _QUOTE.findall(text) if q.strip(" .,")}
 
 
-def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> Verdict:
+def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> ClaimVerdict:
     if not index.sentences:
-        return Verdict(NOT_ENOUGH_EVIDENCE, "no evidence sentences to compare with", "")
+        return ClaimVerdict(NOT_ENOUGH_EVIDENCE, "no evidence sentences to compare with", "")
     sims = index.vectors @ claim_vector
     top = [int(i) for i in np.argsort(-sims, kind="stable")[:TOP_K]]
     best = top[0]
     best_sim = float(sims[best])
     quote = index.sentences[best]
     if best_sim < ALIGN_MIN:
-        return Verdict(NOT_ENOUGH_EVIDENCE,
+        return ClaimVerdict(NOT_ENOUGH_EVIDENCE,
                        f"no evidence sentence is about this claim (best similarity {best_sim:.2f})", quote,
                        best_sim)
     mentions = _mentions(claim)
@@ -295,7 +300,7 @@ def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> 
             break
         conflict = _typed_conflict(mentions, index.mentions[i], index)
         if conflict:
-            return Verdict(CONTRADICTED, f"{conflict} (similarity {float(sims[i]):.2f})",
+            return ClaimVerdict(CONTRADICTED, f"{conflict} (similarity {float(sims[i]):.2f})",
                            index.sentences[i], float(sims[i]))
     # Rule 2: a quoted title that the evidence gives differently.
     claim_quotes = _quoted(claim)
@@ -303,7 +308,7 @@ def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> 
         missing_quotes = {q for q in claim_quotes if q not in index.all_text}
         other_quotes = _quoted(quote) - claim_quotes
         if missing_quotes and other_quotes:
-            return Verdict(CONTRADICTED, f"title mismatch: the claim says \"{sorted(missing_quotes)[0]}\", "
+            return ClaimVerdict(CONTRADICTED, f"title mismatch: the claim says \"{sorted(missing_quotes)[0]}\", "
                            f"the evidence says \"{sorted(other_quotes)[0]}\" (similarity {best_sim:.2f})",
                            quote, best_sim)
     best_stems = stems(quote)
@@ -313,14 +318,14 @@ def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> 
         clause = _matching_clause(claim_stems, quote)
         if clause is not None and _negation_mismatch(claim, clause):
             said = "negates" if mentions.negated else "affirms"
-            return Verdict(CONTRADICTED, f"negation mismatch: the claim {said} what the evidence "
+            return ClaimVerdict(CONTRADICTED, f"negation mismatch: the claim {said} what the evidence "
                            f"{'affirms' if mentions.negated else 'negates'} (similarity {best_sim:.2f})",
                            quote, best_sim)
     # Rule 4: an opposite word ("decreased" where the evidence says "increased").
     if best_sim >= ANTONYM_MIN:
         opposite = _antonym_conflict(claim_keys, quote)
         if opposite:
-            return Verdict(CONTRADICTED, f"opposite wording: the claim says '{opposite[0]}...', the evidence "
+            return ClaimVerdict(CONTRADICTED, f"opposite wording: the claim says '{opposite[0]}...', the evidence "
                            f"says '{opposite[1]}...' (similarity {best_sim:.2f})", quote, best_sim)
     # Rule 5: supported when aligned, every content word found, and no typed value missing.
     unfound = []
@@ -341,19 +346,19 @@ def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> 
         best_sim >= SUPPORT_SIM and key_coverage >= SUPPORT_COVERAGE_HIGH_SIM) or (
         best_sim >= SUPPORT_SIM_ALL_WORDS and key_coverage == 1.0)
     if aligned and not unfound:
-        return Verdict(SUPPORTED, f"aligned with the evidence (similarity {best_sim:.2f}, "
+        return ClaimVerdict(SUPPORTED, f"aligned with the evidence (similarity {best_sim:.2f}, "
                        f"{key_coverage:.0%} of the claim's words found) and no disagreement", quote, best_sim)
     if unfound or rare_unsaid:
-        return Verdict(NOT_ENOUGH_EVIDENCE, f"the evidence does not state "
+        return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"the evidence does not state "
                        f"{', '.join(sorted(unfound) + rare_unsaid)} (best similarity {best_sim:.2f})",
                        quote, best_sim)
-    return Verdict(NOT_ENOUGH_EVIDENCE, f"evidence is related but does not state the claim (similarity "
+    return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"evidence is related but does not state the claim (similarity "
                    f"{best_sim:.2f}; not found: {', '.join(uncovered[:5]) or '-'})", quote, best_sim)
 
 
-def verify_claims(claims: list[str], documents: list[Document]) -> list[Verdict]:
+def verify_claims(claims: list[str], documents: list[Document]) -> list[ClaimVerdict]:
     if not documents or not any(d.text.strip() or d.title.strip() for d in documents):
-        return [Verdict(NOT_ENOUGH_EVIDENCE, NO_EVIDENCE_REASON, "") for _ in claims]
+        return [ClaimVerdict(NOT_ENOUGH_EVIDENCE, NO_EVIDENCE_REASON, "") for _ in claims]
     index = build_index(documents)
     vectors = embed(claims) if claims else np.zeros((0, 384), dtype=np.float32)
     return [verify_claim(c, v, index) for c, v in zip(claims, vectors)]
