@@ -22,6 +22,17 @@ ALL, SPLIT = "All queries together", "Split by query type"
 
 
 @st.cache_data(show_spinner="Computing statistics…", max_entries=16)
+
+def long_means(means: pd.DataFrame, keys, by: str | None) -> pd.DataFrame:
+    """One row per (group, condition, metric) with a defined mean: the shape the bar charts take."""
+    rows = []
+    for _, row in means.iterrows():
+        for key in keys:
+            if key in means and row[key] is not None and not pd.isna(row[key]):
+                rows.append({**({by: row[by]} if by else {}), "condition": row["condition"],
+                             "metric": label(key), "mean": float(row[key])})
+    return pd.DataFrame(rows)
+
 def compute(token: tuple, view: str) -> dict[str, pd.DataFrame]:
     """Every table and curve of the page for one loaded set and query-type view."""
     dataset = _ui.dataset_for_token(token)
@@ -90,13 +101,7 @@ def means_section(data: dict, by: str | None) -> None:
         summary = (left_out.groupby("metric")["n_undefined"].sum().sort_values(ascending=False))
         st.caption("Left out of the means as undefined: " + ", ".join(
             f"{label(k)} {int(v)}" for k, v in summary.head(8).items()) + " response(s).")
-    chart_rows = []
-    for _, row in means.iterrows():
-        for key in SCORE_METRICS:
-            if key in means and row[key] is not None and not pd.isna(row[key]):
-                chart_rows.append({**({by: row[by]} if by else {}), "condition": row["condition"],
-                                   "metric": label(key), "mean": float(row[key])})
-    table = pd.DataFrame(chart_rows)
+    table = long_means(means, SCORE_METRICS, by)
     if table.empty:
         return
     conditions = [c for c in CONDITIONS if c in set(table["condition"])] + \
@@ -174,13 +179,7 @@ def curves_section(data: dict, by: str | None) -> None:
 def decay_section(data: dict, by: str | None) -> None:
     st.header("Decay-weighted precision and recall (Figure 5)")
     means = data["means"]
-    rows = []
-    for _, row in means.iterrows():
-        for key in DECAY_METRICS:
-            if key in means and row[key] is not None and not pd.isna(row[key]):
-                rows.append({**({by: row[by]} if by else {}), "condition": row["condition"],
-                             "metric": label(key), "mean": float(row[key])})
-    table = pd.DataFrame(rows)
+    table = long_means(means, DECAY_METRICS, by)
     if table.empty:
         st.info("Decay-weighted metrics are undefined here: they need ranked subclaims (precision) or "
                 "nuggets (recall).")

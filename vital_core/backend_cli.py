@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from .backends import BACKEND_NAMES, get_backend
 from .cli import UsageError
@@ -78,3 +79,33 @@ def key_redactor():
     if len(key) < 4:
         return None
     return lambda text: text.replace(key, "***")
+
+
+def run_batch_command(backend, out, start_batch) -> int:
+    """Run a resumable batch (``start_batch()`` returns its coroutine), print the summary.
+
+    Shared by ``score`` and ``perturb``: the backend is closed however the run
+    ends, bad input becomes a usage error, Ctrl-C says how to resume.
+    Exit status: 0 all done, 1 some records failed.
+    """
+    from .errors import InputError
+    from .pipeline import run_sync
+
+    async def go():
+        try:
+            return await start_batch()
+        finally:
+            await backend.aclose()
+
+    try:
+        result = run_sync(go())
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        print(f"interrupted: finished records are saved in {out}; run the same command again to resume",
+              file=sys.stderr)
+        raise
+    for line in result.lines():
+        print(line)
+    print(f"summary: {result.summary_path}")
+    return 1 if result.failed else 0

@@ -30,9 +30,9 @@ import pandas as pd
 from . import __version__
 from .errors import InputError
 from .loaders import (FACTSCORE, NEW_METRIC, RECORDS, ConditionScan, ConditionSource, Discovery, LoadLog,
-                      OriginalRecord, ReleaseRecord, check_variants_agree, describe, discover, documents_from,
-                      group_sources, iter_results_file, match_original, parse_line, read_line_at,
-                      read_original, response_from_record, scan_condition)
+                      OriginalRecord, ReleaseRecord, check_variants_agree, describe, discover,
+                      group_sources, iter_results_file, match_original, merge_condition,
+                      parse_line, read_line_at, read_original, response_from_record, scan_condition)
 from .metric_catalog import METRICS
 from .metrics import (DEFAULT_WEIGHTS, BatchBuilder, ScoringInput, TierWeights, batch_metrics,
                       f1_at_k_from_counts, median_k)
@@ -177,15 +177,7 @@ class Dataset:
                 continue
             rec = self._read_record(source, index, offsets)
             response, nuggets = response_from_record(rec, source.condition)
-            if example is None:
-                example = ExampleResult(id=example_id, query=rec.query, dataset=source.dataset,
-                                        subset=source.subset, query_type=source.query_type,
-                                        documents=documents_from(rec.get("documents")))
-            elif not example.documents:
-                example.documents = documents_from(rec.get("documents"))
-            if nuggets is not None and example.nuggets is None:
-                example.nuggets = nuggets
-            example.variants[source.condition] = response
+            example = merge_condition(example, example_id, rec, source, response, nuggets)
         if example is None:
             raise KeyError(f"no example {example_id!r} in this dataset")
         self._attach_original(group, index, example)

@@ -756,6 +756,20 @@ def _raw_assignment(rec: ReleaseRecord) -> Any:
     return None
 
 
+def merge_condition(example: ExampleResult | None, example_id: str, rec, source, response: ResponseResult,
+                    nuggets) -> ExampleResult:
+    """Add one condition's record to its example, creating the example on first sight."""
+    if example is None:
+        example = ExampleResult(id=example_id, query=rec.query, dataset=source.dataset, subset=source.subset,
+                                query_type=source.query_type, documents=documents_from(rec.get("documents")))
+    elif not example.documents:
+        example.documents = documents_from(rec.get("documents"))
+    if nuggets is not None and example.nuggets is None:
+        example.nuggets = nuggets
+    example.variants[source.condition] = response
+    return example
+
+
 def documents_from(raw: Any) -> list[Document]:
     """Documents in any release shape: {id,text}, {text} (factscore) or {status_code,text,url}."""
     docs = []
@@ -943,17 +957,8 @@ def load_group(group: str, sources: list[ConditionSource], log: LoadLog) -> list
                 continue
             seen[rec.index] = rec.query
             places[rec.index] = rec.place(source.primary())
-            ex = examples.get(rec.index)
-            if ex is None:
-                ex = examples[rec.index] = ExampleResult(
-                    id=f"{group}/{rec.index}", query=rec.query, dataset=source.dataset,
-                    subset=source.subset, query_type=source.query_type,
-                    documents=documents_from(rec.get("documents")))
-            elif not ex.documents:
-                ex.documents = documents_from(rec.get("documents"))
-            if nuggets is not None and ex.nuggets is None:
-                ex.nuggets = nuggets
-            ex.variants[source.condition] = response
+            examples[rec.index] = merge_condition(examples.get(rec.index), f"{group}/{rec.index}", rec,
+                                                  source, response, nuggets)
         queries[source.condition] = (seen, lambda i, f=places: f.get(i, f"record {i + 1}"))
     log.problems.extend(check_variants_agree(group, queries))
     original = next((s.original for s in sources if s.original is not None), None)

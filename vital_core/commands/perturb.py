@@ -19,14 +19,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..backend_cli import add_backend_arguments, backend_from_args, key_redactor
+from ..backend_cli import add_backend_arguments, backend_from_args, key_redactor, run_batch_command
 from ..batch import run_resumable
 from ..cli import UsageError
 from ..errors import InputError
 from ..inputs import InputRecord, read_inputs
 from ..model import MISSING, NORMAL, WRONG
 from ..perturbation import check_variant
-from ..pipeline import run_sync
 
 HELP = "Fill in missing and wrong variants of normal responses."
 ERRORS_FIELD = "perturbation_errors"
@@ -93,25 +92,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"perturbing {len(records)} record(s) with {backend.info.description or backend.info.name}",
           file=sys.stderr)
 
-    async def go():
-        try:
-            return await run_resumable(
-                records, out, lambda rec: perturb_record(backend, rec, kinds, args.overwrite),
-                concurrency=args.concurrency, progress=not args.no_progress, retry_failed=args.retry_failed,
-                error_of=perturbation_error, redact=key_redactor(), desc="perturbing", verb="perturbed",
-                backend_info=backend.info.to_dict(), usage=getattr(backend, "usage_summary", None))
-        finally:
-            await backend.aclose()
-
-    try:
-        result = run_sync(go())
-    except InputError as exc:
-        raise UsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        print(f"interrupted: finished records are saved in {out}; run the same command again to resume",
-              file=sys.stderr)
-        raise
-    for line in result.lines():
-        print(line)
-    print(f"summary: {result.summary_path}")
-    return 1 if result.failed else 0
+    return run_batch_command(backend, out, lambda: run_resumable(
+        records, out, lambda rec: perturb_record(backend, rec, kinds, args.overwrite),
+        concurrency=args.concurrency, progress=not args.no_progress, retry_failed=args.retry_failed,
+        error_of=perturbation_error, redact=key_redactor(), desc="perturbing", verb="perturbed",
+        backend_info=backend.info.to_dict(), usage=getattr(backend, "usage_summary", None)))

@@ -16,12 +16,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..backend_cli import add_backend_arguments, backend_from_args, key_redactor
+from ..backend_cli import add_backend_arguments, backend_from_args, key_redactor, run_batch_command
 from ..batch import run_batch
 from ..cli import UsageError
 from ..errors import InputError
 from ..inputs import read_inputs
-from ..pipeline import run_sync
 
 HELP = "Score responses with a backend; resumable batch run."
 
@@ -50,23 +49,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"scoring {len(records)} record(s) with {backend.info.description or backend.info.name}",
           file=sys.stderr)
 
-    async def go():
-        try:
-            return await run_batch(backend, records, out, concurrency=args.concurrency,
-                                   progress=not args.no_progress, retry_failed=args.retry_failed,
-                                   redact=key_redactor())
-        finally:
-            await backend.aclose()
-
-    try:
-        result = run_sync(go())
-    except InputError as exc:
-        raise UsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        print(f"interrupted: finished records are saved in {out}; run the same command again to resume",
-              file=sys.stderr)
-        raise
-    for line in result.lines():
-        print(line)
-    print(f"summary: {result.summary_path}")
-    return 1 if result.failed else 0
+    return run_batch_command(backend, out, lambda: run_batch(
+        backend, records, out, concurrency=args.concurrency, progress=not args.no_progress,
+        retry_failed=args.retry_failed, redact=key_redactor()))

@@ -9,7 +9,8 @@ Each claim of a response gets the features in ``FEATURES``:
   sentence's main statement rather than a detail split off from it);
 - answer-type matching: the claim carries a mention of the kind the query
   asks for (a person for "who", a date for "when", a number for "how many",
-  a place for "where", a name for "what/which") that the query lacks;
+  a place for "where", a name for "what/which") that the query lacks, and is
+  among the claims most similar to the query (top 30%);
 - background cues: the claim only restates the query's subject, or is a
   bare definition ("Crocodile Dundee is a film"); hedges; meta statements
   ("it is important to check ...").
@@ -45,11 +46,13 @@ FEATURES = ("sim_rank", "sim_gap", "claim_position", "position", "to_sentence", 
 # Fitted weights (plus an intercept) and thresholds; see the module docstring.
 # Regenerate with ``python bench/bench_offline_quality.py --calibrate``.
 WEIGHTS = {
-    "sim_rank": 0.3241, "sim_gap": 0.0323, "claim_position": 0.5591, "position": 0.096,
-    "to_sentence": 0.5373, "answer_type": 0.0769, "restates_only": -0.2409, "definition": -0.2905,
-    "hedge": -0.0667, "meta": -0.0227, "intercept": -0.2915,
+    "sim_rank": 0.2628, "sim_gap": 0.0297, "claim_position": 0.5532, "position": 0.1051,
+    "to_sentence": 0.558, "answer_type": 0.1355, "restates_only": -0.2588, "definition": -0.2781,
+    "hedge": -0.0772, "meta": -0.0266, "intercept": -0.2696,
 }
-THRESHOLDS = {"vital": 0.9374, "okay": 0.6208}
+# answer-type matching counts only for claims above this similarity rank (0..1, 1 = best)
+ANSWER_TYPE_MIN_RANK = 0.7
+THRESHOLDS = {"vital": 1.0163, "okay": 0.6247}
 
 _DEFINITION = re.compile(r"^[\w\"'“”().,\- ]{1,60}\s(is|are|was|were)\s(a|an)\s[\w\-]+(\s[\w\-]+)?\.?$",
                          re.IGNORECASE)
@@ -120,7 +123,10 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
             "claim_position": 1.0 - i / max(1, n - 1),
             "position": 1.0 - sentence_index[i] / max(1, n_sentences - 1) if n_sentences > 1 else 1.0,
             "to_sentence": float(to_sentence[i]),
-            "answer_type": 1.0 if typed_kind and _new_typed(m, q_mentions, typed_kind) else 0.0,
+            # only in claims about the question (top 30% by similarity): elsewhere a name or a
+            # year is usually a detail, and in a response that lacks the answer it never is one
+            "answer_type": 1.0 if (typed_kind and claim_rank[i] > ANSWER_TYPE_MIN_RANK
+                                   and _new_typed(m, q_mentions, typed_kind)) else 0.0,
             # for a yes/no question, restating it (affirmed or negated) is the answer
             "restates_only": 1.0 if (qtype != YESNO and overlap >= 0.5
                                      and len(c_words - q_words) <= 1) else 0.0,
