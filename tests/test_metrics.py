@@ -1,6 +1,7 @@
 """Every metric on small hand-worked cases, including the undefined (None) cases."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from vital_core import metrics as M
@@ -238,3 +239,45 @@ def test_batch_metrics_equal_the_pure_functions(weights):
                     assert math.isnan(got), (r, key, data)
                 else:
                     assert got == pytest.approx(float(value), abs=1e-12), (r, key, data)
+
+
+def test_fc_precision_uses_the_reference_check_when_verdicts_came_from_documents():
+    """Documents decide the VITAL verdicts; a separate check against the reference gives FC precision."""
+    from vital_core.metrics import BatchBuilder, ScoringInput, batch_metrics, compute_response_metrics
+    from vital_core.model import ResponseResult, Subclaim
+    subclaims = [Subclaim(id="S1", text="a", importance="vital", verdict="supported"),
+                 Subclaim(id="S2", text="b", importance="okay", verdict="supported"),
+                 Subclaim(id="S3", text="c", importance="okay", verdict="not_enough_evidence")]
+    response = ResponseResult(variant="normal", text="a. b. c.", subclaims=subclaims,
+                              evidence_mode="documents")
+    assert compute_response_metrics(response, None)["fc_precision"] is None
+    response.fc_verdicts = {"S1": "supported", "S2": "contradicted"}   # S3 unchecked -> not judged
+    m = compute_response_metrics(response, None)
+    assert m["fc_precision"] == pytest.approx(1 / 3)
+    assert m["factscore_precision"] == pytest.approx(2 / 3)            # unchanged: from the documents
+    batch = BatchBuilder()
+    batch.add(ScoringInput.from_response(response, None))
+    batch.add(ScoringInput.from_response(ResponseResult(variant="x", text="", subclaims=subclaims,
+                                                        evidence_mode="documents"), None))
+    cols = batch_metrics(batch)
+    assert cols["fc_precision"][0] == pytest.approx(1 / 3)
+    assert np.isnan(cols["fc_precision"][1])
+    again = ResponseResult.from_dict(response.to_dict())
+    assert again.fc_verdicts == {"S1": "supported", "S2": "contradicted"}
+
+
+def test_pipeline_checks_claims_against_the_reference_when_documents_are_given_too():
+    from vital_core.backends import get_backend
+    from vital_core.metrics import compute_response_metrics
+    from vital_core.model import Document
+    from vital_core.pipeline import run_sync, score_example
+    example = run_sync(score_example(
+        get_backend("offline"), example_id="e", query="What is the capital of Australia?",
+        responses={"normal": "The capital of Australia is Canberra. It was chosen in 1908."},
+        documents=[Document("D1", "Canberra is the capital city of Australia. It was selected in 1908.")],
+        reference="The capital of Australia is Canberra."))
+    normal = example.variants["normal"]
+    assert normal.evidence_mode == "documents" and normal.fc_verdicts is not None
+    assert set(normal.fc_verdicts) == {s.id for s in normal.subclaims}
+    metrics = compute_response_metrics(normal, example.nuggets)
+    assert metrics["fc_precision"] is not None and metrics["fc_f1"] is not None

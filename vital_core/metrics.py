@@ -417,6 +417,7 @@ class ScoringInput:
     reference_importance: list[str] | None = None
     reference_verdicts: list[str] | None = None
     evidence_mode: str = ""
+    fc_verdicts: list[str] | None = None     # subclaims vs the reference when verdicts came from documents
 
     @classmethod
     def from_response(cls, response: ResponseResult, nuggets: list[Nugget] | None) -> "ScoringInput":
@@ -435,7 +436,9 @@ class ScoringInput:
                    order=order, nugget_importance=nugget_importance, assignment=assignment,
                    reference_importance=None if refs is None else [s.importance for s in refs],
                    reference_verdicts=None if refs is None else [s.verdict for s in refs],
-                   evidence_mode=response.evidence_mode)
+                   evidence_mode=response.evidence_mode,
+                   fc_verdicts=None if response.fc_verdicts is None
+                   else [response.fc_verdicts.get(s.id, NOT_JUDGED) for s in subclaims])
 
 
 def compute_metrics(data: ScoringInput, weights: TierWeights = DEFAULT_WEIGHTS) -> dict[str, float | bool | int | None]:
@@ -446,7 +449,8 @@ def compute_metrics(data: ScoringInput, weights: TierWeights = DEFAULT_WEIGHTS) 
     nimp, assign = data.nugget_importance, data.assignment
     wp = weighted_precision(imp, ver, weights)
     wr = weighted_recall(nimp or [], assign, weights) if nimp is not None else None
-    fcp = fc_precision(ver, data.evidence_mode)
+    fcp = (factscore_precision(data.fc_verdicts) if data.fc_verdicts is not None
+           else fc_precision(ver, data.evidence_mode))
     fcr = fc_recall(data.reference_verdicts)
     points = wimpe_points(data.reference_importance, data.reference_verdicts, nimp, assign)
     has_nuggets = nimp is not None
@@ -536,11 +540,13 @@ class BatchBuilder:
         self.has_assignment: list[bool] = []
         self.has_reference: list[bool] = []
         self.evidence_reference: list[bool] = []
+        self.fc_supported: list[float] = []    # per record; NaN = no separate reference check
+        self.fc_total: list[float] = []
 
     def add_codes(self, tiers: list[int], verdicts: list[int], ranks: list[int] | None,
                   nugget_tiers: list[int] | None = None, assignment: list[int] | None = None,
                   ref_tiers: list[int] | None = None, ref_verdicts: list[int] | None = None,
-                  evidence_reference: bool = False) -> int:
+                  evidence_reference: bool = False, fc_counts: tuple[int, int] | None = None) -> int:
         """Add one response given as codes; returns its record number."""
         r = self.n
         self.n += 1
@@ -564,13 +570,15 @@ class BatchBuilder:
             self.ref_tier.extend(ref_tiers or [])
             self.ref_verdict.extend(ref_verdicts)
         self.evidence_reference.append(evidence_reference)
+        self.fc_supported.append(float("nan") if fc_counts is None else fc_counts[0])
+        self.fc_total.append(float("nan") if fc_counts is None else fc_counts[1])
         return r
 
     _COLUMNS = {"sub_record": "int32", "sub_tier": "int8", "sub_verdict": "int8", "sub_rank": "int32",
                 "nug_record": "int32", "nug_tier": "int8", "nug_assign": "int8", "nug_position": "int32",
                 "ref_record": "int32", "ref_tier": "int8", "ref_verdict": "int8", "ranked": "bool",
                 "has_nuggets": "bool", "has_assignment": "bool", "has_reference": "bool",
-                "evidence_reference": "bool"}
+                "evidence_reference": "bool", "fc_supported": "float64", "fc_total": "float64"}
     _RECORD_COLUMNS = ("sub_record", "nug_record", "ref_record")
 
     def freeze(self) -> "BatchBuilder":
@@ -610,7 +618,9 @@ class BatchBuilder:
             None if data.assignment is None else [ASSIGNMENT_CODE[a] for a in data.assignment],
             None if data.reference_importance is None else [TIER_CODE[t] for t in data.reference_importance],
             None if data.reference_verdicts is None else [VERDICT_CODE[v] for v in data.reference_verdicts],
-            data.evidence_mode == EVIDENCE_REFERENCE)
+            data.evidence_mode == EVIDENCE_REFERENCE,
+            None if data.fc_verdicts is None
+            else (sum(v == SUPPORTED for v in data.fc_verdicts), len(data.fc_verdicts)))
 
 
 def batch_metrics(batch: BatchBuilder, weights: TierWeights = DEFAULT_WEIGHTS) -> dict:
@@ -725,7 +735,10 @@ def batch_metrics(batch: BatchBuilder, weights: TierWeights = DEFAULT_WEIGHTS) -
     rrec, rtier, rver = (arr(batch.ref_record, np.int64), arr(batch.ref_tier, np.int8),
                          arr(batch.ref_verdict, np.int8))
     has_ref = arr(batch.has_reference, bool)
-    fcp = ratio(n_sup, n_sub, arr(batch.evidence_reference, bool))
+    fc_tot = arr(batch.fc_total, np.float64)
+    checked = ~np.isnan(fc_tot)
+    fcp = np.where(checked, ratio(arr(batch.fc_supported, np.float64), np.nan_to_num(fc_tot), checked),
+                   ratio(n_sup, n_sub, arr(batch.evidence_reference, bool)))
     fcr = ratio(count(rrec, w=(rver == 0).astype(float)), count(rrec), has_ref)
     out["fc_precision"], out["fc_recall"], out["fc_f1"] = fcp, fcr, harmonic(fcp, fcr)
     ref_w = np.array([3.0, 2.0, 1.0, 0.0])[rtier]

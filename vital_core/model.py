@@ -186,6 +186,10 @@ class ResponseResult:
     # Factual-correctness recall direction: the reference answer's claims,
     # each verified against this response. None = no reference.
     reference_claims: list[Subclaim] | None = None
+    # Factual-correctness precision when the subclaims' own verdicts come from
+    # documents: subclaim id -> verdict against the reference answer. None =
+    # not checked (with evidence_mode "reference" the verdicts already are that).
+    fc_verdicts: dict[str, str] | None = None
     evidence_mode: str = EVIDENCE_UNKNOWN
     response_id: str = ""
     n2s: dict[str, list[str]] | None = None   # release's nugget -> subclaim alignment
@@ -209,6 +213,8 @@ class ResponseResult:
              "reference_claims": None if self.reference_claims is None
              else [s.to_dict() for s in self.reference_claims],
              "error": self.error, "warnings": list(self.warnings)}
+        if self.fc_verdicts is not None:
+            d["fc_verdicts"] = dict(self.fc_verdicts)
         if self.n2s is not None:
             d["n2s"] = self.n2s
         return d
@@ -219,7 +225,10 @@ class ResponseResult:
         if assignment is not None:
             assignment = {str(k): normalise_assignment(v, where=where) for k, v in assignment.items()}
         refs = d.get("reference_claims")
-        return cls(variant=str(d.get("variant", NORMAL)), text=str(d.get("text", "")),
+        fc = d.get("fc_verdicts")
+        if fc is not None:
+            fc = {str(k): normalise_verdict(v, where=where) for k, v in fc.items()}
+        return cls(fc_verdicts=fc, variant=str(d.get("variant", NORMAL)), text=str(d.get("text", "")),
                    subclaims=[Subclaim.from_dict(s, where) for s in d.get("subclaims") or []],
                    order=[str(x) for x in d.get("order") or []],
                    nugget_assignment=assignment,

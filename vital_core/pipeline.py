@@ -70,6 +70,13 @@ async def score_response(backend: Backend, query: str, variant: str, text: str,
             result.warnings.extend(ranking.warnings)
             on_step(f"{variant}: verifying against {evidence.mode}")
             apply_verdicts(result.subclaims, await backend.verify(query, result.subclaims, evidence))
+            if evidence.mode == EVIDENCE_DOCUMENTS and evidence.reference and evidence.reference.strip():
+                # Documents decide the verdicts; factual correctness needs the same claims
+                # checked against the reference answer too.
+                on_step(f"{variant}: checking subclaims against the reference answer")
+                against_reference = Evidence(mode=EVIDENCE_REFERENCE, reference=evidence.reference)
+                checks = await backend.verify(query, result.subclaims, against_reference)
+                result.fc_verdicts = {s.id: v.verdict for s, v in zip(result.subclaims, checks)}
         if evidence.reference and evidence.reference.strip():
             # Factual-correctness recall: the reference's claims checked against this response.
             on_step(f"{variant}: checking the reference's claims against the response")

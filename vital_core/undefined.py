@@ -46,9 +46,10 @@ def why_undefined(key: str, response: ResponseResult, nuggets: list[Nugget] | No
         if key == "weighted_f1":
             return "needs both weighted precision and weighted recall"
         return need
-    if key in ("fc_precision", "fc_f1") and response.evidence_mode != EVIDENCE_REFERENCE:
-        return ("needs the response checked against a reference answer; "
-                f"its claims were checked against {response.evidence_mode}")
+    if key in ("fc_precision", "fc_f1") and response.evidence_mode != EVIDENCE_REFERENCE \
+            and response.fc_verdicts is None:
+        return ("needs a reference answer to check the response's claims against; "
+                f"its claims were checked against {response.evidence_mode} only")
     if key in ("fc_recall", "fc_f1") and response.reference_claims is None:
         return "needs a reference answer; none was given"
     if key in ("wpa", "pcp"):

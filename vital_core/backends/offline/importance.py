@@ -10,7 +10,9 @@ Each claim of a response gets the features in ``FEATURES``:
 - answer-type matching: the claim carries a mention of the kind the query
   asks for (a person for "who", a date for "when", a number for "how many",
   a place for "where", a name for "what/which") that the query lacks, and is
-  among the claims most similar to the query (top 30%);
+  among the claims most similar to the query (top 30%); and, for a
+  who/when/how-many/where question, whether the claim is one of the two
+  closest to the question that name such a thing (the presumed answer);
 - background cues: the claim only restates the query's subject, or is a
   bare definition ("Crocodile Dundee is a film"); hedges; meta statements
   ("it is important to check ...").
@@ -41,7 +43,7 @@ your not no yes so than then also such into about over after before during betwe
 some many much more most other each one own same only very just""".split())
 
 FEATURES = ("sim_rank", "sim_gap", "claim_position", "position", "to_sentence", "answer_type",
-            "restates_only", "definition", "hedge", "meta")
+            "best_answer", "restates_only", "definition", "hedge", "meta")
 
 # Fitted weights (plus an intercept) and thresholds; see the module docstring.
 # Regenerate with ``python bench/bench_offline_quality.py --calibrate``.
@@ -50,6 +52,10 @@ WEIGHTS = {
     "to_sentence": 0.558, "answer_type": 0.1355, "restates_only": -0.2588, "definition": -0.2781,
     "hedge": -0.0772, "meta": -0.0266, "intercept": -0.2696,
 }
+# "best_answer" marks the BEST_ANSWER_COUNT claims most similar to a who/when/how-many/where
+# question that carry a new mention of the asked type, among the upper half by similarity
+BEST_ANSWER_COUNT = 2
+BEST_ANSWER_MIN_RANK = 0.5
 # answer-type matching counts only for claims above this similarity rank (0..1, 1 = best)
 ANSWER_TYPE_MIN_RANK = 0.7
 THRESHOLDS = {"vital": 1.0163, "okay": 0.6247}
@@ -111,12 +117,18 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
     sentence_vectors = dict(zip(unique_sentences, vectors[n + 1:]))
     to_sentence = np.array([float(vectors[1 + i] @ sentence_vectors[sentences[i]]) for i in range(n)])
     claim_rank = 1.0 - rank / max(1, n - 1) if n > 1 else np.ones(n)
+    typed_kind = qtype if qtype in (PERSON, DATE, NUMBER, PLACE, ENTITY) else None
+    # the presumed answer statements: the claims closest to the question that name what it asks for
+    best_answer: set[int] = set()
+    if qtype in (PERSON, DATE, NUMBER, PLACE):
+        candidates = [i for i in order if claim_rank[i] >= BEST_ANSWER_MIN_RANK
+                      and _new_typed(mentions[i], q_mentions, qtype)]
+        best_answer = {int(i) for i in candidates[:BEST_ANSWER_COUNT]}
     rows = []
     for i, claim in enumerate(claims):
         m = mentions[i]
         c_words = content_words(claim)
         overlap = len(q_words & c_words) / len(q_words) if q_words else 0.0
-        typed_kind = qtype if qtype in (PERSON, DATE, NUMBER, PLACE, ENTITY) else None
         values = {
             "sim_rank": float(claim_rank[i]),
             "sim_gap": float(sims[i] - sims[top]),
@@ -128,6 +140,7 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
             "answer_type": 1.0 if (typed_kind and claim_rank[i] > ANSWER_TYPE_MIN_RANK
                                    and _new_typed(m, q_mentions, typed_kind)) else 0.0,
             # for a yes/no question, restating it (affirmed or negated) is the answer
+            "best_answer": 1.0 if i in best_answer else 0.0,
             "restates_only": 1.0 if (qtype != YESNO and overlap >= 0.5
                                      and len(c_words - q_words) <= 1) else 0.0,
             "definition": 1.0 if _DEFINITION.match(claim.strip()) and len(claim.split()) <= 9 else 0.0,
