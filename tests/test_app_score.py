@@ -46,7 +46,7 @@ def test_offline_scoring_with_documents_shows_subclaims_and_metrics():
     assert values["Nugget recall (All Strict)"] != "undefined", "documents give nuggets"
     # documents but no reference: factual correctness is undefined and says why
     assert values["Factual correctness F1"] == "undefined"
-    assert any("Undefined — needs the response checked against a reference answer" in c
+    assert any("Undefined — needs a reference answer to check the response's claims against" in c
                for c in texts(at, "caption"))
 
 
@@ -127,3 +127,13 @@ def test_demo_picker_fills_inputs_and_the_url():
     assert at.text_input(key="score_query").value == "What causes the seasons on Earth?"
     assert at.query_params.get("example") == "demo-09"
     assert any("demo example demo-09" in c for c in texts(at, "caption"))
+
+
+def test_documents_and_reference_together_define_factual_correctness():
+    at = open_page("score")
+    _score(at, "When did the Berlin Wall fall?",
+           "The Berlin Wall fell on 9 November 1989. Germany was reunified on 3 October 1990.",
+           documents="The Berlin Wall fell on 9 November 1989.\n---\nGermany was reunified on 3 October 1990.",
+           reference="The Berlin Wall fell on 9 November 1989.")
+    values = metric_values(at)
+    assert values["Factual correctness F1"] != "undefined", "documents decide verdicts; the reference gives FC"

@@ -139,7 +139,9 @@ def test_explore_reference_folder_by_path_as_first_request(server, page):
 
 
 def test_score_flow_offline(server, page):
-    page.goto(f"{server}/?example=demo-03")  # Score is the default page: its URL is the root
+    # Score is the default page: its URL is the root. demo-07 is open-ended with documents but no
+    # reference answer, so factual correctness is undefined and must say why.
+    page.goto(f"{server}/?example=demo-07")
     page.get_by_text("Active: offline backend").first.wait_for()
     settle(page)
     page.get_by_role("button", name="Score", exact=True).click()
@@ -149,7 +151,7 @@ def test_score_flow_offline(server, page):
     assert page.get_by_text("scored just now by the offline backend").count() == 1
     assert page.locator(".vx-row").count() >= 3, "coloured subclaim rows"
     assert page.get_by_text("VITAL precision").count() >= 1
-    assert page.get_by_text("Undefined —").count() >= 1, "an undefined metric says why"
+    assert page.get_by_text("Undefined — needs a reference answer").count() >= 1, "an undefined metric says why"
     # a row opens to show the verdict's reason
     page.locator("details.vx-claim summary").first.click()
     page.locator("details.vx-claim[open]").get_by_text("Reason:").first.wait_for()

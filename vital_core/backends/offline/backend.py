@@ -7,7 +7,7 @@ perturbation. Deterministic: the same input always gives the same output.
 """
 from __future__ import annotations
 
-from ...model import EVIDENCE_NONE, Document, Nugget, Subclaim
+from ...model import EVIDENCE_NONE, EVIDENCE_REFERENCE, Document, Nugget, Subclaim
 from ..base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
 from . import importance, nuggets, perturbation, sentences, verification
 from .embedder import get_embedder
@@ -55,8 +55,11 @@ class OfflineBackend(Backend):
             documents: list[Document] = []
         else:
             documents = evidence.as_documents()
-        return [Verdict(verdict=v.verdict, reason=v.reason, evidence=v.evidence)
-                for v in verification.verify_claims(claims, documents)]
+        reference = evidence.mode == EVIDENCE_REFERENCE
+        verdicts = verification.verify_claims(
+            claims, documents, reference=reference,
+            source_sentences=[s.sentence or s.text for s in subclaims] if reference else None)
+        return [Verdict(verdict=v.verdict, reason=v.reason, evidence=v.evidence) for v in verdicts]
 
     async def make_nuggets(self, query: str, documents: list[Document]) -> list[Nugget]:
         return nuggets.make_nuggets(query, documents)

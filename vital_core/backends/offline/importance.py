@@ -48,9 +48,9 @@ FEATURES = ("sim_rank", "sim_gap", "claim_position", "position", "to_sentence", 
 # Fitted weights (plus an intercept) and thresholds; see the module docstring.
 # Regenerate with ``python bench/bench_offline_quality.py --calibrate``.
 WEIGHTS = {
-    "sim_rank": 0.2628, "sim_gap": 0.0297, "claim_position": 0.5532, "position": 0.1051,
-    "to_sentence": 0.558, "answer_type": 0.1355, "restates_only": -0.2588, "definition": -0.2781,
-    "hedge": -0.0772, "meta": -0.0266, "intercept": -0.2696,
+    "sim_rank": 0.2472, "sim_gap": 0.0385, "claim_position": 0.5419, "position": 0.1039,
+    "to_sentence": 0.5696, "answer_type": 0.2633, "best_answer": 0.0806, "restates_only": -0.1806,
+    "definition": -0.2773, "hedge": -0.0782, "meta": -0.0046, "intercept": -0.2639,
 }
 # "best_answer" marks the BEST_ANSWER_COUNT claims most similar to a who/when/how-many/where
 # question that carry a new mention of the asked type, among the upper half by similarity
@@ -58,7 +58,7 @@ BEST_ANSWER_COUNT = 2
 BEST_ANSWER_MIN_RANK = 0.5
 # answer-type matching counts only for claims above this similarity rank (0..1, 1 = best)
 ANSWER_TYPE_MIN_RANK = 0.7
-THRESHOLDS = {"vital": 1.0163, "okay": 0.6247}
+THRESHOLDS = {"vital": 0.9493, "okay": 0.6193}
 
 _DEFINITION = re.compile(r"^[\w\"'“”().,\- ]{1,60}\s(is|are|was|were)\s(a|an)\s[\w\-]+(\s[\w\-]+)?\.?$",
                          re.IGNORECASE)
@@ -75,19 +75,28 @@ def content_words(text: str) -> set[str]:
     return {_stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1}
 
 
-def _new_typed(mentions: Mentions, query_mentions: Mentions, kind: str) -> set[str]:
-    """Mentions of ``kind`` in the claim that the query does not already contain."""
+def _new_typed(mentions: Mentions, query_mentions: Mentions, kind: str,
+               query_words: set[str] = frozenset()) -> set[str]:
+    """Mentions of ``kind`` in the claim that the query does not already contain.
+
+    Questions are often typed in lower case ("who gives the speech at the end of
+    stuck on you"), so a name counts as the query's own when all its words are
+    query words, whatever the capitalisation.
+    """
+    def new_names(names: set[str]) -> set[str]:
+        return {n for n in names - query_mentions.names
+                if not all(w in query_words for w in words(n))}
     if kind == PERSON:
-        return (mentions.names - mentions.places) - query_mentions.names
+        return new_names(mentions.names - mentions.places)
     if kind == DATE:
         return (mentions.years - query_mentions.years) | (mentions.dates - query_mentions.dates)
     if kind == NUMBER:
         return ({str(n) for n in mentions.numbers - query_mentions.numbers}
                 | {f"#{n}" for n in mentions.ordinals - query_mentions.ordinals})
     if kind == PLACE:
-        return mentions.places - query_mentions.places - query_mentions.names
+        return new_names(mentions.places - query_mentions.places)
     if kind == ENTITY:
-        return (mentions.names - query_mentions.names) | (mentions.years - query_mentions.years)
+        return new_names(mentions.names) | (mentions.years - query_mentions.years)
     return set()
 
 
@@ -106,6 +115,7 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
     qtype = question_type(question)
     q_mentions = extract_mentions(question)
     q_words = content_words(question)
+    q_all_words = set(words(question))
     n_sentences = max(sentence_index) + 1
     order = np.argsort(-sims, kind="stable")
     rank = np.empty(n)
@@ -122,7 +132,7 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
     best_answer: set[int] = set()
     if qtype in (PERSON, DATE, NUMBER, PLACE):
         candidates = [i for i in order if claim_rank[i] >= BEST_ANSWER_MIN_RANK
-                      and _new_typed(mentions[i], q_mentions, qtype)]
+                      and _new_typed(mentions[i], q_mentions, qtype, q_all_words)]
         best_answer = {int(i) for i in candidates[:BEST_ANSWER_COUNT]}
     rows = []
     for i, claim in enumerate(claims):
@@ -138,7 +148,7 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
             # only in claims about the question (top 30% by similarity): elsewhere a name or a
             # year is usually a detail, and in a response that lacks the answer it never is one
             "answer_type": 1.0 if (typed_kind and claim_rank[i] > ANSWER_TYPE_MIN_RANK
-                                   and _new_typed(m, q_mentions, typed_kind)) else 0.0,
+                                   and _new_typed(m, q_mentions, typed_kind, q_all_words)) else 0.0,
             # for a yes/no question, restating it (affirmed or negated) is the answer
             "best_answer": 1.0 if i in best_answer else 0.0,
             "restates_only": 1.0 if (qtype != YESNO and overlap >= 0.5

@@ -51,6 +51,13 @@ SUPPORT_SIM_ALL_WORDS = 0.50      # every content word found: a looser cosine wi
 NEGATION_MIN = 0.70
 ANTONYM_MIN = 0.65
 TOP_K = 3
+# Substituted wording (reference mode): the claim, or the response sentence it
+# comes from, follows a reference sentence this closely (cosine, and share of
+# its content words found there) yet says other content words in one place.
+SUBSTITUTION_MIN = 0.60
+SUBSTITUTION_SENTENCE_MIN = 0.75
+SUBSTITUTION_SHARED = 0.60
+SUBSTITUTION_SPAN = 3
 WINDOW_MARGIN = 0.05
 
 # Word pairs with opposite meaning; compared by their first five letters.
@@ -275,11 +282,52 @@ def _antonym_conflict(claim_keys: set[str], sentence: str) -> tuple[str, str] | 
     return None
 
 
+def _content(word: str) -> bool:
+    return len(word) > 2 and word.isalpha() and word not in STOPWORDS
+
+
+def _substitution(text: str, sentence: str, index: EvidenceIndex) -> tuple[str, str] | None:
+    """(new words, replaced words) when ``text`` follows ``sentence`` but swaps a short span.
+
+    Word sequences are aligned (crude lemmas); a "replace" of at most
+    ``SUBSTITUTION_SPAN`` words where the text's words occur nowhere in the
+    evidence and the sentence's words are not in the text is a substitution
+    ("rapid, automatic" -> "slow, deliberate"). Insertions and deletions alone
+    (a detail added or dropped) are not.
+    """
+    from difflib import SequenceMatcher
+    a = [w for w in words(text)]
+    b = [w for w in words(sentence)]
+    a_keys, b_keys = [_key(w) for w in a], [_key(w) for w in b]
+    text_content = {k for w, k in zip(a, a_keys) if _content(w)}
+    if not text_content:
+        return None
+    shared = len(text_content & set(b_keys)) / len(text_content)
+    if shared < SUBSTITUTION_SHARED:
+        return None
+    evidence_keys = {_key(w) for w in words(index.all_text)}
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, a_keys, b_keys, autojunk=False).get_opcodes():
+        if op != "replace" or i2 - i1 > SUBSTITUTION_SPAN or j2 - j1 > SUBSTITUTION_SPAN:
+            continue
+        new = [a[i] for i in range(i1, i2) if _content(a[i]) and a_keys[i] not in evidence_keys]
+        old = [b[j] for j in range(j1, j2) if _content(b[j]) and b_keys[j] not in text_content]
+        if new and old:
+            return " ".join(new), " ".join(old)
+    return None
+
+
 def _quoted(text: str) -> set[str]:
     return {q.strip(" .,").lower() for q in _QUOTE.findall(text) if q.strip(" .,")}
 
 
-def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> ClaimVerdict:
+def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex,
+                 substitution: bool = False, source: tuple[str, np.ndarray] | None = None) -> ClaimVerdict:
+    """The verdict on one claim; ``substitution`` enables rule 5 (reference mode).
+
+    ``source`` is the response sentence the claim comes from, with its vector:
+    a claim split off a sentence may align poorly on its own while its sentence
+    follows a reference sentence closely.
+    """
     if not index.sentences:
         return ClaimVerdict(NOT_ENOUGH_EVIDENCE, "no evidence sentences to compare with", "")
     sims = index.vectors @ claim_vector
@@ -327,7 +375,25 @@ def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> 
         if opposite:
             return ClaimVerdict(CONTRADICTED, f"opposite wording: the claim says '{opposite[0]}...', the evidence "
                            f"says '{opposite[1]}...' (similarity {best_sim:.2f})", quote, best_sim)
-    # Rule 5: supported when aligned, every content word found, and no typed value missing.
+    # Rule 5 (reference mode): a substituted content word in an otherwise closely followed sentence.
+    if substitution:
+        swap = _substitution(claim, quote, index) if best_sim >= SUBSTITUTION_MIN else None
+        if swap:
+            return ClaimVerdict(CONTRADICTED, f"substituted wording: the claim says '{swap[0]}' where the "
+                                f"closely matching reference sentence says '{swap[1]}' (similarity "
+                                f"{best_sim:.2f})", quote, best_sim)
+        if source is not None and source[0].strip() and source[0].strip() != claim.strip():
+            source_sims = index.vectors @ source[1]
+            j = int(np.argmax(source_sims))
+            if float(source_sims[j]) >= SUBSTITUTION_SENTENCE_MIN:
+                swap = _substitution(source[0], index.sentences[j], index)
+                claim_words = set(words(claim))
+                if swap and all(w in claim_words for w in swap[0].split()):
+                    return ClaimVerdict(CONTRADICTED, f"substituted wording: the claim's sentence says "
+                                        f"'{swap[0]}' where the closely matching reference sentence says "
+                                        f"'{swap[1]}' (sentence similarity {float(source_sims[j]):.2f})",
+                                        index.sentences[j], float(source_sims[j]))
+    # Rule 6: supported when aligned, every content word found, and no typed value missing.
     unfound = []
     aligned_mentions = index.mentions[best]
     unfound += [y for y in mentions.years if y not in index.all_mentions.years
@@ -356,9 +422,23 @@ def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex) -> 
                    f"{best_sim:.2f}; not found: {', '.join(uncovered[:5]) or '-'})", quote, best_sim)
 
 
-def verify_claims(claims: list[str], documents: list[Document]) -> list[ClaimVerdict]:
+def verify_claims(claims: list[str], documents: list[Document], *, reference: bool = False,
+                  source_sentences: list[str] | None = None) -> list[ClaimVerdict]:
+    """Verdicts for ``claims`` against ``documents``.
+
+    ``reference=True`` when the evidence is a reference answer to the same
+    question (written in parallel with the response): then the substituted
+    wording rule also applies, using ``source_sentences`` (each claim's response
+    sentence) when given.
+    """
     if not documents or not any(d.text.strip() or d.title.strip() for d in documents):
         return [ClaimVerdict(NOT_ENOUGH_EVIDENCE, NO_EVIDENCE_REASON, "") for _ in claims]
     index = build_index(documents)
     vectors = embed(claims) if claims else np.zeros((0, 384), dtype=np.float32)
-    return [verify_claim(c, v, index) for c, v in zip(claims, vectors)]
+    sources: list[tuple[str, np.ndarray] | None] = [None] * len(claims)
+    if reference and source_sentences:
+        unique = list(dict.fromkeys(t for t in source_sentences if t and t.strip()))
+        by_text = dict(zip(unique, embed(unique))) if unique else {}
+        sources = [(t, by_text[t]) if t in by_text else None for t in source_sentences]
+    return [verify_claim(c, v, index, substitution=reference, source=src)
+            for c, v, src in zip(claims, vectors, sources)]
