@@ -24,26 +24,7 @@ CHART_METRICS = [k for k in HEADLINE if METRICS[k].kind == "score"]
 
 
 def prefill(example_id: str) -> None:
-    item = _ui.demo_inputs().get(example_id)
-    if item is None:
-        return
-    st.session_state["cmp_query"] = item["query"]
-    for name, key in TEXT_KEYS.items():
-        st.session_state[key] = item["responses"].get(name, "")
-    st.session_state["cmp_documents"] = "\n---\n".join(d["text"] for d in item.get("documents", []))
-    st.session_state["cmp_reference"] = item.get("reference") or ""
-    precomputed = _ui.demo_results().get(example_id)
-    if precomputed is not None:
-        st.session_state[RESULT_KEY] = precomputed
-        st.session_state["cmp_origin"] = f"precomputed by the offline backend for demo example {example_id}"
-    st.session_state["cmp_loaded_demo"] = example_id
-
-
-def on_pick_demo() -> None:
-    picked = st.session_state.get("cmp_demo_pick")
-    if picked:
-        prefill(picked)
-        _ui.set_qp(example=picked)
+    _ui.prefill_from_demo("cmp", example_id, TEXT_KEYS, RESULT_KEY)
 
 
 async def _perturb_both(backend, query: str, normal: str):
@@ -126,7 +107,8 @@ def inputs() -> None:
         wanted = _ui.qp("example")
         prefill(wanted if wanted in options else (options[0] if options else ""))
     with st.expander("Start from a demo example", expanded=False):
-        st.selectbox("Demo example", options, index=None, key="cmp_demo_pick", on_change=on_pick_demo,
+        st.selectbox("Demo example", options, index=None, key="cmp_demo_pick",
+                     on_change=_ui.on_demo_pick, args=("cmp", TEXT_KEYS, RESULT_KEY),
                      format_func=lambda i: f"{i} — {_ui.demo_inputs()[i]['query']}",
                      placeholder="Pick one to fill the fields below")
     st.text_input("Query", key="cmp_query")

@@ -20,29 +20,12 @@ RESULT_KEY = "score_result"          # ExampleResult as a dict (never holds a ke
 FIELDS = ("score_query", "score_response", "score_documents", "score_reference")
 
 
+TEXT_KEYS = {NORMAL: "score_response"}   # the Score page edits the normal response only
+
+
 def prefill(example_id: str) -> None:
     """Fill the inputs with a demo example's normal response and show its precomputed result."""
-    item = _ui.demo_inputs().get(example_id)
-    if item is None:
-        return
-    st.session_state["score_query"] = item["query"]
-    st.session_state["score_response"] = item["responses"]["normal"]
-    st.session_state["score_documents"] = "\n---\n".join(d["text"] for d in item.get("documents", []))
-    st.session_state["score_reference"] = item.get("reference") or ""
-    precomputed = _ui.demo_results().get(example_id)
-    if precomputed is not None:
-        ex = ExampleResult.from_dict(precomputed)
-        ex.variants = {NORMAL: ex.variants[NORMAL]} if NORMAL in ex.variants else ex.variants
-        st.session_state[RESULT_KEY] = ex.to_dict()
-        st.session_state["score_origin"] = f"precomputed by the offline backend for demo example {example_id}"
-    st.session_state["score_loaded_demo"] = example_id
-
-
-def on_pick_demo() -> None:
-    picked = st.session_state.get("score_demo_pick")
-    if picked:
-        prefill(picked)
-        _ui.set_qp(example=picked)
+    _ui.prefill_from_demo("score", example_id, TEXT_KEYS, RESULT_KEY)
 
 
 def collect_documents(pasted: str, uploads) -> list:
@@ -79,7 +62,8 @@ def inputs() -> None:
         wanted = _ui.qp("example")
         prefill(wanted if wanted in options else (options[0] if options else ""))
     with st.expander("Start from a demo example", expanded=False):
-        st.selectbox("Demo example", options, index=None, key="score_demo_pick", on_change=on_pick_demo,
+        st.selectbox("Demo example", options, index=None, key="score_demo_pick",
+                     on_change=_ui.on_demo_pick, args=("score", TEXT_KEYS, RESULT_KEY),
                      format_func=lambda i: f"{i} — {_ui.demo_inputs()[i]['query']}",
                      placeholder="Pick one to fill the fields below")
     with st.form("score_form"):

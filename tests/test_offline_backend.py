@@ -97,3 +97,24 @@ def test_perturbations():
         run_sync(backend.perturb(QUERY, "Shakespeare wrote it.", "missing"))
     with pytest.raises(ValueError):
         run_sync(backend.perturb(QUERY, NORMAL, "sideways"))
+
+
+def test_a_sentence_opening_word_is_not_swapped_as_a_name():
+    from vital_core.backends.offline import perturbation
+    response = ("Leaves change colour in autumn because chlorophyll breaks down. "
+                "The botanist Anna Whitlock described this in 1952.")
+    wrong = perturbation.perturb("who described why leaves change colour", response, "wrong")
+    assert wrong.startswith("Leaves change colour in autumn"), wrong
+    assert "Anna Whitlock" not in wrong
+    # the guard itself: only a word capitalised inside a sentence is taken for a name
+    assert not perturbation._capitalised_inside_sentence("Leaves", response)
+    assert perturbation._capitalised_inside_sentence("Whitlock", response)
+    assert not perturbation._capitalised_inside_sentence("Maples", "Oaks fall. Maples turn red; maples grow.")
+
+
+def test_offline_variants_go_through_the_shared_check(monkeypatch):
+    from vital_core.backends.offline import perturbation
+    from vital_core.perturbation import PerturbationCheckError
+    monkeypatch.setattr(perturbation, "make_wrong", lambda query, response: response)   # unchanged: invalid
+    with pytest.raises(PerturbationCheckError):
+        perturbation.perturb(QUERY, NORMAL, "wrong")

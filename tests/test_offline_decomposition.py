@@ -42,3 +42,22 @@ def test_parentheses_do_not_cut_lists_and_every_sentence_keeps_a_claim():
     assert all("(to the west)" not in c or c.count("(") == 1 for c in claims)
     assert decompose("") == []
     assert decompose("Yes.") == [("Yes.", ["Yes."])]
+
+
+def test_a_title_joined_by_and_is_not_split():
+    assert decompose_sentence("Pride and Prejudice was written by Jane Austen.") == [
+        "Pride and Prejudice was written by Jane Austen."]
+    assert decompose_sentence("The novel Pride and Prejudice was written by Jane Austen.") == [
+        "The novel Pride and Prejudice was written by Jane Austen."]
+    assert decompose_sentence("She visited the Museum of Arts and Sciences.") == [
+        "She visited the Museum of Arts and Sciences."]
+    # two separate names are still split
+    assert decompose_sentence("Paul Hogan and Linda Kozlowski starred in it.") == [
+        "Paul Hogan starred in it.", "Linda Kozlowski starred in it."]
+
+
+def test_a_list_ending_the_sentence_keeps_its_lead_in_for_every_item():
+    assert decompose_sentence("Refugees came from Iraq and Syria.") == [
+        "Refugees came from Iraq.", "Refugees came from Syria."]
+    assert decompose_sentence("The majority came from Iraq, Syria and Afghanistan.") == [
+        "The majority came from Iraq.", "The majority came from Syria.", "The majority came from Afghanistan."]

@@ -66,3 +66,29 @@ def test_no_evidence_says_so():
     verdicts = verify_claims(["The Eiffel Tower is in Paris.", "It opened in 1889."], [])
     assert [v.verdict for v in verdicts] == [NOT_ENOUGH_EVIDENCE] * 2
     assert all(v.reason == NO_EVIDENCE_REASON for v in verdicts)
+
+
+REFERENCE = [Document(id="reference", text=(
+    "Spontaneous first impressions of faces arise from rapid, automatic processes in the brain. "
+    "The amygdala plays a key role in this process."))]
+
+
+def test_substituted_wording_against_a_reference_is_contradicted_and_named():
+    sentence = "Spontaneous first impressions of faces arise from slow, deliberate processes in the brain."
+    claims = ["These processes in the brain are slow and deliberate.",
+              "Spontaneous first impressions of faces arise from processes in the brain."]
+    got = verify_claims(claims, REFERENCE, reference=True, source_sentences=[sentence, sentence])
+    assert got[0].verdict == CONTRADICTED, got[0].reason
+    assert "substituted wording" in got[0].reason and "rapid" in got[0].reason
+    # the claim that does not carry the substitute is not contradicted by it
+    assert got[1].verdict == SUPPORTED, got[1].reason
+    # the rule is for a reference answer only: documents are not written in parallel
+    assert verify_claims(claims[:1], REFERENCE, source_sentences=[sentence])[0].verdict != CONTRADICTED
+
+
+def test_the_reference_checked_against_itself_is_never_substituted():
+    sentence = REFERENCE[0].text.split(". ")[0] + "."
+    got = verify_claims(["First impressions of faces arise from rapid processes.",
+                         "First impressions of faces arise from automatic processes."],
+                        REFERENCE, reference=True, source_sentences=[sentence, sentence])
+    assert [v.verdict for v in got] == [SUPPORTED, SUPPORTED], [v.reason for v in got]

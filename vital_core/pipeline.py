@@ -8,7 +8,8 @@ that variant and the others go on; nothing here raises for a model failure.
 from __future__ import annotations
 
 import asyncio
-from typing import Callable, Mapping
+import dataclasses
+from typing import Awaitable, Callable, Mapping
 
 from .backends.base import Backend, Evidence
 from .model import (EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_REFERENCE, UNLABELLED,
@@ -57,8 +58,19 @@ def apply_verdicts(subclaims: list[Subclaim], verdicts) -> None:
         s.verdict, s.reason, s.evidence = v.verdict, v.reason, v.evidence
 
 
+async def rank_reference_claims(backend: Backend, query: str, reference: str) -> list[Subclaim]:
+    """The reference answer's claims, decomposed and ranked once per example (R1..Rn)."""
+    ref_claims = subclaims_from_sentences(await backend.decompose(query, reference), prefix="R")
+    if ref_claims:
+        apply_ranking(ref_claims, await backend.rank(query, ref_claims))
+    return ref_claims
+
+
 async def score_response(backend: Backend, query: str, variant: str, text: str,
-                         evidence: Evidence, on_step: StepCallback = _noop) -> ResponseResult:
+                         evidence: Evidence, on_step: StepCallback = _noop,
+                         reference_claims: Awaitable[list[Subclaim]] | None = None) -> ResponseResult:
+    """One variant through the steps. ``reference_claims`` (shared by the variants of an
+    example) are checked against this response for factual-correctness recall."""
     result = ResponseResult(variant=variant, text=text, evidence_mode=evidence.mode)
     try:
         on_step(f"{variant}: decomposing into subclaims")
@@ -77,13 +89,10 @@ async def score_response(backend: Backend, query: str, variant: str, text: str,
                 against_reference = Evidence(mode=EVIDENCE_REFERENCE, reference=evidence.reference)
                 checks = await backend.verify(query, result.subclaims, against_reference)
                 result.fc_verdicts = {s.id: v.verdict for s, v in zip(result.subclaims, checks)}
-        if evidence.reference and evidence.reference.strip():
-            # Factual-correctness recall: the reference's claims checked against this response.
+        if reference_claims is not None:
             on_step(f"{variant}: checking the reference's claims against the response")
-            ref_claims = subclaims_from_sentences(await backend.decompose(query, evidence.reference), prefix="R")
+            ref_claims = [dataclasses.replace(c) for c in await reference_claims]
             if ref_claims:
-                ranking = await backend.rank(query, ref_claims)
-                apply_ranking(ref_claims, ranking)
                 as_evidence = Evidence(mode=EVIDENCE_REFERENCE, reference=text)
                 apply_verdicts(ref_claims, await backend.verify(query, ref_claims, as_evidence))
             result.reference_claims = ref_claims
@@ -101,7 +110,11 @@ async def score_example(backend: Backend, *, example_id: str, query: str,
     example = ExampleResult(id=example_id, query=query, documents=documents, reference=reference,
                             dataset=dataset, subset=subset, query_type=query_type,
                             backend=backend.info.to_dict())
-    tasks = [score_response(backend, query, name, text, evidence, on_step)
+    reference_claims = None
+    if reference and reference.strip():
+        on_step("decomposing and ranking the reference answer")
+        reference_claims = asyncio.ensure_future(rank_reference_claims(backend, query, reference))
+    tasks = [score_response(backend, query, name, text, evidence, on_step, reference_claims)
              for name, text in responses.items() if text is not None]
     nugget_task = None
     if documents:

@@ -14,6 +14,7 @@ import hashlib
 import re
 
 from ...model import VITAL, strip_generation_prefix
+from ...perturbation import require_valid
 from .answer_types import (COUNTRIES, CITIES, DATE, MONTHS, MULTIWORD_PLACES, NUMBER, NUMBER_WORDS,
                            ORDINAL_WORDS, PERSON, PLACE, US_STATES, extract_mentions, question_type)
 from .importance import rank_claims
@@ -130,8 +131,23 @@ def _find_span(text: str, lowered_mention: str) -> str | None:
     return match.group(0) if match else None
 
 
+def _capitalised_inside_sentence(word: str, text: str) -> bool:
+    """Does ``word`` appear capitalised somewhere other than at the start of a sentence?
+
+    Only then is a one-word capitalised mention evidence of a name: a
+    sentence's first word is capitalised whatever it is.
+    """
+    for match in re.finditer(rf"\b{re.escape(word)}\b", text, flags=re.IGNORECASE):
+        if not match.group(0)[0].isupper():
+            continue
+        before = text[:match.start()].rstrip()
+        if before and not re.search(r"[.!?:;\"“(]$", before):
+            return True
+    return False
+
+
 def _key_swap(claim: str, sentence: str, kinds: tuple[str, ...], query: str,
-              seed: str) -> tuple[str, str] | None:
+              seed: str, response: str = "") -> tuple[str, str] | None:
     """(original span, replacement) for the first mention of ``kinds`` in ``claim``.
 
     Mentions the query itself contains ("Crocodile Dundee" in "who played
@@ -178,6 +194,8 @@ def _key_swap(claim: str, sentence: str, kinds: tuple[str, ...], query: str,
                     continue
                 if len(person.split()) == 1 and person.endswith(DEMONYM_ENDINGS):
                     continue   # "American", "Chinese": a nationality, not a person
+                if len(person.split()) == 1 and not _capitalised_inside_sentence(person, response):
+                    continue   # "Leaves change colour ...": capitalised only because it opens a sentence
                 if kind != kinds[0] and (len(person.split()) < 2 or any(
                         frequency_rank(w) <= COMMON_NAME_RANK for w in person.split())):
                     continue   # not asked for a person: only clearly personal names ("Serafin Talisayon")
@@ -197,7 +215,8 @@ def make_wrong(query: str, response: str) -> str:
     for kinds in passes:
         for sid in order:
             claim, pos = by_id[sid]
-            swap = _key_swap(claim, sentences[pos][0], kinds, question, seed=f"{query}|{claim}")
+            swap = _key_swap(claim, sentences[pos][0], kinds, question, seed=f"{query}|{claim}",
+                             response=response)
             if swap:
                 old, new = swap
                 return re.sub(rf"\b{re.escape(old)}\b", new, response)
@@ -216,8 +235,17 @@ def make_wrong(query: str, response: str) -> str:
 
 
 def perturb(query: str, response: str, kind: str) -> str:
+    """The ``kind`` variant of ``response``, checked as every backend's variants are.
+
+    Raises ``PerturbationError`` when there is nothing to perturb and
+    ``vital_core.perturbation.PerturbationCheckError`` when the variant fails the
+    shared check (e.g. a swapped name repeated so often that too many words change).
+    """
     if kind == MISSING:
-        return make_missing(query, response)
-    if kind == WRONG:
-        return make_wrong(query, response)
-    raise ValueError(f"unknown perturbation kind {kind!r}; expected 'missing' or 'wrong'")
+        variant = make_missing(query, response)
+    elif kind == WRONG:
+        variant = make_wrong(query, response)
+    else:
+        raise ValueError(f"unknown perturbation kind {kind!r}; expected 'missing' or 'wrong'")
+    require_valid(kind, response, variant)
+    return variant

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import threading
 
-from .answer_types import FUNCTION_CAPS
+from .answer_types import FUNCTION_CAPS, PLACE_WORDS
 
 _SEGMENTER = None
 _SEGMENTER_LOCK = threading.RLock()
@@ -214,6 +214,8 @@ def _split_list(claim: str) -> list[str]:
         names = all(i[:1].isupper() for i in items)
         if not (comma_list or names):
             continue
+        if not comma_list and _inside_title(left, items):
+            continue   # "Pride and Prejudice", "the film "Romeo and Juliet"": one title, not two things
         rest = right[len(" ".join(take).rstrip(",.;:")):] if right.startswith(last) else \
             right.split(last, 1)[1] if last in right else ""
         prefix = head + (" " if head else "") + " ".join(pieces + [] if False else
@@ -221,6 +223,15 @@ def _split_list(claim: str) -> list[str]:
                                                          prefix_words)
         prefix = prefix.strip()
         subject_list = not prefix
+        if subject_list and not rest.strip(" .,;:!?"):
+            # nothing follows the list, so it is not a subject: "Refugees came from Iraq and
+            # Syria" lists objects, and the first item carries the lead-in
+            first = items[0].split()
+            cut = next((i for i in range(len(first) - 1, 0, -1)
+                        if first[i - 1].lower() in _LEAD_IN and len(first) - i <= 5), None)
+            if cut is None:
+                continue
+            prefix, items[0], subject_list = " ".join(first[:cut]), " ".join(first[cut:]), False
         out = []
         for item in items:
             tail = rest
@@ -235,6 +246,32 @@ def _split_list(claim: str) -> list[str]:
 
 
 _PAREN = re.compile(r"\([^()]*\)")
+# Nouns that introduce a title: "the novel Pride and Prejudice".
+_TITLE_NOUNS = {"novel", "book", "film", "movie", "song", "album", "play", "series", "show", "poem",
+                "painting", "opera", "musical", "titled", "entitled", "called", "named", "episode",
+                "single", "story", "work", "track"}
+
+
+def _inside_title(left: str, items: list[str]) -> bool:
+    """Is the two-item "X and Y" ending at ``left`` one title or name rather than two things?
+
+    Yes when it sits inside quotes, when the capitalised words before "and"
+    follow "of" or a title noun ("the novel Pride and Prejudice", "the Museum
+    of Arts and Sciences"), or when it joins two single capitalised words that
+    are not known places ("Pride and Prejudice", "War and Peace"; but "Iraq and
+    Syria" is split).
+    """
+    if left.count('"') % 2 == 1 or left.count("\u201c") > left.count("\u201d"):
+        return True
+    words = left.split()
+    run = 0
+    while run < len(words) and words[len(words) - 1 - run][:1].isupper():
+        run += 1
+    if run < len(words) and words[len(words) - 1 - run].lower().strip(",") in ({"of"} | _TITLE_NOUNS):
+        return True
+    singles = [i for i in (words[-1:] if run == 1 else []) + items[1:] if len(i.split()) == 1]
+    return (run == 1 and len(singles) == len(items) and all(i[:1].isupper() for i in singles)
+            and not any(i.lower().strip(".,") in PLACE_WORDS for i in singles))
 
 
 def decompose_sentence(sentence: str, previous_subject: str | None = None) -> list[str]:
