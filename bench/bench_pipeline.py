@@ -40,7 +40,7 @@ from vital_core.inputs import read_inputs  # noqa: E402
 from vital_core.llm import prompts  # noqa: E402
 from vital_core.llm.client import LLMClient, LLMSettings  # noqa: E402
 from vital_core.llm.parsing import extract_json, parse_decomposition, parse_ranking, parse_verdicts  # noqa: E402
-from vital_core.llm.sentences import split_sentences  # noqa: E402
+from vital_core.sentences import split_sentences  # noqa: E402
 
 CLAIMS_PER_SENTENCE = (5, 4, 5, 4, 4)   # 22 subclaims in 5 sentences
 KEY = "sk-bench-not-a-real-key"

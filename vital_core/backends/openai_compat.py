@@ -37,7 +37,7 @@ from ..llm.parsing import (ParsedItems, ParsedRanking, ReplyParseError, extract_
                            parse_decomposition, parse_modified_response, parse_nugget_labels,
                            parse_nugget_texts, parse_ranking, parse_verdicts)
 from ..llm.retrieval import BM25, chunk_documents, estimate_tokens, select_passages
-from ..llm.sentences import split_sentences
+from ..sentences import split_sentences
 from ..model import (EVIDENCE_NONE, LESS_IMPORTANT, NOT_JUDGED, OKAY, UNLABELLED, VITAL,
                      Document, Nugget, Subclaim)
 from ..perturbation import PerturbationCheckError, check_variant

@@ -11,39 +11,9 @@ subject when that subject is a name.
 from __future__ import annotations
 
 import re
-import threading
 
+from ...sentences import split_sentences  # noqa: F401 - re-exported for verification
 from .answer_types import FUNCTION_CAPS, PLACE_WORDS
-
-_SEGMENTER = None
-_SEGMENTER_LOCK = threading.RLock()
-
-
-def _segmenter():
-    global _SEGMENTER
-    if _SEGMENTER is None:
-        with _SEGMENTER_LOCK:
-            if _SEGMENTER is None:
-                import pysbd
-                _SEGMENTER = pysbd.Segmenter(language="en", clean=False)
-    return _SEGMENTER
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text`` in order, whitespace-trimmed, empty ones dropped."""
-    out: list[str] = []
-    for paragraph in re.split(r"\n\s*\n|\n(?=\s*[-*\u2022]|\s*\d+[.)]\s)", text or ""):
-        paragraph = paragraph.strip()
-        if not paragraph:
-            continue
-        with _SEGMENTER_LOCK:  # pysbd's segmenter is not documented as thread-safe
-            pieces = _segmenter().segment(paragraph)
-        for piece in pieces:
-            piece = re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s+", "", piece).strip()
-            if re.search(r"[A-Za-z0-9]", piece):
-                out.append(piece)
-    return out
-
 
 # Words that signal a finite verb: enough to tell a clause from a noun phrase.
 _AUX = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do", "does",
