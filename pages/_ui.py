@@ -143,6 +143,20 @@ def on_demo_pick(prefix: str, text_keys: dict[str, str], result_key: str) -> Non
         set_qp(example=picked)
 
 
+def demo_picker(prefix: str, text_keys: dict[str, str], result_key: str) -> None:
+    """First visit: prefill from the URL's example (or the first demo); then offer a picker."""
+    options = list(demo_inputs())
+    if f"{prefix}_loaded_demo" not in st.session_state:
+        wanted = qp("example")
+        prefill_from_demo(prefix, wanted if wanted in options else (options[0] if options else ""),
+                          text_keys, result_key)
+    with st.expander("Start from a demo example", expanded=False):
+        st.selectbox("Demo example", options, index=None, key=f"{prefix}_demo_pick",
+                     on_change=on_demo_pick, args=(prefix, text_keys, result_key),
+                     format_func=lambda i: f"{i} — {demo_inputs()[i]['query']}",
+                     placeholder="Pick one to fill the fields below")
+
+
 # --------------------------------------------------------------------------- URL state
 
 def qp(name: str, default: str = "") -> str:

@@ -23,10 +23,6 @@ TABLE_METRICS = HEADLINE + ["weighted_recall", "fc_precision", "fc_recall", "n_s
 CHART_METRICS = [k for k in HEADLINE if METRICS[k].kind == "score"]
 
 
-def prefill(example_id: str) -> None:
-    _ui.prefill_from_demo("cmp", example_id, TEXT_KEYS, RESULT_KEY)
-
-
 async def _perturb_both(backend, query: str, normal: str):
     """Both variants in one event loop (an HTTP client must not outlive its loop)."""
     import asyncio
@@ -102,15 +98,7 @@ def run_scoring() -> None:
 
 
 def inputs() -> None:
-    options = list(_ui.demo_inputs())
-    if "cmp_loaded_demo" not in st.session_state:
-        wanted = _ui.qp("example")
-        prefill(wanted if wanted in options else (options[0] if options else ""))
-    with st.expander("Start from a demo example", expanded=False):
-        st.selectbox("Demo example", options, index=None, key="cmp_demo_pick",
-                     on_change=_ui.on_demo_pick, args=("cmp", TEXT_KEYS, RESULT_KEY),
-                     format_func=lambda i: f"{i} — {_ui.demo_inputs()[i]['query']}",
-                     placeholder="Pick one to fill the fields below")
+    _ui.demo_picker("cmp", TEXT_KEYS, RESULT_KEY)
     st.text_input("Query", key="cmp_query")
     st.text_area("Normal response", key=TEXT_KEYS[NORMAL], height=110)
     st.button("Generate missing and wrong from the normal response", on_click=generate_variants,

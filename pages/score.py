@@ -23,11 +23,6 @@ FIELDS = ("score_query", "score_response", "score_documents", "score_reference")
 TEXT_KEYS = {NORMAL: "score_response"}   # the Score page edits the normal response only
 
 
-def prefill(example_id: str) -> None:
-    """Fill the inputs with a demo example's normal response and show its precomputed result."""
-    _ui.prefill_from_demo("score", example_id, TEXT_KEYS, RESULT_KEY)
-
-
 def collect_documents(pasted: str, uploads) -> list:
     docs = documents_from_text(pasted)
     for up in uploads or []:
@@ -57,15 +52,7 @@ def run_scoring(query: str, response: str, documents, reference: str) -> None:
 
 
 def inputs() -> None:
-    options = list(_ui.demo_inputs())
-    if "score_loaded_demo" not in st.session_state:
-        wanted = _ui.qp("example")
-        prefill(wanted if wanted in options else (options[0] if options else ""))
-    with st.expander("Start from a demo example", expanded=False):
-        st.selectbox("Demo example", options, index=None, key="score_demo_pick",
-                     on_change=_ui.on_demo_pick, args=("score", TEXT_KEYS, RESULT_KEY),
-                     format_func=lambda i: f"{i} — {_ui.demo_inputs()[i]['query']}",
-                     placeholder="Pick one to fill the fields below")
+    _ui.demo_picker("score", TEXT_KEYS, RESULT_KEY)
     with st.form("score_form"):
         st.text_input("Query", key="score_query", placeholder="e.g. Who wrote Pride and Prejudice?")
         st.text_area("Response to score", key="score_response", height=140)

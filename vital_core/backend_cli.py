@@ -81,6 +81,32 @@ def key_redactor():
     return lambda text: text.replace(key, "***")
 
 
+def prepare_batch(args: argparse.Namespace, verb: str):
+    """Check ``--out``, read INPUT and build the backend: ``(out, records, backend)``.
+
+    Shared by ``score`` and ``perturb``; bad input becomes a ``UsageError``
+    before any model is loaded or called.
+    """
+    from pathlib import Path
+
+    from .errors import InputError
+    from .inputs import read_inputs
+
+    out = Path(args.out)
+    if out.exists() and Path(args.input).exists() and out.resolve() == Path(args.input).resolve():
+        raise UsageError("--out must not be the input file")
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a folder; give a file name such as results.jsonl")
+    try:
+        records = read_inputs(args.input)
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    backend = backend_from_args(args)
+    print(f"{verb} {len(records)} record(s) with {backend.info.description or backend.info.name}",
+          file=sys.stderr)
+    return out, records, backend
+
+
 def run_batch_command(backend, out, start_batch) -> int:
     """Run a resumable batch (``start_batch()`` returns its coroutine), print the summary.
 

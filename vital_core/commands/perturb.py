@@ -16,14 +16,11 @@ Exit status: 0 all variants made, 1 some failed their checks, 2 bad usage.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
-from ..backend_cli import add_backend_arguments, backend_from_args, key_redactor, run_batch_command
+from ..backend_cli import add_backend_arguments, key_redactor, prepare_batch, run_batch_command
 from ..batch import run_resumable
 from ..cli import UsageError
-from ..errors import InputError
-from ..inputs import InputRecord, read_inputs
+from ..inputs import InputRecord
 from ..model import MISSING, NORMAL, WRONG
 from ..perturbation import check_variant
 
@@ -81,17 +78,7 @@ def run(args: argparse.Namespace) -> int:
     bad = [k for k in kinds if k not in (MISSING, WRONG)]
     if bad or not kinds:
         raise UsageError(f"--kinds takes missing and/or wrong (got {args.kinds!r})")
-    out = Path(args.out)
-    if out.exists() and Path(args.input).exists() and out.resolve() == Path(args.input).resolve():
-        raise UsageError("--out must not be the input file")
-    try:
-        records = read_inputs(args.input)
-    except InputError as exc:
-        raise UsageError(str(exc)) from None
-    backend = backend_from_args(args)
-    print(f"perturbing {len(records)} record(s) with {backend.info.description or backend.info.name}",
-          file=sys.stderr)
-
+    out, records, backend = prepare_batch(args, "perturbing")
     return run_batch_command(backend, out, lambda: run_resumable(
         records, out, lambda rec: perturb_record(backend, rec, kinds, args.overwrite),
         concurrency=args.concurrency, progress=not args.no_progress, retry_failed=args.retry_failed,

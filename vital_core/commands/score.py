@@ -13,14 +13,9 @@ the results and the summary), 2 bad usage or input, 130 interrupted.
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
-from ..backend_cli import add_backend_arguments, backend_from_args, key_redactor, run_batch_command
+from ..backend_cli import add_backend_arguments, key_redactor, prepare_batch, run_batch_command
 from ..batch import run_batch
-from ..cli import UsageError
-from ..errors import InputError
-from ..inputs import read_inputs
 
 HELP = "Score responses with a backend; resumable batch run."
 
@@ -36,19 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.out)
-    if out.exists() and Path(args.input).exists() and out.resolve() == Path(args.input).resolve():
-        raise UsageError("--out must not be the input file")
-    if out.is_dir():
-        raise UsageError(f"--out {out} is a folder; give a file name such as results.jsonl")
-    try:
-        records = read_inputs(args.input)
-    except InputError as exc:
-        raise UsageError(str(exc)) from None
-    backend = backend_from_args(args)
-    print(f"scoring {len(records)} record(s) with {backend.info.description or backend.info.name}",
-          file=sys.stderr)
-
+    out, records, backend = prepare_batch(args, "scoring")
     return run_batch_command(backend, out, lambda: run_batch(
         backend, records, out, concurrency=args.concurrency, progress=not args.no_progress,
         retry_failed=args.retry_failed, redact=key_redactor()))
