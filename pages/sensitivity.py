@@ -33,6 +33,18 @@ def long_means(means: pd.DataFrame, keys, by: str | None) -> pd.DataFrame:
                              "metric": label(key), "mean": float(row[key])})
     return pd.DataFrame(rows)
 
+
+def grouped_bars(table: pd.DataFrame, by: str | None, title: str, filename: str, key: str) -> None:
+    """Mean per metric, bars grouped by condition (colour and pattern), one facet row per group."""
+    conditions = [c for c in CONDITIONS if c in set(table["condition"])] + \
+                 sorted(set(table["condition"]) - set(CONDITIONS))
+    fig = px.bar(table, x="metric", y="mean", color="condition", barmode="group", facet_row=by,
+                 category_orders={"condition": conditions}, color_discrete_map=condition_colours(conditions),
+                 pattern_shape="condition", pattern_shape_map=palette.CONDITION_PATTERNS, title=title)
+    fig.update_yaxes(range=[0, 1.05])
+    _ui.chart(fig, filename, table, key=key)
+
+
 def compute(token: tuple, view: str) -> dict[str, pd.DataFrame]:
     """Every table and curve of the page for one loaded set and query-type view."""
     dataset = _ui.dataset_for_token(token)
@@ -104,14 +116,7 @@ def means_section(data: dict, by: str | None) -> None:
     table = long_means(means, SCORE_METRICS, by)
     if table.empty:
         return
-    conditions = [c for c in CONDITIONS if c in set(table["condition"])] + \
-                 sorted(set(table["condition"]) - set(CONDITIONS))
-    fig = px.bar(table, x="metric", y="mean", color="condition", barmode="group", facet_row=by,
-                 category_orders={"condition": conditions}, color_discrete_map=condition_colours(conditions),
-                 pattern_shape="condition", pattern_shape_map=palette.CONDITION_PATTERNS,
-                 title="Mean precision and recall per condition")
-    fig.update_yaxes(range=[0, 1.05])
-    _ui.chart(fig, "sensitivity-means", table, key="means")
+    grouped_bars(table, by, "Mean precision and recall per condition", "sensitivity-means", "means")
 
 
 def tests_section(data: dict, by: str | None) -> None:
@@ -186,14 +191,8 @@ def decay_section(data: dict, by: str | None) -> None:
         return
     if not any(k.startswith("decay_recall") and k in means and means[k].notna().any() for k in DECAY_METRICS):
         st.caption("Decay recall is undefined for this set (no nuggets), so only precision is shown.")
-    conditions = [c for c in CONDITIONS if c in set(table["condition"])] + \
-                 sorted(set(table["condition"]) - set(CONDITIONS))
-    fig = px.bar(table, x="metric", y="mean", color="condition", barmode="group", facet_row=by,
-                 category_orders={"condition": conditions}, color_discrete_map=condition_colours(conditions),
-                 pattern_shape="condition", pattern_shape_map=palette.CONDITION_PATTERNS,
-                 title="Release-compatible decay weighting over the importance order")
-    fig.update_yaxes(range=[0, 1.05])
-    _ui.chart(fig, "decay-precision-recall", table, key="decay")
+    grouped_bars(table, by, "Release-compatible decay weighting over the importance order",
+                 "decay-precision-recall", "decay")
 
 
 def render() -> None:
