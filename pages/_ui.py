@@ -12,6 +12,8 @@ import hashlib
 import html
 import os
 import tempfile
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -215,11 +217,22 @@ async def close_backend(backend) -> None:
 
 
 async def scoring_run(backend, coro):
-    """Await one scoring coroutine, then release the backend's client in the same event loop."""
+    """Await one coroutine using ``backend``, then release its client in the same event loop."""
     try:
         return await coro
     finally:
         await close_backend(backend)
+
+
+@contextmanager
+def scoring_status(label: str):
+    """A status box and an ``on_step`` callback that writes the pipeline's steps into it."""
+    script_thread = threading.get_ident()
+    with st.status(label, expanded=True) as status:
+        def on_step(message: str) -> None:
+            if threading.get_ident() == script_thread:  # st calls only from the script thread
+                status.write(message)
+        yield status, on_step
 
 
 def backend_caption() -> None:
@@ -554,7 +567,7 @@ def escape(text: object) -> str:
 
 def read_uploaded_text(upload) -> str:
     raw = upload.getvalue()
-    for encoding in ("utf-8", "utf-8-sig", "latin-1"):
+    for encoding in ("utf-8-sig", "latin-1"):  # utf-8-sig reads plain UTF-8 too and drops a BOM
         try:
             return raw.decode(encoding)
         except UnicodeDecodeError:

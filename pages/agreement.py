@@ -11,7 +11,7 @@ import streamlit as st
 from pages import _ui
 from vital_core import agreement, annotate, palette
 from vital_core.errors import InputError
-from vital_core.model import CONDITIONS, IMPORTANCE_LABELS, UNLABELLED, ExampleResult
+from vital_core.model import CONDITIONS, IMPORTANCE_LABELS, UNLABELLED, ExampleResult, ordered_conditions
 
 ALL_CONDITIONS = "all conditions"
 DEFAULT_A = _ui.REFERENCE / "gpt-4o"
@@ -131,7 +131,7 @@ def annotate_section(examples_a: list[ExampleResult]) -> None:
     index = cols[0].selectbox("Example", range(len(examples_a)), key="ann_example",
                               format_func=lambda i: f"{i + 1}. {examples_a[i].query[:90]}")
     example = examples_a[index]
-    names = [c for c in CONDITIONS if c in example.variants] + [c for c in example.variants if c not in CONDITIONS]
+    names = ordered_conditions(example.variants)
     condition = cols[1].selectbox("Condition", names, key="ann_condition")
     start = cols[2].radio("Start from", ["blank", "labelling A"], key="ann_start", horizontal=False)
     response = example.variants[condition]
@@ -171,7 +171,7 @@ def annotate_section(examples_a: list[ExampleResult]) -> None:
     annotated = [(eid, cond) for (eid, cond) in store if store[(eid, cond)]]
     if annotated:
         by_id = {ex.id: ex for ex in examples_a}
-        for cond in sorted({cond for _, cond in annotated}, key=lambda x: (x not in CONDITIONS, x)):
+        for cond in ordered_conditions({cond for _, cond in annotated}):
             records = [annotate.release_record(by_id[eid], cond, store[(eid, cond)])
                        for eid, c2 in annotated if c2 == cond and eid in by_id]
             incomplete = sum(1 for eid, c2 in annotated if c2 == cond and eid in by_id

@@ -1,7 +1,7 @@
 """Compare variants: normal vs missing vs wrong, side by side, with which metrics noticed."""
 from __future__ import annotations
 
-import threading
+import asyncio
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -12,7 +12,7 @@ from vital_core import palette, textdiff, variants
 from vital_core.errors import InputError
 from vital_core.evidence_input import documents_from_text
 from vital_core.metric_catalog import HEADLINE, METRICS
-from vital_core.model import CONDITIONS, MISSING, NORMAL, WRONG, ExampleResult
+from vital_core.model import MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
 from vital_core.perturbation import PerturbationCheckError
 from vital_core.pipeline import run_sync, score_example
 
@@ -25,12 +25,8 @@ CHART_METRICS = [k for k in HEADLINE if METRICS[k].kind == "score"]
 
 async def _perturb_both(backend, query: str, normal: str):
     """Both variants in one event loop (an HTTP client must not outlive its loop)."""
-    import asyncio
-    try:
-        return await asyncio.gather(*(backend.perturb(query, normal, kind) for kind in (MISSING, WRONG)),
-                                    return_exceptions=True)
-    finally:
-        await _ui.close_backend(backend)
+    return await asyncio.gather(*(backend.perturb(query, normal, kind) for kind in (MISSING, WRONG)),
+                                return_exceptions=True)
 
 
 def generate_variants() -> None:
@@ -46,7 +42,7 @@ def generate_variants() -> None:
         st.session_state["cmp_notice"] = ("error", f"The backend cannot run: {exc}")
         return
     problems = []
-    results = run_sync(_perturb_both(backend, query, normal))
+    results = run_sync(_ui.scoring_run(backend, _perturb_both(backend, query, normal)))
     for kind, result in zip((MISSING, WRONG), results):
         if isinstance(result, PerturbationCheckError):
             problems.append(f"{kind}: the generated variant was rejected by its check ({result}); "
@@ -79,12 +75,8 @@ def run_scoring() -> None:
     except ValueError as exc:
         st.error(f"The backend cannot run: {exc}")
         return
-    script_thread = threading.get_ident()
-    with st.status(f"Scoring {len(responses)} variants with the {backend.info.name} backend…",
-                   expanded=True) as status:
-        def on_step(message: str) -> None:
-            if threading.get_ident() == script_thread:
-                status.write(message)
+    with _ui.scoring_status(f"Scoring {len(responses)} variants with the {backend.info.name} backend…") \
+            as (status, on_step):
         result = run_sync(_ui.scoring_run(backend, score_example(
             backend, example_id="compare", query=query, responses=responses, documents=docs,
             reference=(st.session_state.get("cmp_reference") or "").strip() or None, on_step=on_step)))
@@ -118,18 +110,13 @@ def inputs() -> None:
         run_scoring()
 
 
-def format_cell(key: str, value) -> str:
-    return _ui.format_value(key, value)
-
-
 def results() -> None:
     data = st.session_state.get(RESULT_KEY)
     if not data:
         st.info("Nothing compared yet: fill in the responses and press **Score all variants**.")
         return
     example = ExampleResult.from_dict(data)
-    names = [n for n in CONDITIONS if n in example.variants] + \
-            [n for n in example.variants if n not in CONDITIONS]
+    names = ordered_conditions(example.variants)
     if NORMAL not in example.variants:
         st.info("The comparison needs a normal response; this result has none.")
         return
@@ -165,7 +152,7 @@ def results() -> None:
                "flag (RLP, RLR) fires for the variant but not for the normal response.")
     shown = pd.DataFrame({"metric": table["metric"]})
     for name in names:
-        shown[name] = [format_cell(k, v) for k, v in zip(table["key"], table[name])]
+        shown[name] = [_ui.format_value(k, v) for k, v in zip(table["key"], table[name])]
     for name in names:
         if f"change {name}" in table:
             shown[f"Δ {name}"] = [("" if c is None or pd.isna(c) else f"{c:+.3f}") for c in table[f"change {name}"]]

@@ -9,7 +9,7 @@ from vital_core import explore, textdiff
 from vital_core.errors import InputError
 from vital_core.metric_catalog import METRICS
 from vital_core.metrics import compute_response_metrics
-from vital_core.model import CONDITIONS, NORMAL, strip_generation_prefix
+from vital_core.model import NORMAL, ordered_conditions, strip_generation_prefix
 
 MODES = {"demo": "Bundled demo results", "path": "A folder or file by path", "upload": "Upload a results file"}
 TABLE_METRICS = ["factscore_precision", "vital_precision", "weighted_precision", "decay_precision", "rlp",
@@ -179,8 +179,7 @@ def show_example(loaded: _ui.Loaded, example_id: str, condition: str | None) -> 
             for d in example.documents[:20]:
                 st.markdown(f"**{_ui.escape(d.title or d.id)}**")
                 st.text(d.text[:3000] + ("…" if len(d.text) > 3000 else ""))
-    names = [n for n in CONDITIONS if n in example.variants] + \
-            [n for n in example.variants if n not in CONDITIONS]
+    names = ordered_conditions(example.variants)
     normal = example.variants.get(NORMAL)
     cols = st.columns(max(1, len(names)))
     for col, name in zip(cols, names):

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import threading
 
 import pandas as pd
 import streamlit as st
@@ -17,9 +16,6 @@ from vital_core.palette import importance_label, verdict_label
 from vital_core.pipeline import run_sync, score_example
 
 RESULT_KEY = "score_result"          # ExampleResult as a dict (never holds a key)
-FIELDS = ("score_query", "score_response", "score_documents", "score_reference")
-
-
 TEXT_KEYS = {NORMAL: "score_response"}   # the Score page edits the normal response only
 
 
@@ -32,11 +28,7 @@ def collect_documents(pasted: str, uploads) -> list:
 
 def run_scoring(query: str, response: str, documents, reference: str) -> None:
     backend = _ui.active_backend()
-    script_thread = threading.get_ident()
-    with st.status(f"Scoring with the {backend.info.name} backend…", expanded=True) as status:
-        def on_step(message: str) -> None:
-            if threading.get_ident() == script_thread:  # st calls only from the script thread
-                status.write(message)
+    with _ui.scoring_status(f"Scoring with the {backend.info.name} backend…") as (status, on_step):
         result = run_sync(_ui.scoring_run(backend, score_example(
             backend, example_id="my-example", query=query, responses={NORMAL: response},
             documents=documents, reference=reference or None, on_step=on_step)))
@@ -144,17 +136,18 @@ def results() -> None:
         st.caption("No subclaims to edit.")
     edited_metrics = compute_response_metrics(edited, example.nuggets)
     changed = whatif.changed_metrics(scored_metrics, edited_metrics)
+    has_edits = _has_edits(response, edited)
     with claims_box:
         st.markdown("#### Subclaims in importance order"
-                    + (" — with your what-if edits" if _has_edits(response, edited) else ""))
+                    + (" — with your what-if edits" if has_edits else ""))
         _ui.show_subclaims(edited)
     with cards:
         _ui.metric_cards(edited_metrics, edited, example.nuggets,
-                         before=scored_metrics if _has_edits(response, edited) else None)
-        if _has_edits(response, edited):
+                         before=scored_metrics if has_edits else None)
+        if has_edits:
             st.info(f"What-if: {len(changed)} metric value(s) changed by your edits "
                     "(arrows show the change from the scored result).")
-    if _has_edits(response, edited):
+    if has_edits:
         with st.expander("What-if: every metric, scored vs. edited", expanded=False):
             keys = [k for k in scored_metrics if k in _ui.METRICS]
             st.dataframe(_ui.metrics_frame({"scored": scored_metrics, "what-if": edited_metrics}, keys),
@@ -169,7 +162,7 @@ def results() -> None:
                                               subclaims=edited.reference_claims))
     out = ExampleResult.from_dict(example.to_dict())
     out.variants = {NORMAL: edited}
-    st.download_button("Download result (JSON)" + (" with your what-if edits" if _has_edits(response, edited) else ""),
+    st.download_button("Download result (JSON)" + (" with your what-if edits" if has_edits else ""),
                        json.dumps(out.to_dict(), ensure_ascii=False, indent=2).encode("utf-8"),
                        file_name=f"vital-result-{example.id}.json", mime="application/json",
                        key="score_download")

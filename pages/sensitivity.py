@@ -9,7 +9,7 @@ from pages import _ui
 from vital_core import explore, palette, stats
 from vital_core.errors import InputError
 from vital_core.metric_catalog import METRICS
-from vital_core.model import CONDITIONS
+from vital_core.model import ordered_conditions
 
 COUNT_METRICS = ["n_subclaims", "n_vital", "n_okay", "n_less_important", "n_nuggets", "n_vital_nuggets"]
 SCORE_METRICS = ["factscore_precision", "vital_precision", "weighted_precision", "decay_precision",
@@ -20,8 +20,6 @@ DECAY_METRICS = ["decay_precision", "decay_recall", "decay_precision_top5", "dec
 MAX_POSITION = 40
 ALL, SPLIT = "All queries together", "Split by query type"
 
-
-@st.cache_data(show_spinner="Computing statistics…", max_entries=16)
 
 def long_means(means: pd.DataFrame, keys, by: str | None) -> pd.DataFrame:
     """One row per (group, condition, metric) with a defined mean: the shape the bar charts take."""
@@ -36,8 +34,7 @@ def long_means(means: pd.DataFrame, keys, by: str | None) -> pd.DataFrame:
 
 def grouped_bars(table: pd.DataFrame, by: str | None, title: str, filename: str, key: str) -> None:
     """Mean per metric, bars grouped by condition (colour and pattern), one facet row per group."""
-    conditions = [c for c in CONDITIONS if c in set(table["condition"])] + \
-                 sorted(set(table["condition"]) - set(CONDITIONS))
+    conditions = ordered_conditions(table["condition"])
     fig = px.bar(table, x="metric", y="mean", color="condition", barmode="group", facet_row=by,
                  category_orders={"condition": conditions}, color_discrete_map=condition_colours(conditions),
                  pattern_shape="condition", pattern_shape_map=palette.CONDITION_PATTERNS, title=title)
@@ -45,6 +42,7 @@ def grouped_bars(table: pd.DataFrame, by: str | None, title: str, filename: str,
     _ui.chart(fig, filename, table, key=key)
 
 
+@st.cache_data(show_spinner="Computing statistics…", max_entries=16)
 def compute(token: tuple, view: str) -> dict[str, pd.DataFrame]:
     """Every table and curve of the page for one loaded set and query-type view."""
     dataset = _ui.dataset_for_token(token)
@@ -169,8 +167,7 @@ def curves_section(data: dict, by: str | None) -> None:
             if curve.empty:
                 st.info(f"No subclaims to plot in {order} order.")
                 continue
-            conditions = [c for c in CONDITIONS if c in set(curve["condition"])] + \
-                         sorted(set(curve["condition"]) - set(CONDITIONS))
+            conditions = ordered_conditions(curve["condition"])
             fig = px.line(curve, x="position", y="precision", color="condition", line_dash="condition",
                           facet_row=by, category_orders={"condition": conditions},
                           color_discrete_map=condition_colours(conditions), markers=True,

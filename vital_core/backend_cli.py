@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 from .backends import BACKEND_NAMES, get_backend
 from .cli import UsageError
@@ -81,22 +82,25 @@ def key_redactor():
     return lambda text: text.replace(key, "***")
 
 
+def check_out_path(out: Path, source: Path, example_name: str) -> None:
+    """Refuse an ``--out`` that is the input file itself or a folder."""
+    if out.exists() and source.exists() and out.resolve() == source.resolve():
+        raise UsageError("--out must not be the input file")
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a folder; give a file name such as {example_name}")
+
+
 def prepare_batch(args: argparse.Namespace, verb: str):
     """Check ``--out``, read INPUT and build the backend: ``(out, records, backend)``.
 
     Shared by ``score`` and ``perturb``; bad input becomes a ``UsageError``
     before any model is loaded or called.
     """
-    from pathlib import Path
-
     from .errors import InputError
     from .inputs import read_inputs
 
     out = Path(args.out)
-    if out.exists() and Path(args.input).exists() and out.resolve() == Path(args.input).resolve():
-        raise UsageError("--out must not be the input file")
-    if out.is_dir():
-        raise UsageError(f"--out {out} is a folder; give a file name such as results.jsonl")
+    check_out_path(out, Path(args.input), "results.jsonl")
     try:
         records = read_inputs(args.input)
     except InputError as exc:

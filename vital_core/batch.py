@@ -59,6 +59,19 @@ class OutputBusyError(InputError):
     """Another process is writing the same output file."""
 
 
+def _lock(fd: int) -> None:
+    """Lock ``fd`` exclusively without waiting; OSError when another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no flock on this platform
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _compact_json(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
 class AppendOnlyJsonl:
     """A JSONL file written one whole line at a time, recoverable after a crash.
 
@@ -75,10 +88,7 @@ class AppendOnlyJsonl:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            import fcntl
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except ImportError:  # pragma: no cover - no flock on this platform
-            pass
+            _lock(self._fd)
         except OSError as exc:
             os.close(self._fd)
             self._fd = None
@@ -117,7 +127,7 @@ class AppendOnlyJsonl:
         ``transform`` may rewrite the serialised line (the command uses it to redact a key).
         """
         assert self._fd is not None, "open() first"
-        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        text = _compact_json(record)
         if transform is not None:
             text = transform(text)
         data = (text + "\n").encode("utf-8")
@@ -131,7 +141,7 @@ class AppendOnlyJsonl:
         tmp = self.path.with_name(self.path.name + ".tmp")
         with open(tmp, "wb") as fh:
             for record in records:
-                fh.write((json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"))
+                fh.write((_compact_json(record) + "\n").encode("utf-8"))
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, self.path)
@@ -139,9 +149,8 @@ class AppendOnlyJsonl:
         old = self._fd
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         try:
-            import fcntl
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except (ImportError, OSError):
+            _lock(self._fd)
+        except OSError:
             pass
         if old is not None:
             os.close(old)

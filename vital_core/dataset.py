@@ -36,7 +36,7 @@ from .loaders import (FACTSCORE, NEW_METRIC, RECORDS, ConditionScan, ConditionSo
 from .metric_catalog import METRICS
 from .metrics import (DEFAULT_WEIGHTS, BatchBuilder, ScoringInput, TierWeights, batch_metrics,
                       f1_at_k_from_counts, median_k)
-from .model import CONDITIONS, ExampleResult
+from .model import ExampleResult, condition_order, ordered_conditions
 
 ID_COLUMNS = ["example_id", "index", "condition", "dataset", "subset", "query_type", "query",
               "response_id", "error"]
@@ -69,7 +69,7 @@ class _Rows:
         c["query"].extend(scan.query)
         c["response_id"].extend(scan.response_id)
         c["error"].extend([None] * n)
-        c_rank = _condition_rank(source.condition)
+        c_rank = condition_order(source.condition)
         self.sort_key.extend((g_rank, i, c_rank) for i in scan.index)
         self.batches.append(scan.batch)
 
@@ -83,7 +83,7 @@ class _Rows:
                                ("query_type", example.query_type), ("query", example.query),
                                ("response_id", response.response_id), ("error", response.error or example.error)):
                 c[key].append(value)
-            self.sort_key.append((*sort_prefix, _condition_rank(condition)))
+            self.sort_key.append((*sort_prefix, condition_order(condition)))
         self.batches.append(batch)
 
     def finish(self, weights: TierWeights, f1_k: float | None) -> tuple[pd.DataFrame, pd.DataFrame, float | None]:
@@ -158,8 +158,7 @@ class Dataset:
 
     @property
     def conditions(self) -> list[str]:
-        present = list(dict.fromkeys(self.frame["condition"]))
-        return sorted(present, key=lambda c: (CONDITIONS.index(c) if c in CONDITIONS else 99, c))
+        return ordered_conditions(self.frame["condition"])
 
     def example(self, example_id: str) -> ExampleResult:
         """The full example (subclaims, nuggets, documents, every variant), read on demand."""
@@ -244,10 +243,6 @@ class Dataset:
     def undefined_counts(self, metrics: Iterable[str] | None = None) -> dict[str, int]:
         keys = [m for m in (metrics or METRIC_COLUMNS) if m in self.frame]
         return {m: int(self.frame[m].isna().sum()) for m in keys}
-
-
-def _condition_rank(name: str) -> tuple[int, str]:
-    return (CONDITIONS.index(name) if name in CONDITIONS else len(CONDITIONS), name)
 
 
 # Inputs larger than this are read by two worker processes (when the process has no other threads).

@@ -27,10 +27,6 @@ class Filters:
     keep_undefined: bool = False
     text: str = ""                                                          # substring of the query
 
-    def is_empty(self) -> bool:
-        return not (self.dataset or self.subset or self.query_type or self.condition
-                    or self.ranges or self.flags or self.text.strip())
-
 
 def choices(frame: pd.DataFrame, column: str) -> list[str]:
     """Distinct non-empty values of a category column, sorted (unknown shown as '(unknown)')."""
@@ -100,9 +96,3 @@ def describe(filters: Filters) -> str:
                                   (" (undefined values kept)" if filters.keep_undefined
                                    else " (undefined values left out)"))
 
-
-def example_rows(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per example (its first row), for example pickers."""
-    if frame.empty:
-        return frame
-    return frame.drop_duplicates("example_id", keep="first")

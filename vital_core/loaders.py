@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from .errors import InputError, where
-from .model import (CONDITIONS, DATASET_QUERY_TYPE, EVIDENCE_UNKNOWN, NOT_ENOUGH_EVIDENCE, NOT_JUDGED,
+from .model import (DATASET_QUERY_TYPE, EVIDENCE_UNKNOWN, NOT_ENOUGH_EVIDENCE, NOT_JUDGED,
                     NUGGET_IMPORTANCE, RESULTS_FORMAT, SUPPORTED, UNLABELLED, Document, ExampleResult,
-                    InvalidLabelError, Nugget, ResponseResult, Subclaim, normalise_assignment,
+                    InvalidLabelError, Nugget, ResponseResult, Subclaim, condition_order, normalise_assignment,
                     normalise_importance, normalise_verdict, strip_generation_prefix)
 from .metrics import (ASSIGNMENT_CODE, ASSIGNMENTS_BY_CODE, TIER_CODE, TIERS_BY_CODE, VERDICT_CODE,
                       VERDICTS_BY_CODE, BatchBuilder, ScoringInput)
@@ -149,10 +149,6 @@ def _is_results_file(path: Path) -> bool:
     return bool(rec) and (rec.get("format", "").startswith("vital-explorer-results") or "variants" in rec)
 
 
-def _condition_order(name: str) -> tuple[int, str]:
-    return (CONDITIONS.index(name) if name in CONDITIONS else len(CONDITIONS), name)
-
-
 def discover(path: str | Path) -> Discovery:
     """Find every loadable file under ``path`` (a file or a folder)."""
     path = Path(path)
@@ -200,7 +196,7 @@ def discover(path: str | Path) -> Discovery:
                 dataset, subset = _names(folder)
                 found.sources.append(ConditionSource(file.stem, {RECORDS: file}, _group(folder, path),
                                                      dataset, subset))
-    found.sources.sort(key=lambda s: (s.group, _condition_order(s.condition)))
+    found.sources.sort(key=lambda s: (s.group, condition_order(s.condition)))
     if not found.sources and not found.results_files:
         raise NoDataError(f"{path}: no results found (expected the release layout "
                           f"{{dataset}}/{{subset}}/{{condition}}/new-metric-out.jsonl, "

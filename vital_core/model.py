@@ -38,6 +38,17 @@ ASSIGNMENTS = (SUPPORT, PARTIAL_SUPPORT, NOT_SUPPORT)
 NORMAL, MISSING, WRONG = "normal", "missing", "wrong"
 CONDITIONS = (NORMAL, MISSING, WRONG)
 
+
+def condition_order(name: str) -> tuple[int, str]:
+    """Sort key: the paper's conditions in their order, then any other variant by name."""
+    return (CONDITIONS.index(name) if name in CONDITIONS else len(CONDITIONS), name)
+
+
+def ordered_conditions(names: Iterable[str]) -> list[str]:
+    """The distinct condition names, sorted by ``condition_order``."""
+    return sorted(set(names), key=condition_order)
+
+
 # Query types of the VitalErrors datasets.
 OPEN_ENDED, SINGLE_ANSWER = "open-ended", "single-answer"
 DATASET_QUERY_TYPE = {

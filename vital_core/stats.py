@@ -27,7 +27,7 @@ from scipy import stats as sps
 
 from .metric_catalog import METRICS, SENSITIVITY
 from .metrics import DECAY_SCHEMES
-from .model import CONDITIONS, NORMAL
+from .model import NORMAL, condition_order, ordered_conditions
 
 UNKNOWN_GROUP = "unknown"
 
@@ -35,12 +35,6 @@ UNKNOWN_GROUP = "unknown"
 def _metric_list(frame: pd.DataFrame, metrics: Iterable[str] | None, kinds=("score", "flag", "count")) -> list[str]:
     keys = list(metrics) if metrics is not None else [k for k, m in METRICS.items() if m.kind in kinds]
     return [k for k in keys if k in frame.columns]
-
-
-def _condition_sort(values: Iterable[str]) -> list[str]:
-    if isinstance(values, pd.Series):
-        values = values.unique()
-    return sorted(set(values), key=lambda c: (CONDITIONS.index(c) if c in CONDITIONS else 99, c))
 
 
 def _groups(frame: pd.DataFrame, by: str | None):
@@ -63,7 +57,7 @@ def _as_float(series: pd.Series) -> np.ndarray:
 
 def _condition_masks(part: pd.DataFrame) -> list[tuple[str, np.ndarray]]:
     cond = part["condition"].to_numpy(dtype=object)
-    return [(c, cond == c) for c in _condition_sort(cond)]
+    return [(c, cond == c) for c in ordered_conditions(cond)]
 
 
 def _mean_and_count(values: np.ndarray) -> tuple[float | None, int]:
@@ -242,7 +236,7 @@ def paired_tests(frame: pd.DataFrame, baseline: str = NORMAL, metrics: Iterable[
     keys = _metric_list(frame, metrics if metrics is not None else SENSITIVITY)
     rows = []
     for extra, part in _groups(frame, by):
-        present = _condition_sort(part["condition"])
+        present = ordered_conditions(part["condition"])
         if baseline not in present:
             continue
         numeric = {key: _as_float(part[key]) for key in keys}
@@ -287,7 +281,7 @@ def _row_groups(frame: pd.DataFrame, by: str | None) -> tuple[np.ndarray, list[t
         keys = list(zip(extra, cond))
     else:
         keys = [("", c) for c in cond]
-    order = sorted(set(keys), key=lambda k: (k[0], CONDITIONS.index(k[1]) if k[1] in CONDITIONS else 99, k[1]))
+    order = sorted(set(keys), key=lambda k: (k[0], *condition_order(k[1])))
     number = {k: i for i, k in enumerate(order)}
     labels = [({by: k[0]} if by else {}, k[1]) for k in order]
     return np.array([number[k] for k in keys], dtype=np.int64), labels

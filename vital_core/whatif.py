@@ -1,8 +1,8 @@
 """What-if: change subclaims' importance or verdict and recompute every metric.
 
 The Score page shows a response's subclaims in an editable table; each edit
-goes through ``apply_edits`` (which never mutates the scored result) and
-``recompute``. When a tier changes, the importance order is rebuilt so that
+goes through ``apply_edits`` (which never mutates the scored result) and the
+metrics are computed again. When a tier changes, the importance order is rebuilt so that
 all vital subclaims come first, then okay, then less-important, keeping the
 original order inside a tier — the ordering rule of the method.
 """
@@ -11,9 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Iterable, Mapping
 
-from .metrics import DEFAULT_WEIGHTS, compute_response_metrics
-from .model import (ALL_IMPORTANCE, VERDICTS, Nugget, ResponseResult, normalise_importance,
-                    normalise_verdict)
+from .model import ALL_IMPORTANCE, VERDICTS, ResponseResult, normalise_importance, normalise_verdict
 
 _TIER_POSITION = {label: n for n, label in enumerate(ALL_IMPORTANCE)}
 
@@ -55,10 +53,6 @@ def reorder_by_tier(response: ResponseResult) -> list[str]:
     current = response.ordered_subclaims()
     ranked = sorted(enumerate(current), key=lambda p: (_TIER_POSITION.get(p[1].importance, 99), p[0]))
     return [s.id for _, s in ranked]
-
-
-def recompute(response: ResponseResult, nuggets: list[Nugget] | None, weights=DEFAULT_WEIGHTS) -> dict:
-    return compute_response_metrics(response, nuggets, weights)
 
 
 def changed_metrics(before: Mapping, after: Mapping) -> dict[str, tuple]:

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..backend_cli import add_backend_arguments, backend_from_args, key_redactor
+from ..backend_cli import add_backend_arguments, backend_from_args, check_out_path, key_redactor
 from ..cli import UsageError
 from ..errors import InputError
 from ..pipeline import run_sync
@@ -39,10 +39,7 @@ def run(args: argparse.Namespace) -> int:
     source, out = Path(args.input), Path(args.out)
     if not source.is_file():
         raise UsageError(f"{source}: no such file" if not source.exists() else f"{source} is not a file")
-    if out.exists() and out.resolve() == source.resolve():
-        raise UsageError("--out must not be the input file")
-    if out.is_dir():
-        raise UsageError(f"--out {out} is a folder; give a file name such as labels.jsonl")
+    check_out_path(out, source, "labels.jsonl")
     try:
         rows = read_records(source)
     except InputError as exc:
