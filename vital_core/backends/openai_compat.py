@@ -134,6 +134,14 @@ class OpenAICompatBackend(Backend):
                                    {"role": "user", "content": prompts.violation_followup(result.value.problems)}]
         return tried, None
 
+    async def _ask_valid(self, prompt: prompts.Prompt, user: str, parse: Callable[[str], Any], what: str):
+        """``_ask`` for steps with no partial fallback: still invalid after the attempts is an error."""
+        tried, good = await self._ask(prompt, user, parse, self.validation_attempts)
+        if good is None:
+            raise LLMValidationError(f"{what} still invalid after {len(tried)} attempts: "
+                                     f"{'; '.join(tried[-1].problems)}")
+        return good
+
     # ------------------------------------------------------------ 1. decompose
     async def decompose(self, query: str, response: str) -> list[DecomposedSentence]:
         sentences = split_sentences(response)
@@ -250,12 +258,8 @@ class OpenAICompatBackend(Backend):
             return []
         ids = [f"N{i}" for i in range(len(texts))]
         user = prompts.render_nuggets_label(query, list(zip(ids, texts)))
-        tried, good = await self._ask(prompts.NUGGETS_LABEL_PROMPT, user,
-                                      lambda reply: parse_nugget_labels(extract_json(reply), ids),
-                                      self.validation_attempts)
-        if good is None:
-            raise LLMValidationError(f"nugget labels still invalid after {len(tried)} attempts: "
-                                     f"{'; '.join(tried[-1].problems)}")
+        good = await self._ask_valid(prompts.NUGGETS_LABEL_PROMPT, user,
+                                     lambda reply: parse_nugget_labels(extract_json(reply), ids), "nugget labels")
         return [Nugget(id=i, text=t, importance=good.values[i]) for i, t in zip(ids, texts)]
 
     async def assign_nuggets(self, query: str, nuggets: list[Nugget], response: str) -> dict[str, str]:
@@ -265,12 +269,9 @@ class OpenAICompatBackend(Backend):
         async def window(part: list[Nugget]) -> dict[str, str]:
             ids = [n.id for n in part]
             user = prompts.render_assign(query, [(n.id, n.text) for n in part], response)
-            tried, good = await self._ask(prompts.ASSIGN_PROMPT, user,
-                                          lambda reply: parse_assignments(extract_json(reply), ids),
-                                          self.validation_attempts)
-            if good is None:
-                raise LLMValidationError(f"nugget assignment still invalid after {len(tried)} attempts: "
-                                         f"{'; '.join(tried[-1].problems)}")
+            good = await self._ask_valid(prompts.ASSIGN_PROMPT, user,
+                                         lambda reply: parse_assignments(extract_json(reply), ids),
+                                         "nugget assignment")
             return good.values
 
         out: dict[str, str] = {}
