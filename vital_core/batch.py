@@ -31,6 +31,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Awaitable, Callable, Iterable
 
+from .atomic import atomic_replace
 from .backends.base import Backend
 from .errors import InputError, where
 from .inputs import InputRecord
@@ -138,13 +139,9 @@ class AppendOnlyJsonl:
 
     def rewrite(self, records: Iterable[dict]) -> None:
         """Replace the whole file atomically (temporary file, fsync, rename)."""
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "wb") as fh:
+        with atomic_replace(self.path, "wb") as fh:
             for record in records:
                 fh.write((_compact_json(record) + "\n").encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
         # Keep appending (and holding the lock) on the new file.
         old = self._fd
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
@@ -162,9 +159,8 @@ class AppendOnlyJsonl:
 
 
 def write_json_atomic(path: Path, payload: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    with atomic_replace(path) as fh:
+        fh.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
 
 
 @dataclass

@@ -18,7 +18,6 @@ import hashlib
 import multiprocessing
 import os
 import pickle
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
+from .atomic import atomic_replace
 from .errors import InputError
 from .loaders import (FACTSCORE, NEW_METRIC, RECORDS, ConditionScan, ConditionSource, Discovery, LoadLog,
                       OriginalRecord, ReleaseRecord, check_variants_agree, describe, discover,
@@ -372,11 +372,8 @@ def load_dataset(path: str | Path, weights: TierWeights = DEFAULT_WEIGHTS, cache
     dataset.source, dataset.kind, dataset.path = source, kind, str(path)
     if cache_file is not None:
         try:
-            cache_file.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=cache_file.parent, suffix=".tmp")
-            with os.fdopen(fd, "wb") as fh:
+            with atomic_replace(cache_file, "wb") as fh:
                 pickle.dump(dataset, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, cache_file)
         except OSError as exc:
             dataset.problems.append(f"dataset cache not written to {cache_file.parent}: {exc}")
     return dataset

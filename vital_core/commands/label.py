@@ -14,11 +14,10 @@ Exit status: 0 all records labelled, 1 some records could not be labelled
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
+from ..atomic import atomic_replace
 from ..backend_cli import add_backend_arguments, backend_from_args, check_out_path, key_redactor
 from ..cli import UsageError
 from ..errors import InputError
@@ -57,17 +56,9 @@ def run(args: argparse.Namespace) -> int:
 
     lines, result = run_sync(go())
     redact = key_redactor() or (lambda text: text)
-    # Write to a temporary file beside the output, then rename: no half-written output.
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            for line in lines:
-                handle.write(line + "\n")
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_replace(out) as handle:   # never a half-written output
+        for line in lines:
+            handle.write(line + "\n")
     for warning in result.warnings:
         print(f"warning: {redact(warning)}", file=sys.stderr)
     for failure in result.failed:
