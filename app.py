@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-if str(ROOT) not in sys.path:  # pages import vital_core and pages._ui from the project root
+if str(ROOT) not in sys.path:  # pages import vital_core and explorer.widgets.ui from the project root
     sys.path.insert(0, str(ROOT))
 
-from pages import _ui  # noqa: E402
+from explorer.widgets import ui as _ui  # noqa: E402
 
 _ui.app_shell().run()

@@ -283,7 +283,7 @@ def part_detection(backend: OfflineBackend) -> dict:
 
 def speed_examples() -> list[tuple[str, str, list[Document]]]:
     """(query, ~200-word response, 3 short evidence documents) built from the NQ records."""
-    from vital_core.backends.offline.sentences import split_sentences
+    from vital_core.backends.offline.decompose import split_sentences
     normal = load_jsonl(DATA / "gpt-4o" / "normal.jsonl")
     wrong = load_jsonl(DATA / "gpt-4o" / "wrong.jsonl")
     out = []
@@ -319,7 +319,7 @@ print(json.dumps({{"load": t1 - t0, "first": t2 - t1}}))
 
 def part_speed(backend: OfflineBackend) -> dict:
     from vital_core.backends.offline.embedder import Embedder, get_embedder
-    from vital_core.backends.offline.sentences import split_sentences
+    from vital_core.backends.offline.decompose import split_sentences
     examples = speed_examples()
     q, r, docs = examples[0]
     # cold start: a fresh interpreter imports, loads the model and scores one example

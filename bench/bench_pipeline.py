@@ -34,13 +34,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.mock_provider import MockProvider  # noqa: E402
-from vital_core.backends.openai_compat import OpenAICompatBackend  # noqa: E402
-from vital_core.batch import run_batch  # noqa: E402
+from vital_core.backends.openai.backend import OpenAICompatBackend  # noqa: E402
+from vital_core.runs import run_batch  # noqa: E402
 from vital_core.inputs import read_inputs  # noqa: E402
-from vital_core.llm import prompts  # noqa: E402
-from vital_core.llm.client import LLMClient, LLMSettings  # noqa: E402
-from vital_core.llm.parsing import extract_json, parse_decomposition, parse_ranking, parse_verdicts  # noqa: E402
-from vital_core.sentences import split_sentences  # noqa: E402
+from vital_core.backends.openai import prompts  # noqa: E402
+from vital_core.backends.openai.client import LLMClient, LLMSettings  # noqa: E402
+from vital_core.backends.openai.parsing import (extract_json, parse_decomposition, parse_ranking, parse_verdicts)  # noqa: E402
+from vital_core.backends.sentences import split_sentences  # noqa: E402
 
 CLAIMS_PER_SENTENCE = (5, 4, 5, 4, 4)   # 22 subclaims in 5 sentences
 KEY = "sk-bench-not-a-real-key"

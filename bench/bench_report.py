@@ -154,7 +154,7 @@ def generate(root: Path, scale: float, seed: int) -> tuple[int, int]:
 # --------------------------------------------------------------------------- floor
 
 def parse_floor(root: Path, parsed_only: bool) -> tuple[float, int]:
-    from vital_core.loaders import loads
+    from vital_core.loaders.discover import loads
     names = ("new-metric-out.jsonl", "nuggets-out.jsonl") if parsed_only else None
     files = [p for p in sorted(root.rglob("*.jsonl")) if names is None or p.name in names]
     start = time.perf_counter()
@@ -177,7 +177,8 @@ def naive_report(root: Path):
     """
     import pandas as pd
     from vital_core.dataset import Dataset
-    from vital_core.metrics import compute_response_metrics, f1_at_k, median_k
+    from vital_core.metrics.response import compute_response_metrics
+    from vital_core.metrics.formulas import f1_at_k, median_k
     from vital_core.model import (DATASET_QUERY_TYPE, Nugget, ResponseResult, Subclaim, normalise_assignment,
                                   normalise_importance, normalise_verdict)
     from vital_core.report import render_text
@@ -290,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="runs of the floor, cold and warm measurements; the fastest is reported (default 3)")
     args = parser.parse_args(argv)
 
-    from vital_core.loaders import PARSER
+    from vital_core.loaders.discover import PARSER
     work = Path(tempfile.mkdtemp(prefix="vital-bench-"))
     root = args.dir or (work / "release")
     cache = work / "cache"

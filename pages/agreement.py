@@ -8,8 +8,9 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from pages import _ui
-from vital_core import agreement, annotate, palette
+from explorer.widgets import ui as _ui
+from vital_core import agreement
+from explorer.logic import annotate, palette
 from vital_core.errors import InputError
 from vital_core.model import CONDITIONS, IMPORTANCE_LABELS, UNLABELLED, ExampleResult, ordered_conditions
 
@@ -20,7 +21,7 @@ DEFAULT_B = _ui.REFERENCE / "labels" / "human"
 
 @st.cache_resource(show_spinner="Reading labels…", max_entries=8)
 def _load(path: str, signature: tuple):
-    from vital_core.loaders import load_examples
+    from vital_core.loaders.load import load_examples
     return load_examples(path)
 
 

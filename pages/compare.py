@@ -7,11 +7,11 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from pages import _ui
-from vital_core import palette, textdiff, variants
+from explorer.widgets import ui as _ui
+from explorer.logic import palette, textdiff, damage as variants
 from vital_core.errors import InputError
-from vital_core.evidence_input import documents_from_text
-from vital_core.metric_catalog import HEADLINE, METRICS
+from explorer.logic.evidence_input import documents_from_text
+from vital_core.metrics.catalog import HEADLINE, METRICS
 from vital_core.model import MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
 from vital_core.perturbation import PerturbationCheckError
 from vital_core.pipeline import run_sync, score_example

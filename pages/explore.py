@@ -4,11 +4,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages import _ui
-from vital_core import explore, textdiff
+from explorer.widgets import ui as _ui
+from explorer.logic import filters as explore, textdiff
 from vital_core.errors import InputError
-from vital_core.metric_catalog import METRICS
-from vital_core.metrics import compute_response_metrics
+from vital_core.metrics.catalog import METRICS
+from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import NORMAL, ordered_conditions, strip_generation_prefix
 
 MODES = {"demo": "Bundled demo results", "path": "A folder or file by path", "upload": "Upload a results file"}

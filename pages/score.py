@@ -6,13 +6,13 @@ import json
 import pandas as pd
 import streamlit as st
 
-from pages import _ui
-from vital_core import whatif
+from explorer.widgets import ui as _ui
+from explorer.logic import whatif
 from vital_core.errors import InputError
-from vital_core.evidence_input import documents_from_text, documents_from_upload
-from vital_core.metrics import compute_response_metrics
+from explorer.logic.evidence_input import documents_from_text, documents_from_upload
+from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import NORMAL, ExampleResult, InvalidLabelError
-from vital_core.palette import importance_label, verdict_label
+from explorer.logic.palette import importance_label, verdict_label
 from vital_core.pipeline import run_sync, score_example
 
 RESULT_KEY = "score_result"          # ExampleResult as a dict (never holds a key)

@@ -5,10 +5,11 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from pages import _ui
-from vital_core import explore, palette, stats
+from explorer.widgets import ui as _ui
+from explorer.logic import filters as explore, palette
+from vital_core import stats
 from vital_core.errors import InputError
-from vital_core.metric_catalog import METRICS
+from vital_core.metrics.catalog import METRICS
 from vital_core.model import ordered_conditions
 
 COUNT_METRICS = ["n_subclaims", "n_vital", "n_okay", "n_less_important", "n_nuggets", "n_vital_nuggets"]

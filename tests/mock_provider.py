@@ -3,7 +3,7 @@
 A real HTTP server (``http.server.ThreadingHTTPServer``) on 127.0.0.1 and a
 free port, implementing ``POST /v1/chat/completions``. It recognises the
 pipeline step from the marker line of the system prompt
-(``vital_core.llm.prompts``), reads the inputs from the first user message,
+(``vital_core.backends.openai.prompts``), reads the inputs from the first user message,
 and answers from simple rules computed from that content:
 
 - decompose: each numbered sentence, cut at ``;`` and ``, and``, is its claims;
@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from vital_core.llm import prompts
+from vital_core.backends.openai import prompts
 
 FAULTS = ("rate_limit", "server_error", "slow", "invalid_json", "truncated", "missing_ids",
           "duplicate_ids", "unknown_label", "bad_perturbation")

@@ -11,7 +11,7 @@ import pytest
 
 from vital_core.agreement import compare_labellings, weighted_kappa
 from vital_core.errors import InputError
-from vital_core.loaders import load_examples
+from vital_core.loaders.load import load_examples
 from vital_core.model import ExampleResult, ResponseResult, Subclaim
 
 REPO = Path(__file__).resolve().parents[1]

@@ -7,12 +7,13 @@ import json
 import pandas as pd
 import pytest
 
-from vital_core import annotate, explore, palette, settings, textdiff, variants, whatif
+from explorer.logic import annotate, filters as explore, palette, textdiff, damage as variants, whatif
+from vital_core.backends import config as settings
 from vital_core.errors import InputError
-from vital_core.evidence_input import documents_from_jsonl, documents_from_text, documents_from_upload
-from vital_core.metrics import compute_response_metrics
+from explorer.logic.evidence_input import documents_from_jsonl, documents_from_text, documents_from_upload
+from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import ExampleResult, Nugget, ResponseResult, Subclaim
-from vital_core.undefined import why_undefined
+from vital_core.metrics.undefined import why_undefined
 
 XSS = '<script>alert(1)</script> and <img src=x onerror=alert(1)>'
 
@@ -163,7 +164,7 @@ def test_evidence_input_parsing_and_errors():
 
 def test_annotation_export_is_an_official_record_that_loads_back(tmp_path):
     from vital_core.agreement import compare_labellings
-    from vital_core.loaders import load_examples
+    from vital_core.loaders.load import load_examples
     r = _response(verdicts=("supported", "not_judged", "contradicted"))
     for i, s in enumerate(r.subclaims):
         s.sentence_index, s.sentence = (0 if i < 2 else 1), f"sentence {0 if i < 2 else 1}"

@@ -9,7 +9,7 @@ import pytest
 
 from tests.mock_provider import sample_records
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Ranking, Verdict
-from vital_core.batch import (AppendOnlyJsonl, OutputBusyError, record_error, run_batch, run_resumable,
+from vital_core.runs import (AppendOnlyJsonl, OutputBusyError, record_error, run_batch, run_resumable,
                               summary_path)
 from vital_core.errors import InputError
 from vital_core.inputs import InputRecord, read_input_jsonl, read_inputs

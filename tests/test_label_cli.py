@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.mock_provider import MockProvider
-from vital_core.cli import main
+from vital_core.cli.main import main
 from vital_core.model import IMPORTANCE_LABELS
 
 REPO = Path(__file__).resolve().parents[1]

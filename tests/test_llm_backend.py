@@ -9,9 +9,9 @@ import pytest
 from tests.mock_provider import MockProvider, sample_answers, sample_records
 from vital_core.backends import get_backend
 from vital_core.backends.base import Evidence
-from vital_core.backends.openai_compat import LLMValidationError, OpenAICompatBackend, public_host
-from vital_core.llm import prompts
-from vital_core.llm.retrieval import estimate_tokens
+from vital_core.backends.openai.backend import LLMValidationError, OpenAICompatBackend, public_host
+from vital_core.backends.openai import prompts
+from vital_core.backends.openai.retrieval import estimate_tokens
 from vital_core.model import (CONTRADICTED, Document, NOT_JUDGED, SUPPORTED, UNLABELLED, Nugget, Subclaim)
 from vital_core.perturbation import PerturbationCheckError
 from vital_core.pipeline import score_example
@@ -104,7 +104,7 @@ def test_rank_after_three_failures_marks_unlabelled_visibly(mock, tmp_path):
 
 
 def test_rank_orders_vital_first_even_if_the_model_does_not(mock, tmp_path):
-    from vital_core.llm.parsing import ParsedRanking
+    from vital_core.backends.openai.parsing import ParsedRanking
     parsed = ParsedRanking(labels={"S1": "okay", "S2": "vital", "S3": "less-important", "S4": "vital"},
                            order=["S3", "S1", "S2", "S4"])
     assert OpenAICompatBackend._tier_order(parsed, ["S1", "S2", "S3", "S4"]) == ["S2", "S4", "S1", "S3"]

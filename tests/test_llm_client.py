@@ -11,9 +11,9 @@ import time
 import pytest
 
 from tests.mock_provider import MockProvider
-from vital_core.llm import prompts
-from vital_core.llm.client import LLMCallError, LLMClient, LLMSettings, cache_key
-from vital_core.llm.parsing import extract_json, parse_ranking
+from vital_core.backends.openai import prompts
+from vital_core.backends.openai.client import LLMCallError, LLMClient, LLMSettings, cache_key
+from vital_core.backends.openai.parsing import extract_json, parse_ranking
 
 KEY = "sk-test-DO-NOT-LEAK-1234"
 USER = prompts.render_rank("Of which tribe was Geronimo a leader?",

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from vital_core.llm import prompts
-from vital_core.llm.parsing import (ReplyParseError, extract_json, parse_assignments, parse_decomposition,
+from vital_core.backends.openai import prompts
+from vital_core.backends.openai.parsing import (ReplyParseError, extract_json, parse_assignments, parse_decomposition,
                                     parse_modified_response, parse_nugget_labels, parse_nugget_texts,
                                     parse_ranking, parse_verdicts)
-from vital_core.llm.pricing import DEFAULT_PRICES, cost_usd, load_prices, price_for
-from vital_core.llm.retrieval import BM25, chunk_documents, estimate_tokens, select_passages
-from vital_core.sentences import split_sentences
-from vital_core.model import Document
+from vital_core.backends.openai.pricing import DEFAULT_PRICES, cost_usd, load_prices, price_for
+from vital_core.backends.openai.retrieval import BM25, chunk_documents, estimate_tokens, select_passages
+from vital_core.backends.sentences import split_sentences
+from vital_core.model import (Document)
 
 
 # ---------------------------------------------------------------- extract_json

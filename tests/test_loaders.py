@@ -10,8 +10,10 @@ import pytest
 from tests.release_fixture import make_release, write_jsonl
 from vital_core.dataset import dataset_from_examples, load_dataset
 from vital_core.errors import InputError
-from vital_core.loaders import NoDataError, load_examples
-from vital_core.metrics import TierWeights, compute_response_metrics
+from vital_core.loaders.discover import NoDataError
+from vital_core.loaders.load import load_examples
+from vital_core.metrics.formulas import TierWeights
+from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import (NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SINGLE_ANSWER, OPEN_ENDED, SUPPORTED,
                               ExampleResult, ResponseResult, Subclaim)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vital_core import metrics as M
-from vital_core.metric_catalog import METRICS
+from vital_core.metrics import formulas as M, response as R, vectorised as VEC
+from vital_core.metrics.catalog import METRICS
 from vital_core.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_REFERENCE, NOT_ENOUGH_EVIDENCE,
                               NOT_JUDGED, SUPPORTED, Nugget, ResponseResult, Subclaim)
 
@@ -76,9 +76,9 @@ def test_decay_precision_release_linear_topk_and_undefined():
 
 def test_decay_precision_follows_importance_order_and_needs_a_ranking():
     r = response([(L, N), (V, S), (O, S)], order=["S2", "S3", "S1"])
-    m = M.compute_response_metrics(r)
+    m = R.compute_response_metrics(r)
     assert m["decay_precision"] == pytest.approx((2 * 1 + 0.5 * 1 + 0) / 2.5)
-    unranked = M.compute_response_metrics(response([(L, N), (V, S), (O, S)]))
+    unranked = R.compute_response_metrics(response([(L, N), (V, S), (O, S)]))
     assert unranked["decay_precision"] is None and unranked["linear_decay_precision"] is None
 
 
@@ -127,19 +127,19 @@ def test_f1_and_f_beta():
 
 def test_factual_correctness_each_direction_on_its_own_claims():
     r = response([(V, S), (O, C), (L, S)], reference=[(V, S), (V, N)], mode=EVIDENCE_REFERENCE)
-    m = M.compute_response_metrics(r)
+    m = R.compute_response_metrics(r)
     assert m["fc_precision"] == pytest.approx(2 / 3) and m["fc_recall"] == 0.5
     assert m["fc_f1"] == pytest.approx(M.f1(2 / 3, 0.5))
     assert M.f_beta(m["fc_precision"], m["fc_recall"], 0.5) == pytest.approx(1.25 * (2 / 3) * 0.5 / (0.25 * 2 / 3 + 0.5))
-    docs = M.compute_response_metrics(response([(V, S)], reference=[(V, S)], mode=EVIDENCE_DOCUMENTS))
+    docs = R.compute_response_metrics(response([(V, S)], reference=[(V, S)], mode=EVIDENCE_DOCUMENTS))
     assert docs["fc_precision"] is None and docs["fc_recall"] == 1.0 and docs["fc_f1"] is None
-    none = M.compute_response_metrics(response([(V, S)]))
+    none = R.compute_response_metrics(response([(V, S)]))
     assert none["fc_precision"] is None and none["fc_recall"] is None and none["fc_f1"] is None
 
 
 def test_wimpe_from_reference_claims():
     r = response([(V, S)], reference=[(V, S), (O, C), (L, N), ("unlabelled", S)], mode=EVIDENCE_REFERENCE)
-    m = M.compute_response_metrics(r)
+    m = R.compute_response_metrics(r)
     assert m["wpa"] == pytest.approx(3 / 6)      # weights 3/2/1, coverage 1/0/0; unlabelled left out
     assert m["pcp"] == pytest.approx(2 / 6)      # the okay claim is contradicted
     assert M.wimpe_merge(0.8, m["wpa"], 0.25) == pytest.approx(0.25 * 0.8 + 0.75 * 0.5)
@@ -151,10 +151,10 @@ def test_wimpe_from_reference_claims():
 def test_wimpe_from_nuggets_when_there_is_no_reference():
     nuggets = [Nugget("N0", "a", V), Nugget("N1", "b", O), Nugget("N2", "c", O)]
     r = response([(V, S)], assignment={"N0": "partial_support", "N1": "support", "N2": "not_support"})
-    m = M.compute_response_metrics(r, nuggets)
+    m = R.compute_response_metrics(r, nuggets)
     assert m["wpa"] == pytest.approx((3 * 0.5 + 2 * 1 + 0) / 7)
     assert m["pcp"] is None                     # nuggets carry no contradiction
-    assert M.compute_response_metrics(response([(V, S)]))["wpa"] is None
+    assert R.compute_response_metrics(response([(V, S)]))["wpa"] is None
 
 
 def test_f1_at_k():
@@ -174,7 +174,7 @@ def test_cumulative_precision_in_response_and_importance_order():
 
 
 def test_compute_response_metrics_keys_match_the_catalog_and_empty_is_undefined():
-    m = M.compute_response_metrics(ResponseResult(variant="normal", text=""))
+    m = R.compute_response_metrics(ResponseResult(variant="normal", text=""))
     assert set(m) == set(METRICS) - {"f1_at_k"}
     counts = {k for k, spec in METRICS.items() if spec.kind == "count" and not k.startswith("n_nugget")
               and k != "n_vital_nuggets"}
@@ -187,14 +187,14 @@ def test_compute_response_metrics_keys_match_the_catalog_and_empty_is_undefined(
 
 def test_nuggets_without_assignment_are_undefined_but_counted():
     nuggets = [Nugget("N0", "a", V)]
-    m = M.compute_response_metrics(response([(V, S)]), nuggets)
+    m = R.compute_response_metrics(response([(V, S)]), nuggets)
     assert m["n_nuggets"] == 1 and m["n_vital_nuggets"] == 1
     assert m["nugget_recall"] is None and m["vital_recall"] is None and m["rlr"] is None
-    partly = M.compute_response_metrics(response([(V, S)], assignment={}), nuggets)
+    partly = R.compute_response_metrics(response([(V, S)], assignment={}), nuggets)
     assert partly["nugget_recall"] is None
 
 
-def _random_input(rng) -> M.ScoringInput:
+def _random_input(rng) -> R.ScoringInput:
     """A random response: any mix of labels and verdicts, ranked or not, with or without nuggets/reference."""
     n = rng.choice([0, 1, 2, 3, 5, 8, 13])
     importance = [rng.choice([V, O, L, "unlabelled"]) for _ in range(n)]
@@ -216,7 +216,7 @@ def _random_input(rng) -> M.ScoringInput:
         ref_imp = [rng.choice([V, O, L, "unlabelled"]) for _ in range(k)]
         ref_ver = [rng.choice([S, N, J, C]) for _ in range(k)]
     mode = rng.choice([EVIDENCE_REFERENCE, EVIDENCE_DOCUMENTS, "unknown"])
-    return M.ScoringInput(importance, verdicts, order, nug_imp, assignment, ref_imp, ref_ver, mode)
+    return R.ScoringInput(importance, verdicts, order, nug_imp, assignment, ref_imp, ref_ver, mode)
 
 
 @pytest.mark.parametrize("weights", [M.DEFAULT_WEIGHTS, M.TierWeights(1, 0.5, 0.1), M.TierWeights(0, 1, 0)])
@@ -226,13 +226,13 @@ def test_batch_metrics_equal_the_pure_functions(weights):
     import random
     rng = random.Random(7)
     inputs = [_random_input(rng) for _ in range(600)]
-    batch = M.BatchBuilder()
+    batch = VEC.BatchBuilder()
     for data in inputs:
         batch.add(data)
-    halves = M.BatchBuilder.concat([batch.freeze(), batch])     # concat numbers records on
-    for got_batch, offset in ((M.batch_metrics(batch, weights), 0), (M.batch_metrics(halves, weights), 600)):
+    halves = VEC.BatchBuilder.concat([batch.freeze(), batch])     # concat numbers records on
+    for got_batch, offset in ((VEC.batch_metrics(batch, weights), 0), (VEC.batch_metrics(halves, weights), 600)):
         for r, data in enumerate(inputs):
-            expected = M.compute_metrics(data, weights)
+            expected = R.compute_metrics(data, weights)
             for key, value in expected.items():
                 got = float(got_batch[key][r + offset])
                 if value is None:
@@ -243,7 +243,8 @@ def test_batch_metrics_equal_the_pure_functions(weights):
 
 def test_fc_precision_uses_the_reference_check_when_verdicts_came_from_documents():
     """Documents decide the VITAL verdicts; a separate check against the reference gives FC precision."""
-    from vital_core.metrics import BatchBuilder, ScoringInput, batch_metrics, compute_response_metrics
+    from vital_core.metrics.vectorised import BatchBuilder, batch_metrics
+    from vital_core.metrics.response import ScoringInput, compute_response_metrics
     from vital_core.model import ResponseResult, Subclaim
     subclaims = [Subclaim(id="S1", text="a", importance="vital", verdict="supported"),
                  Subclaim(id="S2", text="b", importance="okay", verdict="supported"),
@@ -268,7 +269,7 @@ def test_fc_precision_uses_the_reference_check_when_verdicts_came_from_documents
 
 def test_pipeline_checks_claims_against_the_reference_when_documents_are_given_too():
     from vital_core.backends import get_backend
-    from vital_core.metrics import compute_response_metrics
+    from vital_core.metrics.response import compute_response_metrics
     from vital_core.model import Document
     from vital_core.pipeline import run_sync, score_example
     example = run_sync(score_example(

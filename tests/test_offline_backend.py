@@ -7,7 +7,7 @@ import pytest
 
 from vital_core.backends import get_backend
 from vital_core.backends.offline import OfflineBackend, embedder
-from vital_core.backends.offline.perturbation import PerturbationError
+from vital_core.backends.offline.perturb import PerturbationError
 from vital_core.model import (ASSIGNMENTS, CONTRADICTED, NUGGET_IMPORTANCE, SUPPORTED, VITAL, Document)
 from vital_core.pipeline import run_sync, score_example
 
@@ -100,7 +100,7 @@ def test_perturbations():
 
 
 def test_a_sentence_opening_word_is_not_swapped_as_a_name():
-    from vital_core.backends.offline import perturbation
+    from vital_core.backends.offline import perturb as perturbation
     response = ("Leaves change colour in autumn because chlorophyll breaks down. "
                 "The botanist Anna Whitlock described this in 1952.")
     wrong = perturbation.perturb("who described why leaves change colour", response, "wrong")
@@ -113,7 +113,7 @@ def test_a_sentence_opening_word_is_not_swapped_as_a_name():
 
 
 def test_offline_variants_go_through_the_shared_check(monkeypatch):
-    from vital_core.backends.offline import perturbation
+    from vital_core.backends.offline import perturb as perturbation
     from vital_core.perturbation import PerturbationCheckError
     monkeypatch.setattr(perturbation, "make_wrong", lambda query, response: response)   # unchanged: invalid
     with pytest.raises(PerturbationCheckError):

@@ -1,7 +1,7 @@
 """Rule-based decomposition: sentences, lists and clauses cut into stand-alone claims."""
 from __future__ import annotations
 
-from vital_core.backends.offline.sentences import decompose, decompose_sentence, split_sentences
+from vital_core.backends.offline.decompose import decompose, decompose_sentence, split_sentences
 
 
 def test_sentences_are_split():

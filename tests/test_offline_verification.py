@@ -1,7 +1,7 @@
 """Offline verification on small hand-made cases: real verdicts, reasons that say why."""
 from __future__ import annotations
 
-from vital_core.backends.offline.verification import NO_EVIDENCE_REASON, verify_claims
+from vital_core.backends.offline.verify import NO_EVIDENCE_REASON, verify_claims
 from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
 
 EIFFEL = [Document(id="D1", text="The Eiffel Tower is a wrought-iron lattice tower in Paris. "

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from vital_core.dataset import load_dataset
-from vital_core.loaders import load_examples
-from vital_core.metrics import TierWeights, compute_response_metrics
+from vital_core.loaders.load import load_examples
+from vital_core.metrics.formulas import TierWeights
+from vital_core.metrics.response import compute_response_metrics
 
 REPO = Path(__file__).resolve().parents[1]
 CONDITIONS = ("normal", "missing", "wrong")

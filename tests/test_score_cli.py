@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from tests.mock_provider import MockProvider, sample_answers, sample_records
-from vital_core.backend_cli import chosen_backend
-from vital_core.backends.openai_compat import OpenAICompatBackend
-from vital_core.batch import run_batch, summary_path
+from vital_core.cli.backend_options import chosen_backend
+from vital_core.backends.openai.backend import OpenAICompatBackend
+from vital_core.runs import run_batch, summary_path
 from vital_core.inputs import read_inputs
-from vital_core.llm import prompts
+from vital_core.backends.openai import prompts
 from vital_core.model import ExampleResult
 
 REPO = Path(__file__).resolve().parents[1]

@@ -150,5 +150,5 @@ def test_curves_on_a_subset_match_the_subset_alone(reference_dir, tmp_path):
 
 
 def load_examples_for(reference_dir):
-    from vital_core.loaders import load_examples
+    from vital_core.loaders.load import load_examples
     return load_examples(reference_dir / "gpt-4o").examples

@@ -1,3 +1,3 @@
-from .cli import main
+from vital_core.cli.main import main
 
 raise SystemExit(main())

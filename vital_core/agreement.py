@@ -23,9 +23,9 @@ import numpy as np
 import pandas as pd
 from scipy.stats import kendalltau
 
-from .errors import InputError
-from .model import IMPORTANCE_LABELS, ExampleResult
-from .loaders import normalised_query
+from vital_core.errors import InputError
+from vital_core.model import IMPORTANCE_LABELS, ExampleResult
+from vital_core.loaders.examples import normalised_query
 
 
 def weighted_kappa(labels_a: list[str], labels_b: list[str], categories=IMPORTANCE_LABELS) -> float | None:

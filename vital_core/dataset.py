@@ -26,23 +26,29 @@ from typing import Iterable, Iterator
 import numpy as np
 import pandas as pd
 
-from . import __version__
-from .atomic import atomic_replace
-from .errors import InputError
-from .loaders import (FACTSCORE, NEW_METRIC, RECORDS, ConditionScan, ConditionSource, Discovery, LoadLog,
-                      OriginalRecord, ReleaseRecord, check_variants_agree, describe, discover,
-                      group_sources, iter_results_file, match_original, merge_condition,
-                      parse_line, read_line_at, read_original, response_from_record, scan_condition)
-from .metric_catalog import METRICS
-from .metrics import (DEFAULT_WEIGHTS, BatchBuilder, ScoringInput, TierWeights, batch_metrics,
-                      f1_at_k_from_counts, median_k)
-from .model import ExampleResult, condition_order, ordered_conditions
+from vital_core import __version__
+from vital_core.atomic import atomic_replace
+from vital_core.errors import InputError
+from vital_core.loaders.load import describe, group_sources
+from vital_core.loaders.discover import FACTSCORE, NEW_METRIC, RECORDS
+from vital_core.loaders.codes import ConditionScan, scan_condition
+from vital_core.loaders.discover import ConditionSource, Discovery, discover
+from vital_core.loaders.records import LoadLog, ReleaseRecord, check_variants_agree, parse_line, read_line_at
+from vital_core.loaders.examples import (OriginalRecord, iter_results_file, match_original, merge_condition,
+                                         read_original, response_from_record)
+from vital_core.metrics.catalog import METRICS
+from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights, f1_at_k_from_counts, median_k
+from vital_core.metrics.vectorised import BatchBuilder, batch_metrics
+from vital_core.metrics.response import ScoringInput
+from vital_core.model import ExampleResult, condition_order, ordered_conditions
 
 ID_COLUMNS = ["example_id", "index", "condition", "dataset", "subset", "query_type", "query",
               "response_id", "error"]
 METRIC_COLUMNS = [k for k in METRICS if k != "f1_at_k"] + ["f1_at_k"]
 SUBCLAIM_COLUMNS = ["row", "position", "rank", "importance", "supported"]
-_CODE_FILES = ("metrics.py", "loaders.py", "dataset.py", "model.py", "metric_catalog.py")
+# The code a cached frame depends on: these modules and every module of these packages.
+_CODE_MODULES = ("dataset.py", "model.py", "errors.py")
+_CODE_PACKAGES = ("metrics", "loaders")
 
 
 def default_cache_dir() -> Path:
@@ -261,7 +267,7 @@ def _scan_all(sources: list[ConditionSource], skip_bad: bool, workers: int | Non
         workers = min(2, os.cpu_count() or 1) if safe and size >= PARALLEL_MIN_BYTES and len(sources) > 1 else 1
     if workers <= 1:
         return [scan_condition(s, skip_bad) for s in sources]
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import (ProcessPoolExecutor)
     # biggest first, so the workers finish together; results come back in the given order
     sizes = [sum(p.stat().st_size for p in s.files.values()) for s in sources]
     order = sorted(range(len(sources)), key=lambda i: -sizes[i])
@@ -327,8 +333,12 @@ def code_version() -> str:
     """Hash of the scoring code: a cache built by other code is never reused."""
     h = hashlib.sha256(__version__.encode())
     here = Path(__file__).parent
-    for name in _CODE_FILES:
-        h.update((here / name).read_bytes())
+    files = [here / name for name in _CODE_MODULES]
+    for package in _CODE_PACKAGES:
+        files += sorted((here / package).rglob("*.py"))
+    for path in files:
+        h.update(str(path.relative_to(here)).encode())
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 

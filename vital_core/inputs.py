@@ -13,7 +13,7 @@ null or absent (``perturb`` fills in ``missing`` and ``wrong``); any variant
 name is allowed. Optional ``dataset``, ``subset`` and ``query_type`` are kept.
 Unknown fields are kept and written back by ``perturb``.
 
-Anything else ``vital_core.loaders`` reads - the official release layout (any
+Anything else ``vital_core.loaders.load`` reads - the official release layout (any
 subtree), a folder of ``{normal,missing,wrong}.jsonl`` files, or a results
 file - is accepted too: its responses are re-scored from their text.
 """
@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError, where
-from .model import Document, ExampleResult
+from vital_core.errors import InputError, where
+from vital_core.model import Document, ExampleResult
 
 KNOWN_FIELDS = ("id", "query", "responses", "documents", "reference", "dataset", "subset", "query_type")
 
@@ -163,7 +163,7 @@ def read_inputs(path: str | Path) -> list[InputRecord]:
     if is_input_jsonl(path):
         records = read_input_jsonl(path)
     else:
-        from .loaders import load_examples
+        from vital_core.loaders.load import load_examples
         records = [from_example(ex) for ex in load_examples(path).examples]
     if not records:
         raise InputError(f"{path}: no records found", path)

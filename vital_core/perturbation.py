@@ -13,7 +13,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from .model import MISSING, WRONG
+from vital_core.model import MISSING, WRONG
 
 PERTURBATION_KINDS = (MISSING, WRONG)
 

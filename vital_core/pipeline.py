@@ -11,8 +11,8 @@ import asyncio
 import dataclasses
 from typing import Awaitable, Callable, Mapping
 
-from .backends.base import Backend, Evidence
-from .model import (EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_REFERENCE, UNLABELLED,
+from vital_core.backends.base import Backend, Evidence
+from vital_core.model import (EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_REFERENCE, UNLABELLED,
                     Document, ExampleResult, ResponseResult, Subclaim)
 
 StepCallback = Callable[[str], None]

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .backends.base import Backend, Ranking
-from .errors import InputError, where
-from .model import UNLABELLED, Subclaim
+from vital_core.backends.base import Backend, Ranking
+from vital_core.errors import InputError, where
+from vital_core.model import UNLABELLED, Subclaim
 
 ORDER_KEY = "subclaim-importance-order"
 

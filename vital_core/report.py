@@ -13,24 +13,13 @@ from typing import Any
 
 import pandas as pd
 
-from . import stats
-from .dataset import Dataset
-from .metric_catalog import METRICS
+from vital_core import stats
+from vital_core.dataset import Dataset
+from vital_core.metrics.catalog import (ALL_SCORES, EXTRA_COUNTS, FIGURE5_DECAY, METRICS, TABLE3_COUNTS,
+                                        TABLE5_FLAGS, TESTED)
 
-# The metrics ``report --json`` always considers (kept when the data defines them).
-REPORT_METRICS = ["factscore_precision", "vital_precision", "weighted_precision", "decay_precision", "rlp",
-                  "n_vital", "n_okay", "n_less_important", "nugget_recall", "vital_recall", "weighted_recall", "rlr"]
-
-TABLE_COUNTS = ["n_subclaims", "n_vital", "n_okay", "n_less_important", "n_unlabelled", "n_not_judged"]
-TABLE_PRECISION_RECALL = ["factscore_precision", "vital_precision", "okay_precision", "less_important_precision",
-                          "weighted_precision", "decay_precision", "decay_precision_top5", "linear_decay_precision",
-                          "f1_at_k", "nugget_recall", "nugget_recall_partial", "vital_recall",
-                          "vital_recall_partial", "weighted_recall", "weighted_f1", "decay_recall",
-                          "fc_precision", "fc_recall", "fc_f1", "wpa", "pcp"]
-TABLE_RATES = ["rlp", "rlr"]
-TEST_METRICS = ["factscore_precision", "vital_precision", "weighted_precision", "decay_precision",
-                "linear_decay_precision", "f1_at_k", "nugget_recall", "vital_recall", "weighted_recall",
-                "fc_f1", "wpa", "rlp", "rlr"]
+# Every metric the tables show, once each, in table order (kept when the data defines them).
+REPORT_METRICS = list(dict.fromkeys(TABLE3_COUNTS + EXTRA_COUNTS + ALL_SCORES + TABLE5_FLAGS + FIGURE5_DECAY))
 
 
 def _clean(value: Any) -> Any:
@@ -59,6 +48,12 @@ def _conditions_block(frame: pd.DataFrame, keys: list[str]) -> tuple[dict, dict]
     return conditions, undefined
 
 
+def _paired_tests(frame: pd.DataFrame) -> pd.DataFrame:
+    """The one set of paired tests of a frame, shared by the JSON and text reports (one Holm value per test)."""
+    keys = defined_metrics(frame, TESTED)
+    return stats.paired_tests(frame, metrics=keys) if keys else pd.DataFrame()
+
+
 def _tests_records(tests: pd.DataFrame) -> list[dict]:
     return [{k: _clean(v) for k, v in row.items()} for row in tests.to_dict(orient="records")]
 
@@ -68,8 +63,7 @@ def build_report(dataset: Dataset, metrics: list[str] | None = None, *, include_
     frame = dataset.frame
     keys = defined_metrics(frame, metrics or REPORT_METRICS)
     conditions, undefined = _conditions_block(frame, keys)
-    test_keys = [k for k in keys if METRICS[k].kind in ("score", "flag")]
-    tests = stats.paired_tests(frame, metrics=test_keys) if test_keys else pd.DataFrame()
+    tests = _paired_tests(frame)
     out: dict[str, Any] = {
         "source": dataset.source, "weights": list(dataset.weights.as_tuple()), "f1_k": dataset.f1_k,
         "skipped": dataset.skipped, "problems": list(dataset.problems),
@@ -172,14 +166,14 @@ def render_text(dataset: Dataset, by_query_type: bool = True) -> str:
     for title, part in groups:
         out += ["", f"=== {title} ===", "",
                 "Subclaims per response by importance tier (mean; cf. paper Table 3)",
-                _metric_table(part, TABLE_COUNTS), "",
+                _metric_table(part, TABLE3_COUNTS + EXTRA_COUNTS), "",
                 "Precision and recall (mean per condition; cf. paper Table 4)",
-                _metric_table(part, TABLE_PRECISION_RECALL), "",
+                _metric_table(part, ALL_SCORES), "",
                 "Response-level rates (share of responses flagged; cf. paper Table 5)",
-                _metric_table(part, TABLE_RATES), "",
+                _metric_table(part, TABLE5_FLAGS), "",
                 "Paired tests against the normal response (diff = variant - normal; effect = Cohen's d_z "
                 "for scores, rate difference for flags; Holm over this table)",
-                _tests_table(stats.paired_tests(part, metrics=defined_metrics(part, TEST_METRICS)))]
+                _tests_table(_paired_tests(part))]
     return "\n".join(out) + "\n"
 
 

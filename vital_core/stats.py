@@ -25,9 +25,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from .metric_catalog import METRICS, SENSITIVITY
-from .metrics import DECAY_SCHEMES
-from .model import NORMAL, condition_order, ordered_conditions
+from vital_core.metrics.catalog import METRICS, TESTED
+from vital_core.metrics.formulas import DECAY_SCHEMES
+from vital_core.model import NORMAL, condition_order, ordered_conditions
 
 UNKNOWN_GROUP = "unknown"
 
@@ -233,7 +233,7 @@ def paired_tests(frame: pd.DataFrame, baseline: str = NORMAL, metrics: Iterable[
     ``p_holm`` / ``wilcoxon_p_holm`` are Holm-adjusted over every row of the
     returned table. Metrics with no defined pair are left out.
     """
-    keys = _metric_list(frame, metrics if metrics is not None else SENSITIVITY)
+    keys = _metric_list(frame, metrics if metrics is not None else TESTED)
     rows = []
     for extra, part in _groups(frame, by):
         present = ordered_conditions(part["condition"])
@@ -267,7 +267,7 @@ def detection_rates(frame: pd.DataFrame, baseline: str = NORMAL, metrics: Iterab
 # --------------------------------------------------------------------------- curves
 
 def _as_dataset(dataset_or_examples):
-    from .dataset import Dataset, dataset_from_examples
+    from vital_core.dataset import Dataset, dataset_from_examples
     if isinstance(dataset_or_examples, Dataset):
         return dataset_or_examples
     return dataset_from_examples(list(dataset_or_examples))

@@ -5,7 +5,7 @@
 """
 from __future__ import annotations
 
-from .base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
+from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
 
 BACKEND_NAMES = ("offline", "openai")
 
@@ -13,10 +13,10 @@ BACKEND_NAMES = ("offline", "openai")
 def get_backend(name: str = "offline", **settings) -> Backend:
     """Build a backend by name; ``settings`` go to the backend's constructor."""
     if name == "offline":
-        from .offline import OfflineBackend
+        from vital_core.backends.offline import OfflineBackend
         return OfflineBackend(**settings)
     if name == "openai":
-        from .openai_compat import OpenAICompatBackend
+        from vital_core.backends.openai.backend import OpenAICompatBackend
         return OpenAICompatBackend(**settings)
     raise ValueError(f"unknown backend {name!r}; expected one of {', '.join(BACKEND_NAMES)}")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from ..model import Document, Nugget, Subclaim
+from vital_core.model import Document, Nugget, Subclaim
 
 
 @dataclass

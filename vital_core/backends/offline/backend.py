@@ -7,10 +7,10 @@ perturbation. Deterministic: the same input always gives the same output.
 """
 from __future__ import annotations
 
-from ...model import EVIDENCE_NONE, EVIDENCE_REFERENCE, Document, Nugget, Subclaim
-from ..base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
-from . import importance, nuggets, perturbation, sentences, verification
-from .embedder import get_embedder
+from vital_core.model import EVIDENCE_NONE, EVIDENCE_REFERENCE, Document, Nugget, Subclaim
+from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
+from vital_core.backends.offline import decompose, importance, nuggets, perturb, verify
+from vital_core.backends.offline.embedder import get_embedder
 
 PROMPT_VERSION = "offline-1"
 
@@ -39,7 +39,7 @@ class OfflineBackend(Backend):
         get_embedder().encode(["warm up"])
 
     async def decompose(self, query: str, response: str) -> list[DecomposedSentence]:
-        return [DecomposedSentence(text=s, claims=c) for s, c in sentences.decompose(response)]
+        return [DecomposedSentence(text=s, claims=c) for s, c in decompose.decompose(response)]
 
     async def rank(self, query: str, subclaims: list[Subclaim]) -> Ranking:
         if not subclaims:
@@ -56,7 +56,7 @@ class OfflineBackend(Backend):
         else:
             documents = evidence.as_documents()
         reference = evidence.mode == EVIDENCE_REFERENCE
-        verdicts = verification.verify_claims(
+        verdicts = verify.verify_claims(
             claims, documents, reference=reference,
             source_sentences=[s.sentence or s.text for s in subclaims] if reference else None)
         return [Verdict(verdict=v.verdict, reason=v.reason, evidence=v.evidence) for v in verdicts]
@@ -68,4 +68,4 @@ class OfflineBackend(Backend):
         return nuggets.assign_nuggets(nugget_list, response)
 
     async def perturb(self, query: str, response: str, kind: str) -> str:
-        return perturbation.perturb(query, response, kind)
+        return perturb.perturb(query, response, kind)

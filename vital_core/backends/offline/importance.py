@@ -31,10 +31,10 @@ import re
 
 import numpy as np
 
-from ...model import LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
-from .answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, YESNO, Mentions,
+from vital_core.model import LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
+from vital_core.backends.offline.answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, YESNO, Mentions,
                            extract_mentions, question_type, words)
-from .embedder import embed
+from vital_core.backends.offline.embedder import embed
 
 STOPWORDS = set("""a an the of in on at to for from by with and or but is are was were be been being
 has have had do does did it its this that these those as which who whom whose what when where why how

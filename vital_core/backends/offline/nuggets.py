@@ -11,12 +11,12 @@ response text: supported -> support; closely related but not fully stated
 """
 from __future__ import annotations
 
-from ...model import (CONTRADICTED, NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL, Document,
+from vital_core.model import (CONTRADICTED, NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL, Document,
                       Nugget, strip_generation_prefix)
-from .embedder import embed
-from .importance import rank_claims
-from .sentences import decompose
-from .verification import verify_claims
+from vital_core.backends.offline.embedder import embed
+from vital_core.backends.offline.importance import rank_claims
+from vital_core.backends.offline.decompose import decompose
+from vital_core.backends.offline.verify import verify_claims
 
 MAX_NUGGETS = 30
 # Evidence claims less similar to the query than this are not nuggets.

@@ -1,0 +1,69 @@
+"""A person's own importance labels for a response's subclaims, exported in the
+official record shape so ``python -m vital_core agreement`` can compare them.
+
+The exported record keeps the response, its decomposition (sentences and
+subclaim ids as given) and the judgments, and replaces ``importance`` and
+``subclaim-importance-order`` with the person's labels: all vital first, then
+okay, then less-important, in response order inside a tier.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from typing import Iterable, Mapping
+
+from vital_core.model import (ALL_IMPORTANCE, IMPORTANCE_LABELS, NOT_JUDGED, SUPPORTED, UNLABELLED, ExampleResult,
+                    ResponseResult, normalise_importance)
+
+_TIER = {label: n for n, label in enumerate(ALL_IMPORTANCE)}
+
+
+def _judgment(verdict: str):
+    """Release ``judgment``: true = supported, null = not judged, false otherwise."""
+    if verdict == SUPPORTED:
+        return True
+    if verdict == NOT_JUDGED:
+        return None
+    return False
+
+
+def relabelled(response: ResponseResult, labels: Mapping[str, str]) -> ResponseResult:
+    """A copy of ``response`` with ``labels`` (subclaim id -> label) applied and the order rebuilt."""
+    out = copy.deepcopy(response)
+    for s in out.subclaims:
+        if s.id in labels:
+            s.importance = normalise_importance(labels[s.id], where=f"subclaim {s.id}")
+    ranked = sorted(enumerate(out.subclaims), key=lambda p: (_TIER.get(p[1].importance, 99), p[0]))
+    out.order = [s.id for _, s in ranked]
+    for n, sid in enumerate(out.order, start=1):
+        next(s for s in out.subclaims if s.id == sid).rank = n
+    return out
+
+
+def release_record(example: ExampleResult, variant: str, labels: Mapping[str, str] | None = None) -> dict:
+    """One response in the official ``new-metric-out`` record shape, with ``labels`` applied."""
+    response = example.variants[variant]
+    if labels is not None:
+        response = relabelled(response, labels)
+    sentences: list[dict] = []
+    current_index = None
+    for s in response.subclaims:
+        if current_index != s.sentence_index or not sentences:
+            sentences.append({"sentence": s.sentence, "decomp": []})
+            current_index = s.sentence_index
+        sentences[-1]["decomp"].append({
+            "id": s.id, "text": s.text, "judgment": _judgment(s.verdict),
+            "importance": None if s.importance == UNLABELLED else s.importance})
+    return {"query": example.query,
+            "response": {"id": response.response_id or example.id, "text": response.text},
+            "decomposition": sentences,
+            "subclaim-importance-order": [sid for sid in (response.order or [s.id for s in response.subclaims])]}
+
+
+def export_jsonl(records: Iterable[dict]) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
+def complete(labels: Mapping[str, str], response: ResponseResult) -> bool:
+    """True when every subclaim of ``response`` carries one of the three tiers."""
+    return all(labels.get(s.id) in IMPORTANCE_LABELS for s in response.subclaims)

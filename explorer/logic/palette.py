@@ -1,0 +1,146 @@
+"""The one colour code of VITAL Explorer, and the small HTML snippets that apply it.
+
+Importance tiers colour a subclaim's row (a light tint with a strong left
+border, so dark text stays readable); verdicts are badges with a symbol and a
+word, so colour is never the only cue. Colours come from the Okabe-Ito
+palette, which stays distinguishable with the common colour-vision
+deficiencies. Every snippet escapes the text it is given: callers may pass
+user text straight in.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from vital_core.model import (CONTRADICTED, LESS_IMPORTANT, MISSING, NORMAL, NOT_ENOUGH_EVIDENCE,
+                    NOT_JUDGED, NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED,
+                    UNLABELLED, VITAL, WRONG)
+
+
+@dataclass(frozen=True)
+class Swatch:
+    label: str        # what a person reads
+    symbol: str       # a non-colour cue
+    background: str
+    border: str
+    text: str = "#111111"
+
+
+# Importance: darker, bluer border = more important. Unlabelled stands apart (purple, dashed).
+IMPORTANCE: dict[str, Swatch] = {
+    VITAL: Swatch("vital", "★", "#D6E9F8", "#0072B2"),
+    OKAY: Swatch("okay", "●", "#EEF7FC", "#56B4E9"),
+    LESS_IMPORTANT: Swatch("less important", "○", "#F4F4F4", "#A0A0A0"),
+    UNLABELLED: Swatch("unlabelled", "?", "#FBEAF3", "#CC79A7"),
+}
+
+# Verdicts: badge colours with white or black text chosen for contrast >= 4.5:1.
+VERDICT: dict[str, Swatch] = {
+    SUPPORTED: Swatch("supported", "✓", "#00704F", "#00704F", "#FFFFFF"),
+    CONTRADICTED: Swatch("contradicted", "✗", "#A33A00", "#A33A00", "#FFFFFF"),
+    NOT_ENOUGH_EVIDENCE: Swatch("not enough evidence", "?", "#F0E442", "#B8AE1F", "#111111"),
+    NOT_JUDGED: Swatch("not judged", "–", "#5F5F5F", "#5F5F5F", "#FFFFFF"),
+}
+
+# Nugget support uses the verdict colours of the same meaning.
+NUGGET_SUPPORT: dict[str, Swatch] = {
+    SUPPORT: Swatch("support", "✓", "#00704F", "#00704F", "#FFFFFF"),
+    PARTIAL_SUPPORT: Swatch("partial support", "◐", "#F0E442", "#B8AE1F", "#111111"),
+    NOT_SUPPORT: Swatch("not supported", "✗", "#A33A00", "#A33A00", "#FFFFFF"),
+}
+
+# Response variants in charts (with bar patterns as a second cue).
+CONDITION_COLOURS = {NORMAL: "#0072B2", MISSING: "#E69F00", WRONG: "#D55E00"}
+CONDITION_PATTERNS = {NORMAL: "", MISSING: "/", WRONG: "x"}
+EXTRA_COLOURS = ["#009E73", "#CC79A7", "#56B4E9", "#999999"]
+
+# Text differences from the normal response.
+DIFF_INSERT = ("#FFF1B8", "#7A5C00")   # background, underline colour
+DIFF_DELETE = ("#FDE0DD", "#A33A00")
+
+
+def condition_colour(name: str, index: int = 0) -> str:
+    return CONDITION_COLOURS.get(name, EXTRA_COLOURS[index % len(EXTRA_COLOURS)])
+
+
+def importance_swatch(label: str | None) -> Swatch:
+    return IMPORTANCE.get(label or UNLABELLED, IMPORTANCE[UNLABELLED])
+
+
+def verdict_swatch(verdict: str | None) -> Swatch:
+    return VERDICT.get(verdict or NOT_JUDGED, VERDICT[NOT_JUDGED])
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def badge_html(swatch: Swatch) -> str:
+    return (f'<span class="vx-badge" style="background:{swatch.background};color:{swatch.text};'
+            f'border:1px solid {swatch.border};border-radius:0.6em;padding:0.05em 0.55em;'
+            f'font-size:0.85em;white-space:nowrap">{_esc(swatch.symbol)} {_esc(swatch.label)}</span>')
+
+
+def verdict_badge_html(verdict: str | None) -> str:
+    return badge_html(verdict_swatch(verdict))
+
+
+def importance_badge_html(label: str | None) -> str:
+    s = importance_swatch(label)
+    return (f'<span class="vx-tier" style="background:{s.background};color:{s.text};'
+            f'border:2px solid {s.border};border-radius:0.3em;padding:0 0.45em;font-size:0.85em;'
+            f'white-space:nowrap">{_esc(s.symbol)} {_esc(s.label)}</span>')
+
+
+def subclaim_row_html(*, rank: int | None, claim_id: str, text: str, importance: str | None,
+                      verdict: str | None, compact: bool = False) -> str:
+    """One subclaim as a row tinted by its tier, with a verdict badge (all text escaped).
+
+    ``compact`` puts the badges on a line of their own above the text, for narrow columns.
+    """
+    s = importance_swatch(importance)
+    style = "dashed" if (importance or UNLABELLED) == UNLABELLED else "solid"
+    rank_text = f"#{rank}" if rank is not None else "–"
+    box = (f'background:{s.background};border-left:6px {style} {s.border};color:{s.text};'
+           f'padding:0.3em 0.6em;margin:0.15em 0;border-radius:0.2em;')
+    claim = f'{_esc(text)} <span style="color:#555;font-size:0.8em">({_esc(claim_id)})</span>'
+    if compact:
+        return (f'<div class="vx-row" style="{box}">'
+                f'<div style="display:flex;flex-wrap:wrap;gap:0.4em;align-items:center;margin-bottom:0.15em">'
+                f'<span style="color:#333">{_esc(rank_text)}</span>{importance_badge_html(importance)}'
+                f'<span style="margin-left:auto">{verdict_badge_html(verdict)}</span></div>'
+                f'<div>{claim}</div></div>')
+    return (f'<div class="vx-row" style="{box}display:flex;gap:0.6em;align-items:baseline">'
+            f'<span style="min-width:2.4em;color:#333">{_esc(rank_text)}</span>'
+            f'<span style="min-width:7.5em">{importance_badge_html(importance)}</span>'
+            f'<span style="flex:1">{claim}</span>'
+            f'<span>{verdict_badge_html(verdict)}</span></div>')
+
+
+def legend_html() -> str:
+    tiers = " ".join(importance_badge_html(k) for k in IMPORTANCE)
+    verdicts = " ".join(badge_html(v) for v in VERDICT.values())
+    return (f'<div class="vx-legend" style="line-height:2.0">'
+            f'<div><b>Importance</b> (row colour)<br>{tiers}</div>'
+            f'<div><b>Verdict</b> (badge)<br>{verdicts}</div></div>')
+
+
+def importance_cell_style(label: str | None) -> str:
+    """CSS for a table cell (pandas Styler) carrying an importance label."""
+    s = importance_swatch(label)
+    return f"background-color: {s.background}; color: {s.text}; border-left: 4px solid {s.border}"
+
+
+def verdict_cell_style(verdict: str | None) -> str:
+    s = verdict_swatch(verdict)
+    return f"background-color: {s.background}; color: {s.text}"
+
+
+def verdict_label(verdict: str | None) -> str:
+    s = verdict_swatch(verdict)
+    return f"{s.symbol} {s.label}"
+
+
+def importance_label(label: str | None) -> str:
+    s = importance_swatch(label)
+    return f"{s.symbol} {s.label}"

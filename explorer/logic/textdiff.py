@@ -1,0 +1,80 @@
+"""Word-level differences between a response variant and its normal response.
+
+Used by the Compare and Explore pages to highlight what the ``missing`` and
+``wrong`` variants changed. Tokens are words with their trailing whitespace,
+so joining the segments gives back the texts exactly.
+"""
+from __future__ import annotations
+
+import difflib
+import html
+import re
+from dataclasses import dataclass
+
+from explorer.logic.palette import DIFF_DELETE, DIFF_INSERT
+
+EQUAL, INSERT, DELETE = "equal", "insert", "delete"
+_TOKEN = re.compile(r"\S+\s*|\s+")
+
+
+@dataclass(frozen=True)
+class Segment:
+    op: str      # equal / insert (only in the variant) / delete (only in the normal)
+    text: str
+
+
+def tokenize(text: str) -> list[str]:
+    return _TOKEN.findall(text or "")
+
+
+def word_diff(normal: str, variant: str) -> list[Segment]:
+    """Segments that turn ``normal`` into ``variant``, compared word by word.
+
+    Words are compared without their trailing whitespace so a re-wrapped line
+    does not count as a change.
+    """
+    a, b = tokenize(normal), tokenize(variant)
+    matcher = difflib.SequenceMatcher(a=[t.strip() for t in a], b=[t.strip() for t in b],
+                                      autojunk=False)
+    out: list[Segment] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            out.append(Segment(EQUAL, "".join(b[j1:j2])))
+            continue
+        if tag in ("delete", "replace"):
+            out.append(Segment(DELETE, "".join(a[i1:i2])))
+        if tag in ("insert", "replace"):
+            out.append(Segment(INSERT, "".join(b[j1:j2])))
+    return out
+
+
+def diff_stats(segments: list[Segment]) -> dict[str, int]:
+    """Words inserted and deleted (for the captions under each column)."""
+    count = lambda op: sum(len(s.text.split()) for s in segments if s.op == op)  # noqa: E731
+    return {"inserted": count(INSERT), "deleted": count(DELETE), "kept": count(EQUAL)}
+
+
+def similarity(normal: str, variant: str) -> float:
+    """Share of words kept, 0..1 (1.0 for two empty texts)."""
+    a, b = [t.strip() for t in tokenize(normal)], [t.strip() for t in tokenize(variant)]
+    if not a and not b:
+        return 1.0
+    return difflib.SequenceMatcher(a=a, b=b, autojunk=False).ratio()
+
+
+def diff_html(normal: str, variant: str, *, show_deleted: bool = True) -> str:
+    """The variant's text with insertions highlighted and deletions struck through (escaped)."""
+    parts = []
+    for seg in word_diff(normal, variant):
+        text = html.escape(seg.text)
+        if seg.op == EQUAL:
+            parts.append(text)
+        elif seg.op == INSERT:
+            bg, line = DIFF_INSERT
+            parts.append(f'<ins title="changed from normal" style="background:{bg};'
+                         f'text-decoration:underline 2px {line};">{text}</ins>')
+        elif show_deleted:
+            bg, line = DIFF_DELETE
+            parts.append(f'<del title="in normal, not here" style="background:{bg};'
+                         f'text-decoration:line-through 2px {line};color:#444">{text}</del>')
+    return "".join(parts)

@@ -1,0 +1,306 @@
+"""Rule-based decomposition: sentences (pysbd) split into atomic claims.
+
+A sentence is cut further where it coordinates whole clauses ("..., and it
+...", "...; ..."), where a non-restrictive relative clause adds a second fact
+("the Four Seas, which correspond to ..."), and where a list coordinates
+subjects or objects ("X, Y and Z wrote it" -> "X wrote it", "Y wrote it",
+"Z wrote it"). Each claim keeps the subject of its sentence so that it stands
+alone; a sentence-initial pronoun is replaced by the previous sentence's
+subject when that subject is a name.
+"""
+from __future__ import annotations
+
+import re
+
+from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
+from vital_core.backends.offline.answer_types import (FUNCTION_CAPS, PLACE_WORDS)
+
+# Words that signal a finite verb: enough to tell a clause from a noun phrase.
+_AUX = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do", "does",
+        "did", "can", "could", "will", "would", "shall", "should", "may", "might", "must"}
+_PRONOUN_SUBJECTS = {"he", "she", "it", "they", "this", "these", "that"}
+_VERB_SUFFIX = re.compile(r"^[a-z]+(ed|es|s)$")
+_NOT_VERBS = {"is", "this", "his", "its", "as", "us", "was", "has", "yes", "thus", "plus", "series",
+              "species", "news", "various", "famous", "numerous", "previous", "its", "always",
+              "perhaps", "sometimes", "towards", "afterwards", "less", "unless", "across", "process",
+              "business", "success", "access", "class", "glass", "gas", "bus", "status", "analysis",
+              "basis", "crisis", "united", "red", "bed", "need", "seed", "speed", "feed", "hundred",
+              "based", "related", "called", "named", "known"}
+
+
+def _has_verb(words: list[str]) -> bool:
+    for w in words:
+        lw = w.lower().strip(",.;:")
+        if lw in _AUX:
+            return True
+        if lw not in _NOT_VERBS and _VERB_SUFFIX.match(lw) and len(lw) > 4:
+            return True
+    return False
+
+
+def _starts_clause(fragment: str) -> bool:
+    """Does ``fragment`` read as a clause with its own subject and verb?"""
+    words = fragment.split()
+    if len(words) < 3:
+        return False
+    first = words[0].lower()
+    if first in _PRONOUN_SUBJECTS | {"the", "a", "an", "there", "its", "his", "her", "their", "many",
+                                     "some", "most", "each", "several"} or words[0][0].isupper():
+        return _has_verb(words[1:])
+    return False
+
+
+def _finish(text: str) -> str:
+    text = re.sub(r"\s+", " ", text).strip(" ,;:-")
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    if text[-1] not in ".!?\"')":
+        text += "."
+    return text
+
+
+def _subject(sentence: str) -> str | None:
+    """The words before the sentence's first verb, when they form a short subject."""
+    words = sentence.split()
+    for i, w in enumerate(words[:8]):
+        lw = w.lower().strip(",")
+        if lw in _AUX or (i > 0 and lw not in _NOT_VERBS and _VERB_SUFFIX.match(lw) and len(lw) > 4):
+            if i == 0:
+                return None
+            subject = " ".join(words[:i]).strip(",")
+            if "," in subject:
+                return None
+            return subject
+    return None
+
+
+_CLAUSE_SPLIT = re.compile(r";\s+|,\s+(?:and|but|while|whereas|yet|so)\s+|\s+(?:but|whereas)\s+")
+
+
+def _split_clauses(sentence: str) -> list[str]:
+    """Cut coordinated clauses; a clause without a subject borrows the sentence's."""
+    parts = [sentence]
+    out: list[str] = []
+    subject = _subject(sentence)
+    for piece in _CLAUSE_SPLIT.split(sentence):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if out and not _starts_clause(piece):
+            words = piece.split()
+            # "..., and won two titles": a verb phrase sharing the subject
+            if subject and words and (_has_verb(words[:2])):
+                out.append(f"{subject} {piece}")
+                continue
+            out[-1] = out[-1].rstrip(". ") + ", " + piece
+            continue
+        out.append(piece)
+    return out or parts
+
+
+_RELATIVE = re.compile(r",\s+(which|who)\s+([^,:;]+?)(?=[,:;]|\.?$)")
+
+
+def _split_relatives(clause: str) -> list[str]:
+    """"the Four Seas, which correspond to X, ..." -> main clause + "The Four Seas correspond to X"."""
+    extra: list[str] = []
+    match = _RELATIVE.search(clause)
+    if not match:
+        return [clause]
+    before = clause[:match.start()]
+    # antecedent: a capitalised phrase or a short "the ..." noun phrase ending the main part
+    ante = re.search(r"((?:the|a|an|The|A|An)\s+)?([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*|[a-z][\w\-]*"
+                     r"(?:\s+[a-z][\w\-]*){0,2})$", before.strip())
+    if not ante or len(match.group(2).split()) < 2:
+        return [clause]
+    antecedent = ante.group(0)
+    if antecedent.split()[0].lower() in _AUX or antecedent.lower() in FUNCTION_CAPS:
+        return [clause]
+    main = before + clause[match.end():]
+    extra.append(f"{antecedent} {match.group(2)}")
+    return [main] + extra
+
+
+_LIST_VERBS = {"wrote", "won", "played", "sang", "composed", "founded", "directed", "starred",
+               "created", "developed", "produced", "designed", "invented", "led", "co-wrote",
+               "built", "discovered", "recorded", "performed", "released", "published"}
+_LEAD_IN = {"of", "by", "include", "includes", "included", "including", "are", "were", "is", "was",
+            "as", "with", "like", "from", "in", "to", "for", "such", "namely", "between", "among"}
+
+
+def _is_item(words: list[str]) -> bool:
+    # Stricter than _has_verb: plural nouns ("soybeans") end in -s too.
+    return 0 < len(words) <= 5 and not any(
+        w.lower() in _AUX or w.lower() in _LIST_VERBS or w.lower().endswith("ed") for w in words)
+
+
+def _split_list(claim: str) -> list[str]:
+    """One claim per item of a coordinated list of short noun phrases.
+
+    Scans each "and"/"or" with plain string operations (no backtracking
+    regex): the items are the short, verbless comma-separated pieces before
+    the conjunction and the phrase after it up to punctuation or a verb.
+    """
+    for conj in re.finditer(r",?\s+(and|or)\s+", claim):
+        left, right = claim[:conj.start()], claim[conj.end():]
+        boundary = max(left.rfind(";"), left.rfind(":"), left.rfind("("))
+        head, body = left[:boundary + 1], left[boundary + 1:]
+        pieces = [p.strip() for p in body.split(",")]
+        items: list[str] = []
+        while pieces and _is_item(pieces[-1].split()) and len(items) < 8:
+            items.insert(0, pieces.pop())
+        prefix_words: list[str] = []
+        if pieces:
+            # the first item may carry the lead-in: "protectors of the East Sea"
+            words = pieces.pop().split()
+            cut = None
+            for i in range(len(words) - 1, 0, -1):
+                if words[i - 1].lower() in _LEAD_IN and len(words) - i <= 5:
+                    cut = i
+                    break
+            if cut is None:
+                continue
+            prefix_words = words[:cut]
+            items.insert(0, " ".join(words[cut:]))
+        if not items or any(not _is_item(i.split()) for i in items):
+            continue
+        right_words = right.split()
+        take = []
+        for w in right_words:
+            lw = w.lower().strip(",.;:")
+            if lw in _AUX or lw in _LIST_VERBS or lw in ("who", "which", "that") or len(take) >= 5:
+                break
+            take.append(w)
+            if re.search(r"[,.;:]$", w):
+                break
+        if not take:
+            continue
+        last = " ".join(take).rstrip(",.;:")
+        if not last or _has_verb(last.split()):
+            continue
+        items.append(last)
+        comma_list = len(items) >= 3
+        names = all(i[:1].isupper() for i in items)
+        if not (comma_list or names):
+            continue
+        if not comma_list and _inside_title(left, items):
+            continue   # "Pride and Prejudice", "the film "Romeo and Juliet"": one title, not two things
+        rest = right[len(" ".join(take).rstrip(",.;:")):] if right.startswith(last) else \
+            right.split(last, 1)[1] if last in right else ""
+        prefix = head + (" " if head else "") + " ".join(pieces + [] if False else
+                                                         ([", ".join(pieces)] if pieces else []) +
+                                                         prefix_words)
+        prefix = prefix.strip()
+        subject_list = not prefix
+        if subject_list and not rest.strip(" .,;:!?"):
+            # nothing follows the list, so it is not a subject: "Refugees came from Iraq and
+            # Syria" lists objects, and the first item carries the lead-in
+            first = items[0].split()
+            cut = next((i for i in range(len(first) - 1, 0, -1)
+                        if first[i - 1].lower() in _LEAD_IN and len(first) - i <= 5), None)
+            if cut is None:
+                continue
+            prefix, items[0], subject_list = " ".join(first[:cut]), " ".join(first[cut:]), False
+        out = []
+        for item in items:
+            tail = rest
+            if subject_list:
+                # agreement: "X, Y and Z are ..." -> "X is ..."
+                tail = re.sub(r"^(\s+)(are|were|have)\b",
+                              lambda m: m.group(1) + {"are": "is", "were": "was", "have": "has"}[m.group(2)],
+                              tail)
+            out.append(f"{prefix} {item}{tail}".strip())
+        return out
+    return [claim]
+
+
+_PAREN = re.compile(r"\([^()]*\)")
+# Nouns that introduce a title: "the novel Pride and Prejudice".
+_TITLE_NOUNS = {"novel", "book", "film", "movie", "song", "album", "play", "series", "show", "poem",
+                "painting", "opera", "musical", "titled", "entitled", "called", "named", "episode",
+                "single", "story", "work", "track"}
+
+
+def _inside_title(left: str, items: list[str]) -> bool:
+    """Is the two-item "X and Y" ending at ``left`` one title or name rather than two things?
+
+    Yes when it sits inside quotes, when the capitalised words before "and"
+    follow "of" or a title noun ("the novel Pride and Prejudice", "the Museum
+    of Arts and Sciences"), or when it joins two single capitalised words that
+    are not known places ("Pride and Prejudice", "War and Peace"; but "Iraq and
+    Syria" is split).
+    """
+    if left.count('"') % 2 == 1 or left.count("\u201c") > left.count("\u201d"):
+        return True
+    words = left.split()
+    run = 0
+    while run < len(words) and words[len(words) - 1 - run][:1].isupper():
+        run += 1
+    if run < len(words) and words[len(words) - 1 - run].lower().strip(",") in ({"of"} | _TITLE_NOUNS):
+        return True
+    singles = [i for i in (words[-1:] if run == 1 else []) + items[1:] if len(i.split()) == 1]
+    return (run == 1 and len(singles) == len(items) and all(i[:1].isupper() for i in singles)
+            and not any(i.lower().strip(".,") in PLACE_WORDS for i in singles))
+
+
+def decompose_sentence(sentence: str, previous_subject: str | None = None) -> list[str]:
+    """Atomic, self-contained claims of one sentence (at least the sentence itself)."""
+    # Hide parentheticals so their commas do not cut lists; restored at the end.
+    asides = _PAREN.findall(sentence)
+    text = sentence.strip()
+    for n, aside in enumerate(asides):
+        text = text.replace(aside, f"\u27e8{n}\u27e9", 1)
+    first = text.split()[0].lower() if text.split() else ""
+    if previous_subject and first in ("he", "she", "it", "they"):
+        text = previous_subject + text[len(text.split()[0]):]
+    claims: list[str] = []
+    subject = sentence_subject_name(text)
+    for n, clause in enumerate(_split_clauses(text)):
+        # "..., and they are often called upon": the later clause's pronoun is the sentence's subject
+        if n and subject and _LEADING_PRONOUN.match(clause[:1].upper() + clause[1:]) \
+                and subject.split()[0].lower() not in ("he", "she", "it", "they"):
+            clause = _LEADING_PRONOUN.sub(subject, clause[:1].upper() + clause[1:], count=1)
+        for part in _split_relatives(clause):
+            for claim in _split_list(part):
+                for n, aside in enumerate(asides):
+                    claim = claim.replace(f"\u27e8{n}\u27e9", aside)
+                claim = _finish(claim)
+                if len(claim.split()) >= 2 and claim not in claims:
+                    claims.append(claim)
+    return claims or [_finish(sentence)]
+
+
+def sentence_subject_name(sentence: str) -> str | None:
+    """The sentence's subject when it is a name ("Kobe Bryant won ...", "The Eiffel Tower is ...")."""
+    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)\s+[a-z]",
+                     sentence)
+    if match and match.group(2).split()[0].lower() not in FUNCTION_CAPS:
+        return (match.group(1) or "") + match.group(2)
+    return None
+
+
+_LEADING_PRONOUN = re.compile(r"^(He|She|It|They)\b")
+
+
+def resolve_pronouns(sentences: list[str]) -> list[str]:
+    """Sentences with a leading He/She/It/They replaced by the previous named subject."""
+    out = []
+    previous: str | None = None
+    for sentence in sentences:
+        resolved = sentence
+        if previous and _LEADING_PRONOUN.match(sentence):
+            resolved = _LEADING_PRONOUN.sub(previous, sentence, count=1)
+        out.append(resolved)
+        previous = sentence_subject_name(sentence) or previous
+    return out
+
+
+def decompose(text: str) -> list[tuple[str, list[str]]]:
+    """(sentence, claims) pairs for a whole response."""
+    out = []
+    previous: str | None = None
+    for sentence in split_sentences(text):
+        out.append((sentence, decompose_sentence(sentence, previous)))
+        previous = sentence_subject_name(sentence) or previous
+    return out

@@ -1,0 +1,308 @@
+"""Reading model replies: JSON (structured or not) and the plain-text fallbacks.
+
+``extract_json`` finds the JSON object in a reply even when the model wrapped
+it in prose or a code fence, or left a trailing comma. The ``parse_*``
+functions turn a reply into the step's values *and a list of violations*
+(missing, duplicated or unknown ids, labels outside the allowed set): the
+backend states those violations back to the model and asks again.
+
+A reply with no readable JSON at all raises ``ReplyParseError``; the client
+counts that as a retryable failure.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from vital_core.model import (ASSIGNMENTS, IMPORTANCE_LABELS, InvalidLabelError, NUGGET_IMPORTANCE,
+                     normalise_assignment)
+from vital_core.backends.openai.prompts import VERDICT_LABELS
+
+
+class ReplyParseError(ValueError):
+    """The reply holds no usable JSON for the step (retryable)."""
+
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
+def _balanced_spans(text: str, opener: str, closer: str) -> Iterable[str]:
+    """Substrings from each ``opener`` to its matching ``closer`` (string-aware)."""
+    start = text.find(opener)
+    while start != -1:
+        depth, in_string, escaped = 0, False, False
+        for i in range(start, len(text)):
+            ch = text[i]
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif ch == "\\":
+                    escaped = True
+                elif ch == '"':
+                    in_string = False
+            elif ch == '"':
+                in_string = True
+            elif ch == opener:
+                depth += 1
+            elif ch == closer:
+                depth -= 1
+                if depth == 0:
+                    yield text[start:i + 1]
+                    break
+        start = text.find(opener, start + 1)
+
+
+def _loads(candidate: str) -> Any:
+    try:
+        return json.loads(candidate)
+    except ValueError:
+        return json.loads(_TRAILING_COMMA.sub(r"\1", candidate))
+
+
+def extract_json(text: str | None) -> Any:
+    """The first JSON object (or array) in ``text``; raises ``ReplyParseError``."""
+    if text is None or not str(text).strip():
+        raise ReplyParseError("empty reply")
+    text = str(text).strip()
+    candidates = [text] + [m.group(1).strip() for m in _FENCE.finditer(text)]
+    for candidate in candidates:
+        try:
+            return _loads(candidate)
+        except ValueError:
+            pass
+    for opener, closer in (("{", "}"), ("[", "]")):
+        for span in _balanced_spans(text, opener, closer):
+            try:
+                return _loads(span)
+            except ValueError:
+                continue
+    snippet = " ".join(text.split())[:80]
+    raise ReplyParseError(f"no JSON object found in the reply (starts {snippet!r})")
+
+
+def _list_under(obj: Any, *keys: str) -> list:
+    """The list held under one of ``keys`` (or ``obj`` itself when it is a list)."""
+    if isinstance(obj, list):
+        return obj
+    if isinstance(obj, dict):
+        for k in keys:
+            if isinstance(obj.get(k), list):
+                return obj[k]
+        lists = [v for v in obj.values() if isinstance(v, list)]
+        if len(lists) == 1:
+            return lists[0]
+    raise ReplyParseError(f"expected a list under {' / '.join(repr(k) for k in keys)}")
+
+
+def _clean_id(value: Any) -> str:
+    return str(value).strip().strip("[]").strip()
+
+
+# ---------------------------------------------------------------- decompose
+
+def parse_decomposition(obj: Any, numbers: list[int]) -> tuple[dict[int, list[str]], list[str]]:
+    """Sentence number -> claims, and violations (numbers outside ``numbers``)."""
+    items = _list_under(obj, "sentences")
+    allowed = set(numbers)
+    out: dict[int, list[str]] = {}
+    problems: list[str] = []
+    for item in items:
+        if not isinstance(item, dict):
+            raise ReplyParseError("each sentence entry must be an object with 'sentence' and 'claims'")
+        raw = item.get("sentence", item.get("index", item.get("id")))
+        try:
+            number = int(str(raw).strip().strip("[]"))
+        except (TypeError, ValueError):
+            problems.append(f"sentence number {raw!r} is not one of the numbered sentences")
+            continue
+        if number not in allowed:
+            problems.append(f"sentence {number} was not one of the numbered sentences "
+                            f"({', '.join(map(str, numbers))})")
+            continue
+        claims = item.get("claims") or []
+        if isinstance(claims, str):
+            claims = [claims]
+        texts = []
+        for c in claims:
+            text = c.get("text") if isinstance(c, dict) else c
+            text = " ".join(str(text or "").split())
+            if text and text not in texts:
+                texts.append(text)
+        out.setdefault(number, [])
+        out[number].extend(t for t in texts if t not in out[number])
+    return out, problems
+
+
+# ---------------------------------------------------------------- rank
+
+_LABEL_LINE = re.compile(
+    r"^\s*(?:\d+[.)]\s*)?\[?(?P<id>[A-Za-z]*\d+)\]?\s*(?P<text>.*?)[:\-–]\s*[\"'“”]?(?P<label>[A-Za-z][A-Za-z _\-]*?)"
+    r"[\"'“”]?\s*$")
+
+
+def canonical_importance(value: Any) -> str | None:
+    """vital / okay / less-important, or None for anything else (incl. 'unlabelled')."""
+    text = str(value or "").strip().strip('"').lower().replace("_", "-").replace(" ", "-")
+    if text in ("less", "lessimportant", "less-importance"):
+        text = "less-important"
+    return text if text in IMPORTANCE_LABELS else None
+
+
+@dataclass
+class ParsedRanking:
+    """Labels by id in the order given, and what was wrong with the reply."""
+    labels: dict[str, str] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def ranking_entries(reply: str) -> list[tuple[str, Any]]:
+    """(id, raw label) pairs in reply order, from JSON or from ``[S1] text: "label"`` lines."""
+    try:
+        obj = extract_json(reply)
+        items = _list_under(obj, "ranking", "claims", "labels")
+        entries = []
+        for item in items:
+            if isinstance(item, dict):
+                entries.append((_clean_id(item.get("id", "")), item.get("label", item.get("importance"))))
+            elif isinstance(item, (list, tuple)) and len(item) == 2:
+                entries.append((_clean_id(item[0]), item[1]))
+        if entries:
+            return entries
+    except ReplyParseError:
+        pass
+    entries = []
+    for line in (reply or "").splitlines():
+        m = _LABEL_LINE.match(line)
+        if m:
+            entries.append((m.group("id"), m.group("label")))
+    if not entries:
+        raise ReplyParseError("no ranking found in the reply (neither JSON nor '[id] claim: \"label\"' lines)")
+    return entries
+
+
+def parse_ranking(reply: str, ids: list[str]) -> ParsedRanking:
+    """Validate: every id exactly once, each with vital / okay / less-important."""
+    known = set(ids)
+    out = ParsedRanking()
+    seen: set[str] = set()
+    for cid, raw_label in ranking_entries(reply):
+        if cid not in known:
+            out.problems.append(f"{cid or '(empty id)'} is not one of the claim ids")
+            continue
+        if cid in seen:
+            out.problems.append(f"{cid} appears more than once; give each claim exactly once")
+            continue
+        seen.add(cid)
+        label = canonical_importance(raw_label)
+        if label is None:
+            out.problems.append(f"{cid} has the label {raw_label!r}; use only "
+                                f"{', '.join(repr(x) for x in IMPORTANCE_LABELS)}")
+            continue
+        out.labels[cid] = label
+        out.order.append(cid)
+    missing = [i for i in ids if i not in seen]
+    if missing:
+        out.problems.append(f"these claims are missing: {', '.join(missing)}")
+    return out
+
+
+# ---------------------------------------------------------------- verify / assign / label
+
+@dataclass
+class ParsedItems:
+    """id -> value dict (first valid occurrence wins) and the reply's violations."""
+    values: dict[str, Any] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def _parse_labelled_items(obj: Any, ids: list[str], list_keys: tuple[str, ...], value_key: str,
+                          normalise, allowed: tuple[str, ...], extra=None) -> ParsedItems:
+    known = set(ids)
+    out = ParsedItems()
+    seen: set[str] = set()
+    for item in _list_under(obj, *list_keys):
+        if not isinstance(item, dict):
+            raise ReplyParseError(f"each entry must be an object with 'id' and '{value_key}'")
+        cid = _clean_id(item.get("id", ""))
+        if cid not in known:
+            out.problems.append(f"{cid or '(empty id)'} is not one of the given ids")
+            continue
+        if cid in seen:
+            out.problems.append(f"{cid} appears more than once; give each id exactly once")
+            continue
+        seen.add(cid)
+        value = normalise(item.get(value_key))
+        if value is None:
+            out.problems.append(f"{cid} has {value_key} {item.get(value_key)!r}; use only "
+                                f"{', '.join(repr(x) for x in allowed)}")
+            continue
+        out.values[cid] = extra(value, item) if extra else value
+    missing = [i for i in ids if i not in seen]
+    if missing:
+        out.problems.append(f"these ids are missing: {', '.join(missing)}")
+    return out
+
+
+def _verdict(value: Any) -> str | None:
+    text = str(value or "").strip().lower().replace(" ", "_").replace("-", "_")
+    aliases = {"support": "supported", "supports": "supported", "entailed": "supported",
+               "contradiction": "contradicted", "refuted": "contradicted",
+               "neutral": "not_enough_evidence", "not_enough_info": "not_enough_evidence",
+               "insufficient_evidence": "not_enough_evidence", "unverifiable": "not_enough_evidence"}
+    text = aliases.get(text, text)
+    return text if text in VERDICT_LABELS else None
+
+
+def parse_verdicts(obj: Any, ids: list[str]) -> ParsedItems:
+    """id -> {"verdict", "reason", "evidence"}."""
+    def extra(verdict, item):
+        return {"verdict": verdict, "reason": " ".join(str(item.get("reason") or "").split()),
+                "evidence": str(item.get("evidence") or item.get("quote") or "").strip()}
+    return _parse_labelled_items(obj, ids, ("verdicts", "claims", "results"), "verdict", _verdict,
+                                 VERDICT_LABELS, extra)
+
+
+def _assignment(value: Any) -> str | None:
+    try:
+        return normalise_assignment(value)
+    except InvalidLabelError:
+        return None
+
+
+def parse_assignments(obj: Any, ids: list[str]) -> ParsedItems:
+    return _parse_labelled_items(obj, ids, ("assignments", "nuggets", "results"), "assignment",
+                                 _assignment, ASSIGNMENTS)
+
+
+def _nugget_importance(value: Any) -> str | None:
+    text = str(value or "").strip().lower()
+    return text if text in NUGGET_IMPORTANCE else None
+
+
+def parse_nugget_labels(obj: Any, ids: list[str]) -> ParsedItems:
+    return _parse_labelled_items(obj, ids, ("labels", "nuggets"), "importance", _nugget_importance,
+                                 NUGGET_IMPORTANCE)
+
+
+def parse_nugget_texts(obj: Any) -> list[str]:
+    """Nugget texts in order, de-duplicated (case-insensitive)."""
+    out, seen = [], set()
+    for item in _list_under(obj, "nuggets"):
+        text = item.get("text") if isinstance(item, dict) else item
+        text = " ".join(str(text or "").split())
+        if text and text.lower() not in seen:
+            seen.add(text.lower())
+            out.append(text)
+    return out
+
+
+def parse_modified_response(obj: Any) -> str:
+    if isinstance(obj, dict):
+        for key in ("modified_response", "modified_answer", "response", "answer", "text"):
+            if isinstance(obj.get(key), str):
+                return obj[key].strip()
+    raise ReplyParseError("expected an object with 'modified_response'")

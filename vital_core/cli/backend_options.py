@@ -1,0 +1,141 @@
+"""Command-line options that choose and configure a scoring backend.
+
+Shared by the ``score`` and ``perturb`` commands (and usable by any command
+that runs a backend). The API key is never an option - a command line shows up
+in ``ps`` and shell history - it comes from ``OPENAI_API_KEY`` only.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from vital_core.backends import BACKEND_NAMES, get_backend
+from vital_core.cli.main import UsageError
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    g = parser.add_argument_group("backend")
+    g.add_argument("--backend", choices=BACKEND_NAMES, default=None,
+                   help="offline (embedded, no network) or openai (any OpenAI-compatible endpoint). "
+                        "Default: openai when OPENAI_BASE_URL or OPENAI_API_KEY is set or --base-url "
+                        "is given, else offline")
+    g.add_argument("--model", help="model name (default: env VITAL_MODEL, else gpt-4o-mini)")
+    g.add_argument("--base-url", help="endpoint base URL, e.g. http://localhost:8000/v1 "
+                                      "(default: env OPENAI_BASE_URL, else api.openai.com)")
+    g.add_argument("--concurrency", type=int, default=8,
+                   help="at most this many requests in flight, shared by all records (default 8)")
+    g.add_argument("--cache-dir", help="LLM reply cache folder (default: env VITAL_CACHE_DIR, "
+                                       "else ~/.cache/vital-explorer/llm)")
+    g.add_argument("--cache-size-mb", type=int, default=1024, help="cache size limit in MB (default 1024)")
+    g.add_argument("--no-cache", action="store_true", help="neither read nor write the reply cache")
+    g.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0)")
+    g.add_argument("--max-tokens", type=int, default=4000, help="reply token limit per call (default 4000)")
+    g.add_argument("--timeout", type=float, default=60.0, help="seconds per request (default 60)")
+    g.add_argument("--max-attempts", type=int, default=4,
+                   help="attempts per call, first included, on 429/5xx/timeouts/bad replies (default 4)")
+    g.add_argument("--backoff", type=float, default=1.0,
+                   help="first retry delay in seconds, doubled each retry, plus jitter (default 1)")
+    g.add_argument("--structured-output", choices=("auto", "json_schema", "off"), default="auto",
+                   help="JSON-schema response_format: auto = use it, fall back to text when rejected")
+    g.add_argument("--prices", help="JSON file {\"model\": [input $/1M tokens, output $/1M tokens]} "
+                                    "for the cost estimate (default table: see README)")
+
+
+def chosen_backend(args: argparse.Namespace) -> str:
+    if args.backend:
+        return args.backend
+    if args.base_url or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY"):
+        return "openai"
+    return "offline"
+
+
+def backend_from_args(args: argparse.Namespace):
+    """Build the backend the options describe; bad settings become a ``UsageError``."""
+    name = chosen_backend(args)
+    if args.concurrency < 1:
+        raise UsageError("--concurrency must be at least 1")
+    if name == "offline":
+        return get_backend("offline")
+    if args.max_attempts < 1:
+        raise UsageError("--max-attempts must be at least 1")
+    base_url = args.base_url or os.environ.get("OPENAI_BASE_URL") or None
+    if base_url and not base_url.startswith(("http://", "https://")):
+        raise UsageError(f"--base-url must start with http:// or https:// (got {base_url!r})")
+    try:
+        return get_backend("openai", base_url=base_url, model=args.model, temperature=args.temperature,
+                           max_tokens=args.max_tokens, cache_dir=args.cache_dir, concurrency=args.concurrency,
+                           timeout=args.timeout, max_attempts=args.max_attempts, backoff_initial=args.backoff,
+                           backoff_max=max(30.0, args.backoff),
+                           cache_size_limit=args.cache_size_mb * 2 ** 20, use_cache=not args.no_cache,
+                           structured_output=args.structured_output, prices=args.prices)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def key_redactor():
+    """A function that removes the API key (from the environment) from text about to be written."""
+    key = os.environ.get("OPENAI_API_KEY") or ""
+    if len(key) < 4:
+        return None
+    return lambda text: text.replace(key, "***")
+
+
+def check_out_path(out: Path, source: Path, example_name: str) -> None:
+    """Refuse an ``--out`` that is the input file itself or a folder."""
+    if out.exists() and source.exists() and out.resolve() == source.resolve():
+        raise UsageError("--out must not be the input file")
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a folder; give a file name such as {example_name}")
+
+
+def prepare_batch(args: argparse.Namespace, verb: str):
+    """Check ``--out``, read INPUT and build the backend: ``(out, records, backend)``.
+
+    Shared by ``score`` and ``perturb``; bad input becomes a ``UsageError``
+    before any model is loaded or called.
+    """
+    from vital_core.errors import InputError
+    from vital_core.inputs import read_inputs
+
+    out = Path(args.out)
+    check_out_path(out, Path(args.input), "results.jsonl")
+    try:
+        records = read_inputs(args.input)
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    backend = backend_from_args(args)
+    print(f"{verb} {len(records)} record(s) with {backend.info.description or backend.info.name}",
+          file=sys.stderr)
+    return out, records, backend
+
+
+def run_batch_command(backend, out, start_batch) -> int:
+    """Run a resumable batch (``start_batch()`` returns its coroutine), print the summary.
+
+    Shared by ``score`` and ``perturb``: the backend is closed however the run
+    ends, bad input becomes a usage error, Ctrl-C says how to resume.
+    Exit status: 0 all done, 1 some records failed.
+    """
+    from vital_core.errors import InputError
+    from vital_core.pipeline import run_sync
+
+    async def go():
+        try:
+            return await start_batch()
+        finally:
+            await backend.aclose()
+
+    try:
+        result = run_sync(go())
+    except InputError as exc:
+        raise UsageError(str(exc)) from None
+    except KeyboardInterrupt:
+        print(f"interrupted: finished records are saved in {out}; run the same command again to resume",
+              file=sys.stderr)
+        raise
+    for line in result.lines():
+        print(line)
+    print(f"summary: {result.summary_path}")
+    return 1 if result.failed else 0

@@ -1,0 +1,71 @@
+"""``python -m vital_core report PATH``: the paper's tables for scored results."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from vital_core.cli.main import UsageError
+from vital_core.errors import InputError
+from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights
+
+HELP = "Print the paper's tables for scored results (release layout, folder or results file)."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", help="release root or any part of it, a folder of {normal,missing,wrong}.jsonl, "
+                                     "or a results .jsonl file")
+    parser.add_argument("--weights", default=str(DEFAULT_WEIGHTS),
+                        help="tier weights vital,okay,less-important for weighted precision/recall "
+                             f"(default {DEFAULT_WEIGHTS}, which reproduces the released scores)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    parser.add_argument("--skip-bad", action="store_true",
+                        help="skip malformed records or unknown labels instead of stopping; reports how many")
+    parser.add_argument("--k", type=float, default=None, help="K of F1@K (default: median subclaim count)")
+    parser.add_argument("--no-query-types", action="store_true", help="do not split the tables by query type")
+    parser.add_argument("--cache-dir", default=None, help="dataset cache folder (default $VITAL_CACHE_DIR or "
+                                                          "~/.cache/vital-explorer)")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the dataset cache")
+
+
+def parse_weights(text: str) -> TierWeights:
+    try:
+        return TierWeights.parse(text)
+    except ValueError as exc:
+        raise UsageError(f"--weights: {exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from vital_core.dataset import load_dataset
+    from vital_core.loaders.discover import NoDataError
+    from vital_core.report import build_report, render_text
+
+    weights = parse_weights(args.weights)
+    if args.k is not None and args.k <= 0:
+        raise UsageError("--k must be positive")
+    path = Path(args.path)
+    if not path.exists():
+        raise UsageError(f"{path}: no such file or folder")
+    try:
+        dataset = load_dataset(path, weights, args.cache_dir, skip_bad=args.skip_bad, f1_k=args.k,
+                               use_cache=not args.no_cache)
+    except NoDataError as exc:
+        raise UsageError(str(exc)) from None
+    except InputError as exc:
+        print(f"python -m vital_core report: error: {exc}", file=sys.stderr)
+        if not args.skip_bad:
+            print("(use --skip-bad to skip bad records and report how many were skipped)", file=sys.stderr)
+        return 1
+    if dataset.frame.empty:
+        print(f"python -m vital_core report: error: no records loaded from {path}"
+              + (f" ({dataset.skipped} skipped)" if dataset.skipped else ""), file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump(build_report(dataset), sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render_text(dataset, by_query_type=not args.no_query_types))
+    if dataset.skipped:
+        print(f"skipped {dataset.skipped} bad record(s)", file=sys.stderr)
+    return 0

@@ -1,0 +1,176 @@
+"""A release record as label codes (the hot path) or as the data model; the documents of
+original.jsonl; and the project's own results format."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from vital_core.errors import InputError
+from vital_core.model import (EVIDENCE_UNKNOWN, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NUGGET_IMPORTANCE,
+                    RESULTS_FORMAT, SUPPORTED, UNLABELLED, Document, ExampleResult, InvalidLabelError,
+                    Nugget, ResponseResult, Subclaim, strip_generation_prefix)
+from vital_core.metrics.codes import (ASSIGNMENT_CODE, ASSIGNMENTS_BY_CODE, TIER_CODE, TIERS_BY_CODE,
+                                      VERDICT_CODE, VERDICTS_BY_CODE)
+from vital_core.loaders.codes import record_codes
+from vital_core.loaders.records import (LoadLog, ReleaseRecord, parse_line, read_lines)
+
+# --------------------------------------------------------------------------- record -> codes / model
+
+# raw value -> code; filled as values are met (unknown values go through the
+# model's normalise_* functions once, which raise for a value outside the set)
+_TIER_MEMO: dict[Any, int] = {v: c for v, c in TIER_CODE.items()}
+_TIER_MEMO[None] = TIER_CODE[UNLABELLED]
+_VERDICT_MEMO: dict[Any, int] = {True: VERDICT_CODE[SUPPORTED], False: VERDICT_CODE[NOT_ENOUGH_EVIDENCE],
+                                 None: VERDICT_CODE[NOT_JUDGED]}
+_NUGGET_TIER_MEMO: dict[Any, int] = {"vital": 0, "okay": 1}
+_ASSIGN_MEMO: dict[Any, int] = {v: c for v, c in ASSIGNMENT_CODE.items() if v is not None}
+
+
+
+
+
+
+def merge_condition(example: ExampleResult | None, example_id: str, rec, source, response: ResponseResult,
+                    nuggets) -> ExampleResult:
+    """Add one condition's record to its example, creating the example on first sight."""
+    if example is None:
+        example = ExampleResult(id=example_id, query=rec.query, dataset=source.dataset, subset=source.subset,
+                                query_type=source.query_type, documents=documents_from(rec.get("documents")))
+    elif not example.documents:
+        example.documents = documents_from(rec.get("documents"))
+    if nuggets is not None and example.nuggets is None:
+        example.nuggets = nuggets
+    example.variants[source.condition] = response
+    return example
+
+
+def documents_from(raw: Any) -> list[Document]:
+    """Documents in any release shape: {id,text}, {text} (factscore) or {status_code,text,url}."""
+    docs = []
+    for i, d in enumerate(raw or []):
+        if isinstance(d, dict):
+            docs.append(Document(id=str(d.get("id") or f"D{i + 1}"), text=str(d.get("text") or ""),
+                                 title=str(d.get("title") or d.get("url") or "")))
+        else:
+            docs.append(Document(id=f"D{i + 1}", text=str(d)))
+    return docs
+
+
+def response_from_record(rec: ReleaseRecord, condition: str) -> tuple[ResponseResult, list[Nugget] | None]:
+    """The full ``ResponseResult`` (and the example's nuggets) of one record."""
+    codes = record_codes(rec, keep_items=True)
+    subclaims = [Subclaim(id=str(d.get("id") or f"S{k + 1}"), text=str(d.get("text") or ""),
+                          sentence_index=s_index, sentence=sentence, importance=TIERS_BY_CODE[codes.tiers[k]],
+                          verdict=VERDICTS_BY_CODE[codes.verdicts[k]], reason=str(d.get("reason") or ""),
+                          evidence=str(d.get("evidence") or ""))
+                 for k, (d, (s_index, sentence)) in enumerate(zip(codes.items, codes.sentences))]
+    order: list[str] = []
+    if codes.ranks is not None:
+        for k, rank in enumerate(codes.ranks):
+            subclaims[k].rank = rank
+        order = [s.id for s in sorted(subclaims, key=lambda s: s.rank)]
+    nuggets = None
+    assignment = None
+    if codes.nugget_tiers is not None:
+        nuggets = [Nugget(id=str(n.get("id", f"N{i}")) if isinstance(n, dict) else f"N{i}",
+                          text=str(n.get("text") or "") if isinstance(n, dict) else str(n),
+                          importance=NUGGET_IMPORTANCE[t])
+                   for i, (n, t) in enumerate(zip(codes.nuggets, codes.nugget_tiers))]
+        if codes.assignment is not None:
+            assignment = {n.id: ASSIGNMENTS_BY_CODE[a] for n, a in zip(nuggets, codes.assignment) if a != 3}
+    response = rec.get("response")
+    text = str(response.get("text") or "") if isinstance(response, dict) else str(response or "")
+    n2s = rec.get("N2S")
+    result = ResponseResult(variant=condition, text=text, subclaims=subclaims, order=order,
+                            nugget_assignment=assignment, evidence_mode=EVIDENCE_UNKNOWN,
+                            response_id=codes.response_id, n2s=n2s if isinstance(n2s, dict) else None)
+    return result, nuggets
+
+
+# --------------------------------------------------------------------------- original.jsonl
+
+def normalised_query(query: str) -> str:
+    text = strip_generation_prefix(query or "")
+    return " ".join(text.casefold().split()).rstrip("?.! ")
+
+
+@dataclass
+class OriginalRecord:
+    query: str
+    documents: list[Document]
+    reference: str | None
+
+
+def read_original(path: Path, log: LoadLog) -> list[OriginalRecord | None]:
+    """original.jsonl: the query, its documents and (when given) the gold response."""
+    out: list[OriginalRecord | None] = []
+    fl = read_lines(path)
+    for i, line in enumerate(fl.lines):
+        try:
+            rec = parse_line(line, fl.where(i), fl.path, fl.lineno(i))
+        except InputError as exc:
+            log.bad(exc)
+            out.append(None)
+            continue
+        gold = rec.get("gold_response")
+        if isinstance(gold, list):
+            gold = "\n".join(str(g) for g in gold)
+        out.append(OriginalRecord(str(rec.get("query") or ""), documents_from(rec.get("documents")),
+                                  None if gold is None else str(gold)))
+    return out
+
+
+def match_original(originals: list[OriginalRecord | None], queries: dict[int, str]) -> dict[int, OriginalRecord]:
+    """Pair examples with original.jsonl records: by position when the queries agree, else by query.
+
+    original.jsonl may hold the bare query while the condition files hold the
+    generation prompt, so queries are compared without the prompt prefix.
+    """
+    def same(a: str, b: str) -> bool:
+        na, nb = normalised_query(a), normalised_query(b)
+        return bool(na) and bool(nb) and (na == nb or na in nb or nb in na)
+
+    matched: dict[int, OriginalRecord] = {}
+    by_query: dict[str, OriginalRecord] | None = None
+    for i, query in queries.items():
+        orig = originals[i] if i < len(originals) else None
+        if orig is not None and same(orig.query, query):
+            matched[i] = orig
+            continue
+        if by_query is None:
+            by_query = {normalised_query(o.query): o for o in originals if o is not None}
+        found = by_query.get(normalised_query(query))
+        if found is not None:
+            matched[i] = found
+    return matched
+
+
+# --------------------------------------------------------------------------- own results format
+
+def iter_results_file(path: Path, log: LoadLog) -> Iterator[ExampleResult]:
+    fl = read_lines(path)
+    for i, line in enumerate(fl.lines):
+        place = fl.where(i)
+        try:
+            rec = parse_line(line, place, fl.path, fl.lineno(i))
+            fmt = rec.get("format")
+            if fmt is not None and fmt != RESULTS_FORMAT:
+                raise InputError(f"{place}: unsupported results format {fmt!r} (this version reads "
+                                 f"{RESULTS_FORMAT!r})", fl.path, fl.lineno(i))
+            example = ExampleResult.from_dict(rec, where=place)
+        except InvalidLabelError as exc:
+            log.bad(InputError(str(exc), fl.path, fl.lineno(i)))
+            continue
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, InputError):
+                log.bad(exc)
+            else:
+                log.bad(InputError(f"{place}: not a valid results record ({type(exc).__name__}: {exc})",
+                                   fl.path, fl.lineno(i)))
+            continue
+        if not example.id:
+            example.id = f"{path.stem}/{i}"
+        yield example
+
+
