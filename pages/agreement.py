@@ -8,15 +8,17 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from explorer.widgets import ui as _ui
+from explorer import paths
+from explorer.logic import formatting
+from explorer.widgets import charts, data_source, shell
 from vital_core import agreement
 from explorer.logic import annotate, palette
 from vital_core.errors import InputError
 from vital_core.model import CONDITIONS, IMPORTANCE_LABELS, UNLABELLED, ExampleResult, ordered_conditions
 
 ALL_CONDITIONS = "all conditions"
-DEFAULT_A = _ui.REFERENCE / "gpt-4o"
-DEFAULT_B = _ui.REFERENCE / "labels" / "human"
+DEFAULT_A = paths.REFERENCE / "gpt-4o"
+DEFAULT_B = paths.REFERENCE / "labels" / "human"
 
 
 @st.cache_resource(show_spinner="Reading labels…", max_entries=8)
@@ -26,10 +28,10 @@ def _load(path: str, signature: tuple):
 
 
 def load(path_text: str):
-    path = _ui.resolve_source(path_text.strip())
+    path = data_source.resolve_source(path_text.strip())
     if path is None or not path.exists():
         raise FileNotFoundError(f"no file or folder at {path_text}")
-    return _load(str(path.resolve()), _ui._signature(path))
+    return _load(str(path.resolve()), data_source.signature(path))
 
 
 def only_condition(examples: list[ExampleResult], condition: str) -> list[ExampleResult]:
@@ -47,7 +49,7 @@ def available_labellers() -> list[str]:
     found = []
     if (DEFAULT_A).is_dir():
         found.append(str(DEFAULT_A))
-    labels = _ui.REFERENCE / "labels"
+    labels = paths.REFERENCE / "labels"
     if labels.is_dir():
         found += [str(p) for p in sorted(labels.iterdir()) if p.is_dir()]
     return found
@@ -92,7 +94,7 @@ def comparison_section(examples_a, examples_b, condition: str) -> None:
                         labels=dict(x="labelling B", y="labelling A", color="subclaims"),
                         title="Confusion (rows: A, columns: B)")
         data = conf.reset_index(names="A")
-        _ui.chart(fig, "agreement-confusion", data, key="confusion")
+        charts.chart(fig, "agreement-confusion", data, key="confusion")
     with right:
         st.markdown("**Per example**")
         per = result.per_example.copy()
@@ -112,7 +114,7 @@ def side_by_side(ea: ExampleResult, eb: ExampleResult, variant: str) -> None:
     vb = eb.variants.get(variant.split("/")[-1])
     if va is None or vb is None:
         return
-    st.markdown(f"**{_ui.escape(ea.query)}** — {variant}")
+    st.markdown(f"**{formatting.escape(ea.query)}** — {variant}")
     labels_b = {s.id: s.importance for s in vb.subclaims}
     table = pd.DataFrame([{"id": s.id, "subclaim": s.text, "A": s.importance, "B": labels_b.get(s.id, UNLABELLED),
                            "same": "✓" if s.importance == labels_b.get(s.id) else "✗"}
@@ -200,7 +202,7 @@ def render() -> None:
         st.session_state["agr_b"] = str(DEFAULT_B) if DEFAULT_B.is_dir() else ""
     known = available_labellers()
     if not known:
-        st.info(f"The reference labels were not found at {_ui.REFERENCE} (the read-only ../shared folder "
+        st.info(f"The reference labels were not found at {paths.REFERENCE} (the read-only ../shared folder "
                 "next to the project). Enter two folders or files that label the same records — a folder "
                 "of {normal,missing,wrong}.jsonl in the official record shape, a release folder or a "
                 "results file.")
@@ -210,7 +212,7 @@ def render() -> None:
                                                       "record shape, a release folder or a results file.")
         if known:
             col.selectbox(f"…or pick {side.upper()} from the reference data", known, index=None,
-                          key=f"agr_pick_{side}", format_func=lambda p: str(Path(p).relative_to(_ui.REFERENCE)),
+                          key=f"agr_pick_{side}", format_func=lambda p: str(Path(p).relative_to(paths.REFERENCE)),
                           on_change=_use_pick, args=(side,), placeholder="reference labellings")
     condition = st.radio("Condition", [ALL_CONDITIONS] + list(CONDITIONS), horizontal=True, key="agr_condition")
     a_text, b_text = st.session_state["agr_a"].strip(), st.session_state["agr_b"].strip()
@@ -235,4 +237,4 @@ def render() -> None:
     annotate_section(examples_a)
 
 
-_ui.guarded(render)
+shell.run_page(render)

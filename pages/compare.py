@@ -7,7 +7,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from explorer.widgets import ui as _ui
+from explorer.logic import formatting
+from explorer.widgets import backend_panel, charts, claims, demo, shell
 from explorer.logic import palette, textdiff, damage as variants
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text
@@ -37,12 +38,12 @@ def generate_variants() -> None:
         st.session_state["cmp_notice"] = ("warning", "Enter a query and a normal response first.")
         return
     try:
-        backend = _ui.active_backend()
+        backend = backend_panel.active_backend()
     except ValueError as exc:
         st.session_state["cmp_notice"] = ("error", f"The backend cannot run: {exc}")
         return
     problems = []
-    results = run_sync(_ui.scoring_run(backend, _perturb_both(backend, query, normal)))
+    results = run_sync(backend_panel.scoring_run(backend, _perturb_both(backend, query, normal)))
     for kind, result in zip((MISSING, WRONG), results):
         if isinstance(result, PerturbationCheckError):
             problems.append(f"{kind}: the generated variant was rejected by its check ({result}); "
@@ -71,13 +72,13 @@ def run_scoring() -> None:
         st.error(f"Could not read the evidence: {exc}")
         return
     try:
-        backend = _ui.active_backend()
+        backend = backend_panel.active_backend()
     except ValueError as exc:
         st.error(f"The backend cannot run: {exc}")
         return
-    with _ui.scoring_status(f"Scoring {len(responses)} variants with the {backend.info.name} backend…") \
+    with backend_panel.scoring_status(f"Scoring {len(responses)} variants with the {backend.info.name} backend…") \
             as (status, on_step):
-        result = run_sync(_ui.scoring_run(backend, score_example(
+        result = run_sync(backend_panel.scoring_run(backend, score_example(
             backend, example_id="compare", query=query, responses=responses, documents=docs,
             reference=(st.session_state.get("cmp_reference") or "").strip() or None, on_step=on_step)))
         failed = [f"{k}: {v.error}" for k, v in result.variants.items() if v.error]
@@ -90,7 +91,7 @@ def run_scoring() -> None:
 
 
 def inputs() -> None:
-    _ui.demo_picker("cmp", TEXT_KEYS, RESULT_KEY)
+    demo.demo_picker("cmp", TEXT_KEYS, RESULT_KEY)
     st.text_input("Query", key="cmp_query")
     st.text_area("Normal response", key=TEXT_KEYS[NORMAL], height=110)
     st.button("Generate missing and wrong from the normal response", on_click=generate_variants,
@@ -135,7 +136,7 @@ def results() -> None:
         with col:
             st.markdown(f"#### {name}")
             if name == NORMAL:
-                col.html(f'<div class="vx-text">{_ui.escape(v.text)}</div>')
+                col.html(f'<div class="vx-text">{formatting.escape(v.text)}</div>')
             else:
                 segments = textdiff.word_diff(normal_text, v.text)
                 stats = textdiff.diff_stats(segments)
@@ -143,16 +144,16 @@ def results() -> None:
                 st.caption(f"vs normal: {stats['inserted']} words new (highlighted), "
                            f"{stats['deleted']} removed (struck through)")
             st.markdown("**Ranked subclaims**")
-            _ui.show_subclaims(v, compact=True, height=560)
+            claims.show_subclaims(v, compact=True, height=560)
     table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
     st.markdown("#### Which metrics noticed the damage?")
     for verdict in variants.damage_verdicts(table):
-        st.markdown(f"- {_ui.escape(verdict.sentence())}")
+        st.markdown(f"- {formatting.escape(verdict.sentence())}")
     st.caption(f"“Noticed” = the score dropped by at least {variants.CLEAR_DROP:.2f} from normal, or the "
                "flag (RLP, RLR) fires for the variant but not for the normal response.")
     shown = pd.DataFrame({"metric": table["metric"]})
     for name in names:
-        shown[name] = [_ui.format_value(k, v) for k, v in zip(table["key"], table[name])]
+        shown[name] = [formatting.format_value(k, v) for k, v in zip(table["key"], table[name])]
     for name in names:
         if f"change {name}" in table:
             shown[f"Δ {name}"] = [("" if c is None or pd.isna(c) else f"{c:+.3f}") for c in table[f"change {name}"]]
@@ -185,7 +186,7 @@ def results() -> None:
                     textposition="outside", cliponaxis=False)
     fig.update_layout(barmode="group", title="Metrics per variant (no bar and no label = undefined)",
                       yaxis=dict(range=[0, 1.12], title="score"), uniformtext=dict(minsize=9, mode="hide"))
-    _ui.chart(fig, "compare-variants", data, key="compare")
+    charts.chart(fig, "compare-variants", data, key="compare")
 
 
 def render() -> None:
@@ -193,9 +194,9 @@ def render() -> None:
     st.markdown("A normal response next to a **missing** variant (key answer left out) and a **wrong** "
                 "variant (key answer replaced). FactScore-style precision often barely moves; the "
                 "VITAL metrics should.")
-    _ui.backend_caption()
+    backend_panel.backend_caption()
     inputs()
     results()
 
 
-_ui.guarded(render)
+shell.run_page(render)

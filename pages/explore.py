@@ -4,23 +4,24 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from explorer.widgets import ui as _ui
+from explorer import paths
+from explorer.logic import formatting
+from explorer.widgets import claims, data_source, shell, url_state
 from explorer.logic import filters as explore, textdiff
 from vital_core.errors import InputError
-from vital_core.metrics.catalog import METRICS
+from vital_core.metrics.catalog import HEADLINE, METRICS
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import NORMAL, ordered_conditions, strip_generation_prefix
 
 MODES = {"demo": "Bundled demo results", "path": "A folder or file by path", "upload": "Upload a results file"}
-TABLE_METRICS = ["factscore_precision", "vital_precision", "weighted_precision", "decay_precision", "rlp",
-                 "nugget_recall", "vital_recall", "rlr"]
+TABLE_METRICS = HEADLINE
 RANGE_METRICS = [k for k, m in METRICS.items() if m.kind == "score"]
 FLAG_METRICS = [k for k, m in METRICS.items() if m.kind == "flag"]
 PAGE_SIZES = [25, 50, 100]
 
 
 def _mode_of(source: str) -> str:
-    if not source or source == _ui.DEMO_SOURCE:
+    if not source or source == paths.DEMO_SOURCE:
         return "demo"
     return "upload" if source.startswith("upload:") else "path"
 
@@ -29,13 +30,13 @@ def set_source(source: str) -> None:
     st.session_state["data_source"] = source
     for key in ("explore_example", "explore_condition", "explore_page"):
         st.session_state.pop(key, None)
-    _ui.set_qp(dataset=None if source.startswith("upload:") or source == _ui.DEMO_SOURCE else source,
+    url_state.set_qp(dataset=None if source.startswith("upload:") or source == paths.DEMO_SOURCE else source,
                example=None, condition=None)
 
 
 def on_mode_change() -> None:
     if st.session_state.get("explore_mode") == "demo":
-        set_source(_ui.DEMO_SOURCE)
+        set_source(paths.DEMO_SOURCE)
 
 
 def on_load_path() -> None:
@@ -45,7 +46,7 @@ def on_load_path() -> None:
 
 
 def source_picker() -> None:
-    source = _ui.current_source()
+    source = data_source.current_source()
     if "explore_mode" not in st.session_state:
         st.session_state["explore_mode"] = _mode_of(source)
     if "explore_path" not in st.session_state and _mode_of(source) == "path":
@@ -57,10 +58,10 @@ def source_picker() -> None:
         cols = st.columns([5, 1])
         cols[0].text_input("Path to a release folder (any subtree), a folder of {normal,missing,wrong}.jsonl, "
                            "or a results file", key="explore_path",
-                           placeholder=str(_ui.REFERENCE / "gpt-4o"))
+                           placeholder=str(paths.REFERENCE / "gpt-4o"))
         cols[1].button("Load", on_click=on_load_path, type="primary", width="stretch")
-        if _ui.REFERENCE.is_dir():
-            st.caption(f"Reference data on this machine: `{_ui.REFERENCE / 'gpt-4o'}`")
+        if paths.REFERENCE.is_dir():
+            st.caption(f"Reference data on this machine: `{paths.REFERENCE / 'gpt-4o'}`")
     elif mode == "upload":
         upload = st.file_uploader("A results file (.jsonl): the project's results format or official records",
                                   type=["jsonl"], key="explore_upload")
@@ -137,7 +138,7 @@ def pick_example(filtered: pd.DataFrame) -> tuple[str | None, str | None]:
         row = rows.iloc[selected[0]]
         st.session_state["explore_example"] = str(row["example_id"])
         st.session_state["explore_condition"] = str(row["condition"])
-    wanted = st.session_state.get("explore_example") or _ui.qp("example") or None
+    wanted = st.session_state.get("explore_example") or url_state.qp("example") or None
     ids = list(dict.fromkeys(rows["example_id"].astype(str)))
     if wanted and wanted not in ids and (filtered["example_id"] == wanted).any():
         ids = [wanted] + ids
@@ -147,7 +148,7 @@ def pick_example(filtered: pd.DataFrame) -> tuple[str | None, str | None]:
         wanted = ids[0]
     choice = st.selectbox("Example", ids, index=ids.index(wanted), key=f"explore_pick_{page}_{size}_{wanted}",
                           help="Or click a row in the table.")
-    condition = st.session_state.get("explore_condition") or _ui.qp("condition") or None
+    condition = st.session_state.get("explore_condition") or url_state.qp("condition") or None
     previous = st.session_state.get("explore_example")
     if choice != previous:
         st.session_state["explore_example"] = choice
@@ -157,7 +158,7 @@ def pick_example(filtered: pd.DataFrame) -> tuple[str | None, str | None]:
     return choice, condition
 
 
-def show_example(loaded: _ui.Loaded, example_id: str, condition: str | None) -> None:
+def show_example(loaded: data_source.Loaded, example_id: str, condition: str | None) -> None:
     try:
         example = loaded.example(example_id)
     except (KeyError, InputError, OSError) as exc:
@@ -177,7 +178,7 @@ def show_example(loaded: _ui.Loaded, example_id: str, condition: str | None) -> 
                 st.markdown("**Reference answer**")
                 st.text(example.reference)
             for d in example.documents[:20]:
-                st.markdown(f"**{_ui.escape(d.title or d.id)}**")
+                st.markdown(f"**{formatting.escape(d.title or d.id)}**")
                 st.text(d.text[:3000] + ("…" if len(d.text) > 3000 else ""))
     names = ordered_conditions(example.variants)
     normal = example.variants.get(NORMAL)
@@ -190,24 +191,24 @@ def show_example(loaded: _ui.Loaded, example_id: str, condition: str | None) -> 
             if normal is not None and name != NORMAL:
                 col.html(f'<div class="vx-text">{textdiff.diff_html(normal.text, v.text)}</div>')
             else:
-                col.html(f'<div class="vx-text">{_ui.escape(v.text)}</div>')
+                col.html(f'<div class="vx-text">{formatting.escape(v.text)}</div>')
             values = compute_response_metrics(v, example.nuggets)
             st.dataframe(pd.DataFrame({"metric": [METRICS[k].label for k in TABLE_METRICS],
-                                       "value": [_ui.format_value(k, values.get(k)) for k in TABLE_METRICS]}),
+                                       "value": [formatting.format_value(k, values.get(k)) for k in TABLE_METRICS]}),
                          hide_index=True, width="stretch")
-            _ui.show_subclaims(v, compact=True, height=560)
+            claims.show_subclaims(v, compact=True, height=560)
     st.markdown("#### Nuggets and their support")
-    _ui.show_nuggets(example.nuggets, {n: example.variants[n] for n in names})
-    _ui.set_qp(example=example_id, condition=condition)
+    claims.show_nuggets(example.nuggets, {n: example.variants[n] for n in names})
+    url_state.set_qp(example=example_id, condition=condition)
 
 
 def render() -> None:
     st.title("Explore results")
     st.markdown("Browse scored results: the bundled demo, a VitalErrors release folder, or a results file.")
     source_picker()
-    source = _ui.current_source()
+    source = data_source.current_source()
     try:
-        loaded = _ui.load_source(source)
+        loaded = data_source.load_source(source)
     except (InputError, FileNotFoundError, OSError) as exc:
         st.error(f"Could not load {source}: {exc}")
         st.info("Check the path, or pick the bundled demo results above.")
@@ -235,4 +236,4 @@ def render() -> None:
         show_example(loaded, example_id, condition)
 
 
-_ui.guarded(render)
+shell.run_page(render)

@@ -6,7 +6,9 @@ import json
 import pandas as pd
 import streamlit as st
 
-from explorer.widgets import ui as _ui
+from explorer.widgets import backend_panel, claims, demo, metric_cards, shell
+from explorer.widgets.uploads import read_uploaded_text
+from vital_core.metrics import catalog
 from explorer.logic import whatif
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text, documents_from_upload
@@ -22,14 +24,14 @@ TEXT_KEYS = {NORMAL: "score_response"}   # the Score page edits the normal respo
 def collect_documents(pasted: str, uploads) -> list:
     docs = documents_from_text(pasted)
     for up in uploads or []:
-        docs.extend(documents_from_upload(up.name, _ui.read_uploaded_text(up)))
+        docs.extend(documents_from_upload(up.name, read_uploaded_text(up)))
     return docs
 
 
 def run_scoring(query: str, response: str, documents, reference: str) -> None:
-    backend = _ui.active_backend()
-    with _ui.scoring_status(f"Scoring with the {backend.info.name} backend…") as (status, on_step):
-        result = run_sync(_ui.scoring_run(backend, score_example(
+    backend = backend_panel.active_backend()
+    with backend_panel.scoring_status(f"Scoring with the {backend.info.name} backend…") as (status, on_step):
+        result = run_sync(backend_panel.scoring_run(backend, score_example(
             backend, example_id="my-example", query=query, responses={NORMAL: response},
             documents=documents, reference=reference or None, on_step=on_step)))
         variant = result.variants.get(NORMAL)
@@ -44,7 +46,7 @@ def run_scoring(query: str, response: str, documents, reference: str) -> None:
 
 
 def inputs() -> None:
-    _ui.demo_picker("score", TEXT_KEYS, RESULT_KEY)
+    demo.demo_picker("score", TEXT_KEYS, RESULT_KEY)
     with st.form("score_form"):
         st.text_input("Query", key="score_query", placeholder="e.g. Who wrote Pride and Prejudice?")
         st.text_area("Response to score", key="score_response", height=140)
@@ -140,25 +142,25 @@ def results() -> None:
     with claims_box:
         st.markdown("#### Subclaims in importance order"
                     + (" — with your what-if edits" if has_edits else ""))
-        _ui.show_subclaims(edited)
+        claims.show_subclaims(edited)
     with cards:
-        _ui.metric_cards(edited_metrics, edited, example.nuggets,
+        metric_cards.metric_cards(edited_metrics, edited, example.nuggets,
                          before=scored_metrics if has_edits else None)
         if has_edits:
             st.info(f"What-if: {len(changed)} metric value(s) changed by your edits "
                     "(arrows show the change from the scored result).")
     if has_edits:
         with st.expander("What-if: every metric, scored vs. edited", expanded=False):
-            keys = [k for k in scored_metrics if k in _ui.METRICS]
-            st.dataframe(_ui.metrics_frame({"scored": scored_metrics, "what-if": edited_metrics}, keys),
+            keys = [k for k in scored_metrics if k in catalog.METRICS]
+            st.dataframe(metric_cards.metrics_frame({"scored": scored_metrics, "what-if": edited_metrics}, keys),
                          hide_index=True, width="stretch")
     if example.nuggets is not None:
         with st.expander(f"Nuggets ({len(example.nuggets)}) and their support", expanded=False):
-            _ui.show_nuggets(example.nuggets, {NORMAL: edited})
+            claims.show_nuggets(example.nuggets, {NORMAL: edited})
     if edited.reference_claims:
         with st.expander("Reference answer's claims checked against the response (factual-correctness recall)"):
             from vital_core.model import ResponseResult
-            _ui.show_subclaims(ResponseResult(variant="reference", text=example.reference or "",
+            claims.show_subclaims(ResponseResult(variant="reference", text=example.reference or "",
                                               subclaims=edited.reference_claims))
     out = ExampleResult.from_dict(example.to_dict())
     out.variants = {NORMAL: edited}
@@ -178,9 +180,9 @@ def render() -> None:
     st.markdown("Split a response into subclaims, rank them by how much they matter to the query, "
                 "check each against the evidence, and see every metric — including what a "
                 "FactScore-style precision misses.")
-    _ui.backend_caption()
+    backend_panel.backend_caption()
     inputs()
     results()
 
 
-_ui.guarded(render)
+shell.run_page(render)

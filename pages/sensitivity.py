@@ -5,19 +5,18 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from explorer.widgets import ui as _ui
+from explorer.widgets import charts, data_source, shell
 from explorer.logic import filters as explore, palette
 from vital_core import stats
 from vital_core.errors import InputError
-from vital_core.metrics.catalog import METRICS
+from vital_core.metrics.catalog import FIGURE5_DECAY, METRICS, TABLE3_COUNTS, TABLE5_FLAGS, TESTED
 from vital_core.model import ordered_conditions
 
-COUNT_METRICS = ["n_subclaims", "n_vital", "n_okay", "n_less_important", "n_nuggets", "n_vital_nuggets"]
-SCORE_METRICS = ["factscore_precision", "vital_precision", "weighted_precision", "decay_precision",
-                 "nugget_recall", "vital_recall", "weighted_recall", "decay_recall", "fc_f1"]
-FLAG_METRICS = ["rlp", "rlr"]
-TEST_METRICS = SCORE_METRICS + FLAG_METRICS
-DECAY_METRICS = ["decay_precision", "decay_recall", "decay_precision_top5", "decay_recall_top5"]
+COUNT_METRICS = TABLE3_COUNTS
+SCORE_METRICS = [k for k in TESTED if METRICS[k].kind == "score"]
+FLAG_METRICS = TABLE5_FLAGS
+TEST_METRICS = TESTED
+DECAY_METRICS = FIGURE5_DECAY
 MAX_POSITION = 40
 ALL, SPLIT = "All queries together", "Split by query type"
 
@@ -40,13 +39,13 @@ def grouped_bars(table: pd.DataFrame, by: str | None, title: str, filename: str,
                  category_orders={"condition": conditions}, color_discrete_map=condition_colours(conditions),
                  pattern_shape="condition", pattern_shape_map=palette.CONDITION_PATTERNS, title=title)
     fig.update_yaxes(range=[0, 1.05])
-    _ui.chart(fig, filename, table, key=key)
+    charts.chart(fig, filename, table, key=key)
 
 
 @st.cache_data(show_spinner="Computing statistics…", max_entries=16)
 def compute(token: tuple, view: str) -> dict[str, pd.DataFrame]:
     """Every table and curve of the page for one loaded set and query-type view."""
-    dataset = _ui.dataset_for_token(token)
+    dataset = data_source.dataset_for_token(token)
     frame = dataset.frame
     by = "query_type" if view == SPLIT else None
     if view not in (ALL, SPLIT):
@@ -156,7 +155,7 @@ def tests_section(data: dict, by: str | None) -> None:
                  title="Share of pairs where the variant scores worse than its normal (flags: is flagged)",
                  labels={"detection_rate": "detection rate"})
     fig.update_yaxes(range=[0, 1.05])
-    _ui.chart(fig, "sensitivity-detection", det, key="detection")
+    charts.chart(fig, "sensitivity-detection", det, key="detection")
 
 
 def curves_section(data: dict, by: str | None) -> None:
@@ -175,7 +174,7 @@ def curves_section(data: dict, by: str | None) -> None:
                           hover_data=["n"], title=f"{order.capitalize()} order",
                           labels={"position": "first n subclaims", "precision": "cumulative precision"})
             fig.update_yaxes(range=[0, 1.05])
-            _ui.chart(fig, f"cumulative-precision-{order}-order", curve, key=f"curve-{order}",
+            charts.chart(fig, f"cumulative-precision-{order}-order", curve, key=f"curve-{order}",
                       caption="Points further right average fewer responses (hover for n).")
 
 
@@ -197,9 +196,9 @@ def render() -> None:
     st.title("Sensitivity")
     st.markdown("Does a metric notice when the key answer is **missing** or **wrong**? Means per condition, "
                 "paired tests against the normal response, detection rates and precision curves.")
-    source = _ui.current_source()
+    source = data_source.current_source()
     try:
-        loaded = _ui.load_source(source)
+        loaded = data_source.load_source(source)
     except (InputError, FileNotFoundError, OSError) as exc:
         st.error(f"Could not load {source}: {exc}")
         st.page_link("pages/explore.py", label="Choose another data source on Explore results", icon=":material/table_view:")
@@ -225,4 +224,4 @@ def render() -> None:
     decay_section(data, by)
 
 
-_ui.guarded(render)
+shell.run_page(render)

@@ -11,7 +11,7 @@ TIMEOUT = 90
 
 
 def open_page(page: str | None = None, *, query_params: dict | None = None, session: dict | None = None) -> AppTest:
-    """Run app.py (the Score page by default) and switch to ``pages/<page>.py``."""
+    """Run app.py (which opens the Score page) and switch to ``pages/<page>.py``."""
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     for k, v in (query_params or {}).items():
         at.query_params[k] = v

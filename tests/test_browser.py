@@ -131,11 +131,20 @@ def test_explore_reference_folder_by_path_as_first_request(server, page):
     no_error_on_page(page)
     # a shared link as the server's very first request still gets the app's shell
     assert page.get_by_text("Scoring backend").count() == 1
-    assert page.locator("[data-testid='stSidebarNav']").get_by_text("Compare variants").count() == 1
-    assert page.locator("[data-testid='stSidebarNav']").get_by_text("ui", exact=True).count() == 0
+    sidebar = page.locator("[data-testid='stSidebar']")
+    assert sidebar.get_by_role("link", name="Compare variants").count() == 1
+    # Streamlit's built-in page list (labelled by file name) stays hidden
+    assert page.locator("[data-testid='stSidebarNav']").count() == 0
     assert page.get_by_text("Example gpt-4o/7").count() == 1
     assert page.locator(".vx-row").count() >= 10
     shot(page, "explore")
+    # the shell's links work after a deep link: Compare opens with the same sidebar
+    sidebar.get_by_role("link", name="Compare variants").click()
+    page.wait_for_url("**/compare**")
+    page.get_by_role("heading", name="Compare variants").wait_for()
+    settle(page)
+    no_error_on_page(page)
+    assert page.get_by_text("Scoring backend").count() == 1
 
 
 def test_score_flow_offline(server, page):

@@ -1,0 +1,116 @@
+"""The scoring backend: the sidebar panel that chooses it, and the helpers pages use to run it."""
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+
+import streamlit as st
+
+from vital_core.backends import config as backend_settings
+
+# The sidebar's widget keys. Streamlit forgets a widget's value when a page that does not draw
+# it runs; every page draws the sidebar, but each page is its own script, so the values are
+# carried over by re-assigning them at the start of each run (Streamlit's documented way).
+SIDEBAR_KEYS = ("backend_name", "backend_base_url", "backend_model", "backend_api_key")
+
+
+def keep_sidebar_state() -> None:
+    for key in SIDEBAR_KEYS:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
+@st.cache_resource(show_spinner="Loading the offline backend…")
+def _offline_backend():
+    return backend_settings.build_backend(backend_settings.BackendSettings())
+
+
+def current_settings() -> backend_settings.BackendSettings:
+    name = st.session_state.get("backend_name", backend_settings.OFFLINE)
+    if name != backend_settings.OPENAI:
+        return backend_settings.BackendSettings()
+    return backend_settings.BackendSettings(
+        name=backend_settings.OPENAI,
+        base_url=(st.session_state.get("backend_base_url") or "").strip(),
+        model=(st.session_state.get("backend_model") or "").strip())
+
+
+def current_api_key() -> str:
+    """The typed key (session only) or OPENAI_API_KEY; never stored anywhere else."""
+    return (st.session_state.get("backend_api_key") or "").strip() or backend_settings.env_api_key()
+
+
+def active_backend():
+    """The backend chosen in the sidebar; raises ValueError with a readable reason if unusable."""
+    s = current_settings()
+    if s.name == backend_settings.OFFLINE:
+        return _offline_backend()
+    key = current_api_key()
+    problems = backend_settings.validate(s, key)
+    if problems:
+        raise ValueError("; ".join(problems))
+    return backend_settings.build_backend(s, key)
+
+
+async def close_backend(backend) -> None:
+    """Release an endpoint backend's HTTP client; the shared offline backend stays loaded."""
+    if backend is not _offline_backend():
+        await backend.aclose()
+
+
+async def scoring_run(backend, coro):
+    """Await one coroutine using ``backend``, then release its client in the same event loop."""
+    try:
+        return await coro
+    finally:
+        await close_backend(backend)
+
+
+@contextmanager
+def scoring_status(label: str):
+    """A status box and an ``on_step`` callback that writes the pipeline's steps into it."""
+    script_thread = threading.get_ident()
+    with st.status(label, expanded=True) as status:
+        def on_step(message: str) -> None:
+            if threading.get_ident() == script_thread:  # st calls only from the script thread
+                status.write(message)
+        yield status, on_step
+
+
+def backend_caption() -> None:
+    st.caption(f"Active backend: **{current_settings().label()}** (change it in the sidebar).")
+
+
+def sidebar_backend() -> None:
+    """Backend choice, endpoint settings and the banner naming the active backend."""
+    sb = st.sidebar
+    sb.subheader("Scoring backend")
+    sb.radio("Backend", [backend_settings.OFFLINE, backend_settings.OPENAI], key="backend_name",
+             format_func=lambda n: "Offline (no key, no network)" if n == backend_settings.OFFLINE
+             else "OpenAI-compatible endpoint", label_visibility="collapsed")
+    s = current_settings()
+    if s.name == backend_settings.OPENAI:
+        env = backend_settings.BackendSettings.from_env(backend_settings.OPENAI)
+        if "backend_base_url" not in st.session_state:
+            st.session_state["backend_base_url"] = env.base_url
+        if "backend_model" not in st.session_state:
+            st.session_state["backend_model"] = env.model
+        sb.text_input("Base URL", key="backend_base_url", placeholder="https://api.openai.com/v1",
+                      help="Any OpenAI-compatible server: OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp.")
+        sb.text_input("Model", key="backend_model", placeholder="e.g. gpt-4o-mini")
+        has_env_key = bool(backend_settings.env_api_key())
+        sb.text_input("API key", key="backend_api_key", type="password",
+                      placeholder="using OPENAI_API_KEY" if has_env_key else "sk-…",
+                      help="Kept only in this browser session; never written to disk, logs, URLs or results.")
+        problems = backend_settings.validate(current_settings(), current_api_key())
+        for p in problems:
+            sb.warning(p)
+    s = current_settings()
+    if s.name == backend_settings.OFFLINE:
+        figures = backend_settings.describe_quality(backend_settings.offline_quality())
+        quality = "see the README" if figures == "quality figures: see README" else figures
+        sb.info(f"**Active: offline backend** — embedded, deterministic, no network. "
+                f"Measured quality: {quality}.", icon=":material/computer:")
+    else:
+        sb.info(f"**Active: {s.label()}**", icon=":material/cloud:")
+
