@@ -129,6 +129,14 @@ def results() -> None:
            for n in TEXT_KEYS):
         st.warning("The texts above changed since this result was scored: press **Score all variants** "
                    "to update it.")
+    variant_columns(example, names)
+    table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
+    damage_section(table, names)
+    variants_chart(table, names)
+
+
+def variant_columns(example: ExampleResult, names: list[str]) -> None:
+    """One column per variant: its text with the differences from normal, then its ranked subclaims."""
     normal_text = example.variants[NORMAL].text
     cols = st.columns(len(names))
     for col, name in zip(cols, names):
@@ -145,7 +153,10 @@ def results() -> None:
                            f"{stats['deleted']} removed (struck through)")
             st.markdown("**Ranked subclaims**")
             claims.show_subclaims(v, compact=True, height=560)
-    table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
+
+
+def damage_section(table: pd.DataFrame, names: list[str]) -> None:
+    """Which metrics noticed the damage: a sentence per variant, then every metric with its change."""
     st.markdown("#### Which metrics noticed the damage?")
     for verdict in variants.damage_verdicts(table):
         st.markdown(f"- {formatting.escape(verdict.sentence())}")
@@ -166,6 +177,10 @@ def results() -> None:
 
     st.dataframe(shown.style.map(reaction_style, subset=[c for c in shown.columns if c.endswith("reaction")]),
                  hide_index=True, width="stretch", height=36 * (len(shown) + 1) + 4)
+
+
+def variants_chart(table: pd.DataFrame, names: list[str]) -> None:
+    """The headline scores per variant as grouped bars (patterns as a second cue to colour)."""
     chart_rows = []
     for key in CHART_METRICS:
         row = table[table["key"] == key]

@@ -13,7 +13,7 @@ from explorer.logic import whatif
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text, documents_from_upload
 from vital_core.metrics.response import compute_response_metrics
-from vital_core.model import NORMAL, ExampleResult, InvalidLabelError
+from vital_core.model import NORMAL, ExampleResult, InvalidLabelError, ResponseResult
 from explorer.logic.palette import importance_label, verdict_label
 from vital_core.pipeline import run_sync, score_example
 
@@ -107,37 +107,8 @@ def results() -> None:
     scored_metrics = compute_response_metrics(response, example.nuggets)
     cards = st.container()
     claims_box = st.container()
-
-    edited = response
-    st.markdown("#### What-if")
-    st.caption("Change any subclaim's importance or verdict in the table: the metric cards and the list "
-               "above recompute at once.")
-    rows = whatif.edit_rows(response)
-    if rows:
-        token = f"{example.id}-{st.session_state.get('score_run', 0)}-{st.session_state.get('score_loaded_demo', '')}"
-        table = st.data_editor(
-            editor_frame(rows), key=f"whatif-{token}", hide_index=True, width="stretch",
-            disabled=["rank", "id", "subclaim"],
-            column_config={
-                "rank": st.column_config.NumberColumn("Rank", width="small"),
-                "id": st.column_config.TextColumn("Id", width="small"),
-                "subclaim": st.column_config.TextColumn("Subclaim", width="large"),
-                "importance": st.column_config.SelectboxColumn(
-                    "Importance", options=whatif.IMPORTANCE_CHOICES, required=True,
-                    format_func=importance_label, width="medium"),
-                "verdict": st.column_config.SelectboxColumn(
-                    "Verdict", options=whatif.VERDICT_CHOICES, required=True,
-                    format_func=verdict_label, width="medium"),
-            })
-        try:
-            edited = whatif.apply_edits(response, table.to_dict("records"))
-        except InvalidLabelError as exc:
-            st.error(f"That edit was not applied: {exc}")
-            edited = response
-    else:
-        st.caption("No subclaims to edit.")
+    edited = whatif_editor(example, response)
     edited_metrics = compute_response_metrics(edited, example.nuggets)
-    changed = whatif.changed_metrics(scored_metrics, edited_metrics)
     has_edits = _has_edits(response, edited)
     with claims_box:
         st.markdown("#### Subclaims in importance order"
@@ -145,10 +116,48 @@ def results() -> None:
         claims.show_subclaims(edited)
     with cards:
         metric_cards.metric_cards(edited_metrics, edited, example.nuggets,
-                         before=scored_metrics if has_edits else None)
+                                  before=scored_metrics if has_edits else None)
         if has_edits:
+            changed = whatif.changed_metrics(scored_metrics, edited_metrics)
             st.info(f"What-if: {len(changed)} metric value(s) changed by your edits "
                     "(arrows show the change from the scored result).")
+    details(example, edited, scored_metrics, edited_metrics, has_edits)
+
+
+def whatif_editor(example: ExampleResult, response: ResponseResult) -> ResponseResult:
+    """The editable table of importance and verdict; returns the response with the edits applied."""
+    st.markdown("#### What-if")
+    st.caption("Change any subclaim's importance or verdict in the table: the metric cards and the list "
+               "above recompute at once.")
+    rows = whatif.edit_rows(response)
+    if not rows:
+        st.caption("No subclaims to edit.")
+        return response
+    token = f"{example.id}-{st.session_state.get('score_run', 0)}-{st.session_state.get('score_loaded_demo', '')}"
+    table = st.data_editor(
+        editor_frame(rows), key=f"whatif-{token}", hide_index=True, width="stretch",
+        disabled=["rank", "id", "subclaim"],
+        column_config={
+            "rank": st.column_config.NumberColumn("Rank", width="small"),
+            "id": st.column_config.TextColumn("Id", width="small"),
+            "subclaim": st.column_config.TextColumn("Subclaim", width="large"),
+            "importance": st.column_config.SelectboxColumn(
+                "Importance", options=whatif.IMPORTANCE_CHOICES, required=True,
+                format_func=importance_label, width="medium"),
+            "verdict": st.column_config.SelectboxColumn(
+                "Verdict", options=whatif.VERDICT_CHOICES, required=True,
+                format_func=verdict_label, width="medium"),
+        })
+    try:
+        return whatif.apply_edits(response, table.to_dict("records"))
+    except InvalidLabelError as exc:
+        st.error(f"That edit was not applied: {exc}")
+        return response
+
+
+def details(example: ExampleResult, edited: ResponseResult, scored_metrics: dict, edited_metrics: dict,
+            has_edits: bool) -> None:
+    """Every metric before and after the edits, the nuggets, the reference's claims, the download."""
     if has_edits:
         with st.expander("What-if: every metric, scored vs. edited", expanded=False):
             keys = [k for k in scored_metrics if k in catalog.METRICS]
@@ -159,9 +168,8 @@ def results() -> None:
             claims.show_nuggets(example.nuggets, {NORMAL: edited})
     if edited.reference_claims:
         with st.expander("Reference answer's claims checked against the response (factual-correctness recall)"):
-            from vital_core.model import ResponseResult
             claims.show_subclaims(ResponseResult(variant="reference", text=example.reference or "",
-                                              subclaims=edited.reference_claims))
+                                                 subclaims=edited.reference_claims))
     out = ExampleResult.from_dict(example.to_dict())
     out.variants = {NORMAL: edited}
     st.download_button("Download result (JSON)" + (" with your what-if edits" if has_edits else ""),
