@@ -43,6 +43,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from vital_core.backends.openai import prompts
+from vital_core.model import TIER_RANK
 
 FAULTS = ("rate_limit", "server_error", "slow", "invalid_json", "truncated", "missing_ids",
           "duplicate_ids", "unknown_label", "bad_perturbation")
@@ -331,8 +332,7 @@ class MockProvider:
         if step == prompts.RANK:
             claims = _block_items(user, prompts.CLAIMS_HEADER)
             labelled = [(cid, text, self._importance(query, text)) for cid, text in claims]
-            tier = {"vital": 0, "okay": 1, "less-important": 2}
-            labelled.sort(key=lambda x: tier[x[2]])
+            labelled.sort(key=lambda x: TIER_RANK[x[2]])
             items = [{"id": cid, "label": label, "text": text} for cid, text, label in labelled]
             return {"ranking": self._spoil(items, fault, "label", "important")}
         if step == prompts.VERIFY:

@@ -10,7 +10,7 @@ from vital_core.backends.openai.parsing import (ReplyParseError, extract_json, p
 from vital_core.backends.openai.pricing import DEFAULT_PRICES, cost_usd, load_prices, price_for
 from vital_core.backends.openai.retrieval import BM25, chunk_documents, estimate_tokens, select_passages
 from vital_core.backends.sentences import split_sentences
-from vital_core.model import (Document)
+from vital_core.model import Document, InvalidLabelError, normalise_importance, normalise_verdict
 
 
 # ---------------------------------------------------------------- extract_json
@@ -85,6 +85,25 @@ def test_verdicts_accept_aliases_and_flag_bad_values():
     assert r.values["S1"] == {"verdict": "supported", "reason": "yes", "evidence": "q"}
     assert r.values["S2"]["verdict"] == "not_enough_evidence"
     assert "S3" not in r.values and any("'maybe'" in p for p in r.problems)
+
+
+@pytest.mark.parametrize("word", ["entailment", "entailed", "Supports"])
+def test_one_verdict_vocabulary_for_files_and_replies(word):
+    """Files (strict) and model replies (lenient) accept the same spellings."""
+    assert normalise_verdict(word) == normalise_verdict(word, lenient=True) == "supported"
+    assert normalise_verdict("unverifiable") == normalise_verdict("nei", lenient=True) == "not_enough_evidence"
+
+
+def test_lenient_labels_never_raise_and_never_pass_a_non_answer():
+    # the release's true/false/null and "not judged" are file values, not a verifier's answer
+    for value in (True, None, "true", "false", "none", "not_judged", "maybe"):
+        assert normalise_verdict(value, lenient=True) is None
+    assert normalise_verdict(None) == "not_judged" and normalise_verdict("false") == "not_enough_evidence"
+    with pytest.raises(InvalidLabelError, match="x.jsonl line 3"):
+        normalise_verdict("maybe", where="x.jsonl line 3")
+    assert normalise_importance("Less Important", lenient=True) == "less-important"
+    assert normalise_importance("unlabelled", lenient=True) is None
+    assert normalise_importance(None) == "unlabelled"
 
 
 def test_decomposition_maps_numbers_and_flags_foreign_ones():

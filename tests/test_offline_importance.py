@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from vital_core.backends.offline import OfflineBackend
 from vital_core.backends.offline.answer_types import DATE, NUMBER, PERSON, PLACE, question_type
-from vital_core.model import LESS_IMPORTANT, OKAY, VITAL, Subclaim
+from vital_core.model import LESS_IMPORTANT, OKAY, TIER_RANK, VITAL, Subclaim
 from vital_core.pipeline import run_sync
 
 QUERY = "In a paragraph, could you answer: who wrote the novel Pride and Prejudice"
@@ -42,8 +42,7 @@ def test_who_wrote_ranks_the_author_claims_vital_and_first():
 def test_order_is_by_tier_and_keeps_each_sentence_together_within_a_tier():
     ranking = rank()
     tiers = [ranking.labels[i] for i in ranking.order]
-    rank_of = {VITAL: 0, OKAY: 1, LESS_IMPORTANT: 2}
-    assert tiers == sorted(tiers, key=rank_of.get)
+    assert tiers == sorted(tiers, key=TIER_RANK.get)
     assert sorted(ranking.order) == sorted(f"S{i + 1}" for i in range(len(CLAIMS)))
     sentence = {f"S{i + 1}": s for i, (_, s) in enumerate(CLAIMS)}
     for tier in (VITAL, OKAY, LESS_IMPORTANT):

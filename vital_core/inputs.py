@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from vital_core.errors import InputError, where
-from vital_core.model import Document, ExampleResult
+from vital_core.loaders.discover import first_record
+from vital_core.model import Document, ExampleResult, InvalidDocumentError
 
 KNOWN_FIELDS = ("id", "query", "responses", "documents", "reference", "dataset", "subset", "query_type")
 
@@ -58,22 +59,6 @@ class InputRecord:
         return {k: v for k, v in self.responses.items() if isinstance(v, str)}
 
 
-def _documents(raw: Any, place: str, path: Path, line: int) -> list[Document]:
-    if raw is None:
-        return []
-    if not isinstance(raw, list):
-        raise InputError(f"{place}: field \"documents\" must be a list of strings or objects with \"text\"",
-                         path, line)
-    docs = []
-    for i, item in enumerate(raw):
-        if isinstance(item, str) or (isinstance(item, dict) and isinstance(item.get("text"), str)):
-            docs.append(Document.from_dict(item, i))
-        else:
-            raise InputError(f"{place}: documents[{i}] must be a string or an object with a \"text\" string",
-                             path, line)
-    return docs
-
-
 def parse_input_record(obj: Any, path: Path, line: int) -> InputRecord:
     place = where(path, line)
     if not isinstance(obj, dict):
@@ -95,24 +80,16 @@ def parse_input_record(obj: Any, path: Path, line: int) -> InputRecord:
     raw_id = obj.get("id", line)
     if not isinstance(raw_id, (str, int)) or isinstance(raw_id, bool) or str(raw_id).strip() == "":
         raise InputError(f"{place}: field \"id\" must be a non-empty string or a number", path, line)
+    try:
+        documents = Document.list_from(obj.get("documents"), where=place)
+    except InvalidDocumentError as exc:
+        raise InputError(str(exc), path, line) from None
     query_type = obj.get("query_type")
     return InputRecord(id=str(raw_id), query=query, responses={str(k): v for k, v in responses.items()},
-                       documents=_documents(obj.get("documents"), place, path, line), reference=reference,
+                       documents=documents, reference=reference,
                        dataset=str(obj.get("dataset") or ""), subset=str(obj.get("subset") or ""),
                        query_type=None if query_type is None else str(query_type), place=place,
                        extra={k: v for k, v in obj.items() if k not in KNOWN_FIELDS})
-
-
-def _first_object(path: Path) -> dict | None:
-    with open(path, "rb") as fh:
-        for raw in fh:
-            if raw.strip():
-                try:
-                    value = json.loads(raw)
-                except ValueError:
-                    return None
-                return value if isinstance(value, dict) else None
-    return None
 
 
 def is_input_jsonl(path: str | Path) -> bool:
@@ -120,7 +97,7 @@ def is_input_jsonl(path: str | Path) -> bool:
     path = Path(path)
     if not path.is_file():
         return False
-    first = _first_object(path)
+    first = first_record(path, bad_json_raises=False)   # not JSON: not this shape (``loaders`` reports it)
     return bool(first) and "responses" in first and "variants" not in first
 
 

@@ -13,7 +13,7 @@ The format is documented in README.md ("Results format").
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 RESULTS_FORMAT = "vital-explorer-results/1"
 
@@ -65,52 +65,107 @@ class InvalidLabelError(ValueError):
     """An importance label, verdict or assignment outside the known set."""
 
 
-def normalise_importance(value: Any, *, where: str = "") -> str:
-    """Map the spellings found in the wild onto the canonical labels."""
+# Every accepted spelling of a label, written once: the strict readers (files)
+# and the lenient ones (a model's reply) share these tables. Keys are lower
+# case with the separators folded as ``_fold`` does for that kind of label.
+IMPORTANCE_SPELLINGS = {VITAL: VITAL, OKAY: OKAY, LESS_IMPORTANT: LESS_IMPORTANT, UNLABELLED: UNLABELLED,
+                        "less": LESS_IMPORTANT, "lessimportant": LESS_IMPORTANT,
+                        "less-importance": LESS_IMPORTANT}
+VERDICT_SPELLINGS = {
+    SUPPORTED: SUPPORTED, "support": SUPPORTED, "supports": SUPPORTED, "entailment": SUPPORTED,
+    "entailed": SUPPORTED,
+    CONTRADICTED: CONTRADICTED, "contradiction": CONTRADICTED, "refuted": CONTRADICTED,
+    NOT_ENOUGH_EVIDENCE: NOT_ENOUGH_EVIDENCE, "neutral": NOT_ENOUGH_EVIDENCE, "unsupported": NOT_ENOUGH_EVIDENCE,
+    "nei": NOT_ENOUGH_EVIDENCE, "not_enough_info": NOT_ENOUGH_EVIDENCE,
+    "insufficient_evidence": NOT_ENOUGH_EVIDENCE, "unverifiable": NOT_ENOUGH_EVIDENCE,
+    NOT_JUDGED: NOT_JUDGED}
+# The release's ``judgment`` (true / false / null), also as strings: files only, never a model's reply.
+JUDGMENT_SPELLINGS = {"true": SUPPORTED, "false": NOT_ENOUGH_EVIDENCE, "none": NOT_JUDGED}
+# What a verifier may answer (a reply of "not judged" is no answer).
+JUDGED_VERDICTS = (SUPPORTED, CONTRADICTED, NOT_ENOUGH_EVIDENCE)
+ASSIGNMENT_SPELLINGS = {
+    SUPPORT: SUPPORT, "supported": SUPPORT, PARTIAL_SUPPORT: PARTIAL_SUPPORT, "partial": PARTIAL_SUPPORT,
+    "partially_supported": PARTIAL_SUPPORT, NOT_SUPPORT: NOT_SUPPORT, "not_supported": NOT_SUPPORT,
+    "unsupported": NOT_SUPPORT}
+
+# Importance tiers in the method's order (vital first); unlabelled after every tier.
+TIER_RANK = {label: n for n, label in enumerate(ALL_IMPORTANCE)}
+
+
+def order_by_tier(ids: Iterable[str], labels: Mapping[str, str]) -> list[str]:
+    """``ids`` with all vital first, then okay, then less-important, then unlabelled.
+
+    The method's ordering rule: the sort is stable, so inside a tier ``ids``
+    keep their given order. An id without a label counts as unlabelled.
+    """
+    last = TIER_RANK[UNLABELLED]
+    return sorted(ids, key=lambda i: TIER_RANK.get(labels.get(i, UNLABELLED), last))
+
+
+def _unknown(kind: str, value: Any, where: str, expected: str) -> InvalidLabelError:
+    return InvalidLabelError(f"unknown {kind} {value!r}{' in ' + where if where else ''}; expected one of {expected}")
+
+
+def normalise_importance(value: Any, *, where: str = "", lenient: bool = False) -> str | None:
+    """Map the spellings found in the wild onto the canonical labels.
+
+    Strict (files, edits): ``None`` is ``unlabelled``; an unknown value raises
+    ``InvalidLabelError`` naming ``where``. ``lenient`` (a model's reply):
+    vital / okay / less-important, or ``None`` for anything else (unlabelled too).
+    """
     if value is None:
-        return UNLABELLED
+        return None if lenient else UNLABELLED
     text = str(value).strip().strip('"').lower().replace("_", "-").replace(" ", "-")
-    if text in ("less", "less-important", "lessimportant", "less-importance"):
-        return LESS_IMPORTANT
-    if text in ALL_IMPORTANCE:
+    label = IMPORTANCE_SPELLINGS.get(text)
+    if lenient:
+        return label if label in IMPORTANCE_LABELS else None
+    if label is None:
+        raise _unknown("importance label", value, where, ", ".join(ALL_IMPORTANCE))
+    return label
+
+
+def normalise_verdict(value: Any, *, where: str = "", lenient: bool = False) -> str | None:
+    """Accept booleans (release ``judgment``), NLI words and our own verdicts.
+
+    Strict (files, edits): ``None`` is ``not_judged``; an unknown value raises
+    ``InvalidLabelError``. ``lenient`` (a model's reply): one of
+    ``JUDGED_VERDICTS`` or ``None`` - no true/false/null, no "not judged".
+    """
+    if isinstance(value, bool) or value is None:
+        if lenient:
+            return None
+        return NOT_JUDGED if value is None else (SUPPORTED if value else NOT_ENOUGH_EVIDENCE)
+    text = str(value).strip().lower().replace(" ", "_").replace("-", "_")
+    if lenient:
+        verdict = VERDICT_SPELLINGS.get(text)
+        return verdict if verdict in JUDGED_VERDICTS else None
+    verdict = VERDICT_SPELLINGS.get(text) or JUDGMENT_SPELLINGS.get(text)
+    if verdict is None:
+        raise _unknown("verdict", value, where, f"{', '.join(VERDICTS)} or true/false/null")
+    return verdict
+
+
+def normalise_assignment(value: Any, *, where: str = "", lenient: bool = False) -> str | None:
+    """support / partial_support / not_support; unknown raises, or is ``None`` when ``lenient``."""
+    text = str(value).strip().lower().replace(" ", "_").replace("-", "_")
+    label = ASSIGNMENT_SPELLINGS.get(text)
+    if label is None and not lenient:
+        raise _unknown("nugget assignment", value, where, ", ".join(ASSIGNMENTS))
+    return label
+
+
+def normalise_nugget_importance(value: Any, *, where: str = "", lenient: bool = False) -> str | None:
+    """vital / okay; unknown raises, or is ``None`` when ``lenient``."""
+    text = str(value).strip().lower()
+    if text in NUGGET_IMPORTANCE:
         return text
-    raise InvalidLabelError(
-        f"unknown importance label {value!r}{' in ' + where if where else ''}; "
-        f"expected one of {', '.join(ALL_IMPORTANCE)}")
+    if lenient:
+        return None
+    raise _unknown("nugget importance", value, where, ", ".join(NUGGET_IMPORTANCE))
 
 
-def normalise_verdict(value: Any, *, where: str = "") -> str:
-    """Accept booleans (release ``judgment``), NLI words and our own verdicts."""
-    if value is None:
-        return NOT_JUDGED
-    if value is True:
-        return SUPPORTED
-    if value is False:
-        return NOT_ENOUGH_EVIDENCE
-    text = str(value).strip().lower().replace(" ", "_").replace("-", "_")
-    aliases = {"supported": SUPPORTED, "support": SUPPORTED, "true": SUPPORTED,
-               "entailment": SUPPORTED, "contradicted": CONTRADICTED,
-               "contradiction": CONTRADICTED, "refuted": CONTRADICTED,
-               "not_enough_evidence": NOT_ENOUGH_EVIDENCE, "neutral": NOT_ENOUGH_EVIDENCE,
-               "unsupported": NOT_ENOUGH_EVIDENCE, "false": NOT_ENOUGH_EVIDENCE,
-               "nei": NOT_ENOUGH_EVIDENCE, "not_judged": NOT_JUDGED, "none": NOT_JUDGED}
-    if text in aliases:
-        return aliases[text]
-    raise InvalidLabelError(
-        f"unknown verdict {value!r}{' in ' + where if where else ''}; "
-        f"expected one of {', '.join(VERDICTS)} or true/false/null")
-
-
-def normalise_assignment(value: Any, *, where: str = "") -> str:
-    text = str(value).strip().lower().replace(" ", "_").replace("-", "_")
-    aliases = {"support": SUPPORT, "supported": SUPPORT, "partial_support": PARTIAL_SUPPORT,
-               "partial": PARTIAL_SUPPORT, "partially_supported": PARTIAL_SUPPORT,
-               "not_support": NOT_SUPPORT, "not_supported": NOT_SUPPORT, "unsupported": NOT_SUPPORT}
-    if text in aliases:
-        return aliases[text]
-    raise InvalidLabelError(
-        f"unknown nugget assignment {value!r}{' in ' + where if where else ''}; "
-        f"expected one of {', '.join(ASSIGNMENTS)}")
+class InvalidDocumentError(ValueError):
+    """A document that is neither a string nor an object with a "text" string."""
 
 
 @dataclass
@@ -123,11 +178,35 @@ class Document:
         return {"id": self.id, "text": self.text, **({"title": self.title} if self.title else {})}
 
     @classmethod
-    def from_dict(cls, d: Any, index: int = 0) -> "Document":
-        if isinstance(d, str):
-            return cls(id=f"D{index + 1}", text=d)
-        return cls(id=str(d.get("id", f"D{index + 1}")), text=str(d.get("text") or ""),
-                   title=str(d.get("title") or ""))
+    def from_dict(cls, raw: Any, index: int = 0, *, where: str | None = None,
+                  default_id: str | None = None) -> "Document":
+        """A document from a string or an object with ``text`` (and optional ``id``, ``title``).
+
+        Every shape of the release is read: ``{id, text}``, ``{text}`` (factscore)
+        and ``{status_code, text, url}`` (the url becomes the title). The id
+        defaults to ``default_id``, else ``D{index + 1}``. Without ``where``
+        anything else is read as text; with ``where`` (the item's place, for the
+        message) anything but a string or an object with a "text" string raises
+        ``InvalidDocumentError``.
+        """
+        fallback_id = default_id or f"D{index + 1}"
+        if isinstance(raw, dict) and (where is None or isinstance(raw.get("text"), str)):
+            return cls(id=str(raw.get("id") or fallback_id), text=str(raw.get("text") or ""),
+                       title=str(raw.get("title") or raw.get("url") or ""))
+        if where is not None and not isinstance(raw, str):
+            raise InvalidDocumentError(f"{where}: expected a string or an object with a \"text\" string")
+        return cls(id=fallback_id, text=str(raw))
+
+    @classmethod
+    def list_from(cls, raw: Any, *, where: str | None = None) -> list["Document"]:
+        """The documents of a record's ``documents`` field (``None`` = none); strict with ``where``."""
+        if raw is None:
+            return []
+        if where is not None and not isinstance(raw, list):
+            raise InvalidDocumentError(f"{where}: field \"documents\" must be a list of strings or objects "
+                                       f"with \"text\"")
+        return [cls.from_dict(item, i, where=None if where is None else f"{where}: documents[{i}]")
+                for i, item in enumerate(raw or [])]
 
 
 @dataclass
@@ -142,10 +221,6 @@ class Subclaim:
     verdict: str = NOT_JUDGED        # supported / contradicted / not_enough_evidence / not_judged
     reason: str = ""
     evidence: str = ""               # quoted evidence span
-
-    @property
-    def is_supported(self) -> bool:
-        return self.verdict == SUPPORTED
 
     def to_dict(self) -> dict:
         return {"id": self.id, "text": self.text, "sentence_index": self.sentence_index,
@@ -175,12 +250,8 @@ class Nugget:
 
     @classmethod
     def from_dict(cls, d: dict, index: int = 0, where: str = "") -> "Nugget":
-        imp = str(d.get("importance", OKAY)).strip().lower()
-        if imp not in NUGGET_IMPORTANCE:
-            raise InvalidLabelError(
-                f"unknown nugget importance {d.get('importance')!r}{' in ' + where if where else ''}; "
-                f"expected one of {', '.join(NUGGET_IMPORTANCE)}")
-        return cls(id=str(d.get("id", f"N{index}")), text=str(d.get("text", "")), importance=imp)
+        return cls(id=str(d.get("id", f"N{index}")), text=str(d.get("text", "")),
+                   importance=normalise_nugget_importance(d.get("importance", OKAY), where=where))
 
 
 @dataclass
@@ -215,6 +286,14 @@ class ResponseResult:
         seen = [by_id[i] for i in self.order if i in by_id]
         rest = [s for s in self.subclaims if s.id not in set(self.order)]
         return seen + rest
+
+    def set_order(self, order: Iterable[str]) -> None:
+        """Make ``order`` the importance order and number the subclaims' ranks 1.. along it."""
+        self.order = list(order)
+        position = {sid: n for n, sid in enumerate(self.order, start=1)}
+        for s in self.subclaims:
+            if s.id in position:
+                s.rank = position[s.id]
 
     def to_dict(self) -> dict:
         d = {"variant": self.variant, "text": self.text, "response_id": self.response_id,
@@ -278,7 +357,7 @@ class ExampleResult:
         return cls(id=str(d.get("id", "")), query=str(d.get("query", "")),
                    variants={str(k): ResponseResult.from_dict({"variant": k, **v}, where)
                              for k, v in (d.get("variants") or {}).items()},
-                   documents=[Document.from_dict(x, i) for i, x in enumerate(d.get("documents") or [])],
+                   documents=Document.list_from(d.get("documents")),
                    reference=d.get("reference"),
                    nuggets=None if nuggets is None else [Nugget.from_dict(n, i, where) for i, n in enumerate(nuggets)],
                    dataset=str(d.get("dataset", "") or ""), subset=str(d.get("subset", "") or ""),
@@ -293,7 +372,3 @@ def strip_generation_prefix(query: str) -> str:
                   r"|answer the following question in a short paragraph:)\s*", "", query,
                   flags=re.IGNORECASE).strip()
 
-
-def iter_subclaims(variants: Iterable[ResponseResult]) -> Iterable[Subclaim]:
-    for v in variants:
-        yield from v.subclaims

@@ -12,10 +12,8 @@ import copy
 import json
 from typing import Iterable, Mapping
 
-from vital_core.model import (ALL_IMPORTANCE, IMPORTANCE_LABELS, NOT_JUDGED, SUPPORTED, UNLABELLED, ExampleResult,
-                    ResponseResult, normalise_importance)
-
-_TIER = {label: n for n, label in enumerate(ALL_IMPORTANCE)}
+from vital_core.model import (IMPORTANCE_LABELS, NOT_JUDGED, SUPPORTED, UNLABELLED, ExampleResult, ResponseResult,
+                              normalise_importance, order_by_tier)
 
 
 def _judgment(verdict: str):
@@ -33,10 +31,7 @@ def relabelled(response: ResponseResult, labels: Mapping[str, str]) -> ResponseR
     for s in out.subclaims:
         if s.id in labels:
             s.importance = normalise_importance(labels[s.id], where=f"subclaim {s.id}")
-    ranked = sorted(enumerate(out.subclaims), key=lambda p: (_TIER.get(p[1].importance, 99), p[0]))
-    out.order = [s.id for _, s in ranked]
-    for n, sid in enumerate(out.order, start=1):
-        next(s for s in out.subclaims if s.id == sid).rank = n
+    out.set_order(order_by_tier([s.id for s in out.subclaims], {s.id: s.importance for s in out.subclaims}))
     return out
 
 

@@ -12,7 +12,7 @@ import json
 import re
 
 from vital_core.errors import InputError, where
-from vital_core.model import Document
+from vital_core.model import Document, InvalidDocumentError
 
 _SEPARATOR = re.compile(r"^\s*---+\s*$", re.MULTILINE)
 
@@ -31,13 +31,15 @@ def documents_from_jsonl(text: str, filename: str) -> list[Document]:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{where(filename, line_no)}: not valid JSON ({exc.msg})", filename, line_no) from None
-        if isinstance(value, str):
-            value = {"text": value}
-        if not isinstance(value, dict) or not str(value.get("text") or "").strip():
-            raise InputError(f"{where(filename, line_no)}: expected a string or an object with a "
-                             f"non-empty \"text\" field", filename, line_no)
-        docs.append(Document(id=str(value.get("id") or f"{filename}-{line_no}"),
-                             text=str(value["text"]), title=str(value.get("title") or "")))
+        place = where(filename, line_no)
+        try:
+            doc = Document.from_dict(value, where=place, default_id=f"{filename}-{line_no}")
+        except InvalidDocumentError:
+            doc = None
+        if doc is None or not doc.text.strip():
+            raise InputError(f"{place}: expected a string or an object with a non-empty \"text\" field",
+                             filename, line_no)
+        docs.append(doc)
     return docs
 
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 import copy
 from typing import Iterable, Mapping
 
-from vital_core.model import ALL_IMPORTANCE, VERDICTS, ResponseResult, normalise_importance, normalise_verdict
-
-_TIER_POSITION = {label: n for n, label in enumerate(ALL_IMPORTANCE)}
+from vital_core.model import (ALL_IMPORTANCE, VERDICTS, ResponseResult, normalise_importance, normalise_verdict,
+                              order_by_tier)
 
 
 def edit_rows(response: ResponseResult) -> list[dict]:
@@ -42,17 +41,14 @@ def apply_edits(response: ResponseResult, rows: Iterable[Mapping]) -> ResponseRe
         if row.get("verdict") is not None:
             claim.verdict = normalise_verdict(row["verdict"], where=where)
     if tier_changed:
-        edited.order = reorder_by_tier(edited)
-        for n, sid in enumerate(edited.order, start=1):
-            by_id[sid].rank = n
+        edited.set_order(reorder_by_tier(edited))
     return edited
 
 
 def reorder_by_tier(response: ResponseResult) -> list[str]:
     """Importance order with tiers grouped (vital first), stable inside a tier."""
     current = response.ordered_subclaims()
-    ranked = sorted(enumerate(current), key=lambda p: (_TIER_POSITION.get(p[1].importance, 99), p[0]))
-    return [s.id for _, s in ranked]
+    return order_by_tier([s.id for s in current], {s.id: s.importance for s in current})
 
 
 def changed_metrics(before: Mapping, after: Mapping) -> dict[str, tuple]:

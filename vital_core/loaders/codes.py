@@ -8,11 +8,10 @@ from typing import Any, Callable
 
 from vital_core.errors import InputError, where
 from vital_core.metrics.vectorised import BatchBuilder
-from vital_core.model import (EVIDENCE_UNKNOWN, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NUGGET_IMPORTANCE,
-                    SUPPORTED, UNLABELLED, InvalidLabelError, normalise_assignment, normalise_importance, normalise_verdict)
-from vital_core.metrics.codes import (ASSIGNMENT_CODE, ASSIGNMENTS_BY_CODE, TIER_CODE, TIERS_BY_CODE,
-                                      VERDICT_CODE, VERDICTS_BY_CODE)
-from vital_core.metrics.response import ScoringInput
+from vital_core.model import (NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NUGGET_IMPORTANCE, SUPPORTED, UNLABELLED,
+                              InvalidLabelError, normalise_assignment, normalise_importance,
+                              normalise_nugget_importance, normalise_verdict)
+from vital_core.metrics.codes import ASSIGNMENT_CODE, TIER_CODE, UNASSIGNED_CODE, VERDICT_CODE
 from vital_core.loaders.discover import FACTSCORE, NEW_METRIC, NUGGETS, RECORDS, ConditionSource
 from vital_core.loaders.records import (LoadLog, ReleaseRecord, iter_condition, open_condition)
 
@@ -24,9 +23,8 @@ _TIER_MEMO: dict[Any, int] = {v: c for v, c in TIER_CODE.items()}
 _TIER_MEMO[None] = TIER_CODE[UNLABELLED]
 _VERDICT_MEMO: dict[Any, int] = {True: VERDICT_CODE[SUPPORTED], False: VERDICT_CODE[NOT_ENOUGH_EVIDENCE],
                                  None: VERDICT_CODE[NOT_JUDGED]}
-_NUGGET_TIER_MEMO: dict[Any, int] = {"vital": 0, "okay": 1}
+_NUGGET_TIER_MEMO: dict[Any, int] = {v: TIER_CODE[v] for v in NUGGET_IMPORTANCE}
 _ASSIGN_MEMO: dict[Any, int] = {v: c for v, c in ASSIGNMENT_CODE.items() if v is not None}
-
 
 
 def _tier_code(value: Any, place: Callable[[], str]) -> int:
@@ -44,11 +42,7 @@ def _verdict_code(value: Any, place: Callable[[], str]) -> int:
 
 
 def _nugget_tier_code(value: Any, place: Callable[[], str]) -> int:
-    label = str(value).strip().lower()
-    if label not in NUGGET_IMPORTANCE:
-        raise InvalidLabelError(f"unknown nugget importance {value!r} in {place()}; "
-                                f"expected one of {', '.join(NUGGET_IMPORTANCE)}")
-    code = NUGGET_IMPORTANCE.index(label)
+    code = TIER_CODE[normalise_nugget_importance(value, where=place())]
     if isinstance(value, str):
         _NUGGET_TIER_MEMO[value] = code
     return code
@@ -65,15 +59,6 @@ class RecordCodes:
     """A record's labels as integer codes (see ``metrics.TIER_CODE`` etc.) plus its subclaim dicts."""
     __slots__ = ("items", "sentences", "tiers", "verdicts", "ranks", "nuggets", "nugget_tiers", "assignment",
                  "response_id")
-
-    def scoring_input(self) -> ScoringInput:
-        order = None
-        if self.ranks is not None:
-            order = sorted(range(len(self.ranks)), key=self.ranks.__getitem__)
-        return ScoringInput([TIERS_BY_CODE[t] for t in self.tiers], [VERDICTS_BY_CODE[v] for v in self.verdicts],
-                            order, None if self.nugget_tiers is None else [NUGGET_IMPORTANCE[t] for t in self.nugget_tiers],
-                            None if self.assignment is None else [ASSIGNMENTS_BY_CODE[a] for a in self.assignment],
-                            evidence_mode=EVIDENCE_UNKNOWN)
 
 
 def _claims_fast(decomposition: Any) -> tuple[list[int], list[int], list[Any]] | None:
@@ -207,7 +192,7 @@ def record_codes(rec: ReleaseRecord, keep_items: bool = False) -> RecordCodes:
             if isinstance(raw, dict):   # nugget id -> value
                 nids = [str(n.get("id", f"N{i}")) if isinstance(n, dict) else f"N{i}" for i, n in enumerate(nuggets)]
                 raw = [raw.get(i) for i in nids]
-                out.assignment = [3 if a is None else _assign_lookup(a, nplace) for a in raw]
+                out.assignment = [UNASSIGNED_CODE if a is None else _assign_lookup(a, nplace) for a in raw]
             else:
                 if len(raw) != len(nuggets):
                     raise InvalidLabelError(f"{nplace()}: {len(nuggets)} nuggets but {len(raw)} "

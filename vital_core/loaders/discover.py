@@ -103,20 +103,29 @@ def _group(folder: Path, root: Path) -> str:
     return folder.name if rel == "." else rel.replace(os.sep, "/")
 
 
-def _first_record(path: Path) -> dict | None:
+def first_record(path: Path, *, bad_json_raises: bool = True) -> dict | None:
+    """The first non-blank line of a JSON Lines file when it is a JSON object, else None.
+
+    Both sniffers read a file's shape from it. A first line that is not JSON
+    raises ``InputError`` naming the line (discovery: the user asked to load
+    this file) unless ``bad_json_raises`` is False, then it is None (``inputs``
+    asks "is this my input shape?" and lets the loaders report the bad line).
+    """
     with open(path, "rb") as fh:
         for n, line in enumerate(fh, start=1):
             if line.strip():
                 try:
                     rec = loads(line)
                 except ValueError as exc:
+                    if not bad_json_raises:
+                        return None
                     raise InputError(f"{where(path, n)}: malformed JSON: {exc}", path, n) from None
                 return rec if isinstance(rec, dict) else None
     return None
 
 
 def _is_results_file(path: Path) -> bool:
-    rec = _first_record(path)
+    rec = first_record(path)
     return bool(rec) and (rec.get("format", "").startswith("vital-explorer-results") or "variants" in rec)
 
 

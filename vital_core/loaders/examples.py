@@ -4,31 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 from vital_core.errors import InputError
-from vital_core.model import (EVIDENCE_UNKNOWN, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NUGGET_IMPORTANCE,
-                    RESULTS_FORMAT, SUPPORTED, UNLABELLED, Document, ExampleResult, InvalidLabelError,
-                    Nugget, ResponseResult, Subclaim, strip_generation_prefix)
-from vital_core.metrics.codes import (ASSIGNMENT_CODE, ASSIGNMENTS_BY_CODE, TIER_CODE, TIERS_BY_CODE,
-                                      VERDICT_CODE, VERDICTS_BY_CODE)
+from vital_core.model import (EVIDENCE_UNKNOWN, RESULTS_FORMAT, Document, ExampleResult, InvalidLabelError, Nugget,
+                              ResponseResult, Subclaim, strip_generation_prefix)
+from vital_core.metrics.codes import ASSIGNMENTS_BY_CODE, TIERS_BY_CODE, UNASSIGNED_CODE, VERDICTS_BY_CODE
 from vital_core.loaders.codes import record_codes
 from vital_core.loaders.records import (LoadLog, ReleaseRecord, parse_line, read_lines)
 
-# --------------------------------------------------------------------------- record -> codes / model
-
-# raw value -> code; filled as values are met (unknown values go through the
-# model's normalise_* functions once, which raise for a value outside the set)
-_TIER_MEMO: dict[Any, int] = {v: c for v, c in TIER_CODE.items()}
-_TIER_MEMO[None] = TIER_CODE[UNLABELLED]
-_VERDICT_MEMO: dict[Any, int] = {True: VERDICT_CODE[SUPPORTED], False: VERDICT_CODE[NOT_ENOUGH_EVIDENCE],
-                                 None: VERDICT_CODE[NOT_JUDGED]}
-_NUGGET_TIER_MEMO: dict[Any, int] = {"vital": 0, "okay": 1}
-_ASSIGN_MEMO: dict[Any, int] = {v: c for v, c in ASSIGNMENT_CODE.items() if v is not None}
-
-
-
-
+# --------------------------------------------------------------------------- record -> model
 
 
 def merge_condition(example: ExampleResult | None, example_id: str, rec, source, response: ResponseResult,
@@ -36,25 +21,13 @@ def merge_condition(example: ExampleResult | None, example_id: str, rec, source,
     """Add one condition's record to its example, creating the example on first sight."""
     if example is None:
         example = ExampleResult(id=example_id, query=rec.query, dataset=source.dataset, subset=source.subset,
-                                query_type=source.query_type, documents=documents_from(rec.get("documents")))
+                                query_type=source.query_type, documents=Document.list_from(rec.get("documents")))
     elif not example.documents:
-        example.documents = documents_from(rec.get("documents"))
+        example.documents = Document.list_from(rec.get("documents"))
     if nuggets is not None and example.nuggets is None:
         example.nuggets = nuggets
     example.variants[source.condition] = response
     return example
-
-
-def documents_from(raw: Any) -> list[Document]:
-    """Documents in any release shape: {id,text}, {text} (factscore) or {status_code,text,url}."""
-    docs = []
-    for i, d in enumerate(raw or []):
-        if isinstance(d, dict):
-            docs.append(Document(id=str(d.get("id") or f"D{i + 1}"), text=str(d.get("text") or ""),
-                                 title=str(d.get("title") or d.get("url") or "")))
-        else:
-            docs.append(Document(id=f"D{i + 1}", text=str(d)))
-    return docs
 
 
 def response_from_record(rec: ReleaseRecord, condition: str) -> tuple[ResponseResult, list[Nugget] | None]:
@@ -75,10 +48,10 @@ def response_from_record(rec: ReleaseRecord, condition: str) -> tuple[ResponseRe
     if codes.nugget_tiers is not None:
         nuggets = [Nugget(id=str(n.get("id", f"N{i}")) if isinstance(n, dict) else f"N{i}",
                           text=str(n.get("text") or "") if isinstance(n, dict) else str(n),
-                          importance=NUGGET_IMPORTANCE[t])
+                          importance=TIERS_BY_CODE[t])
                    for i, (n, t) in enumerate(zip(codes.nuggets, codes.nugget_tiers))]
         if codes.assignment is not None:
-            assignment = {n.id: ASSIGNMENTS_BY_CODE[a] for n, a in zip(nuggets, codes.assignment) if a != 3}
+            assignment = {n.id: ASSIGNMENTS_BY_CODE[a] for n, a in zip(nuggets, codes.assignment) if a != UNASSIGNED_CODE}
     response = rec.get("response")
     text = str(response.get("text") or "") if isinstance(response, dict) else str(response or "")
     n2s = rec.get("N2S")
@@ -116,7 +89,7 @@ def read_original(path: Path, log: LoadLog) -> list[OriginalRecord | None]:
         gold = rec.get("gold_response")
         if isinstance(gold, list):
             gold = "\n".join(str(g) for g in gold)
-        out.append(OriginalRecord(str(rec.get("query") or ""), documents_from(rec.get("documents")),
+        out.append(OriginalRecord(str(rec.get("query") or ""), Document.list_from(rec.get("documents")),
                                   None if gold is None else str(gold)))
     return out
 

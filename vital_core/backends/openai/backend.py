@@ -38,12 +38,9 @@ from vital_core.backends.openai.parsing import (ParsedItems, ParsedRanking, Repl
                            parse_nugget_texts, parse_ranking, parse_verdicts)
 from vital_core.backends.openai.retrieval import BM25, chunk_documents, estimate_tokens, select_passages
 from vital_core.backends.sentences import split_sentences
-from vital_core.model import (EVIDENCE_NONE, LESS_IMPORTANT, NOT_JUDGED, OKAY, UNLABELLED, VITAL,
-                     Document, Nugget, Subclaim)
+from vital_core.model import EVIDENCE_NONE, NOT_JUDGED, UNLABELLED, Document, Nugget, Subclaim, order_by_tier
 from vital_core.perturbation import PerturbationCheckError, check_variant
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
-
-_TIER = {VITAL: 0, OKAY: 1, LESS_IMPORTANT: 2}
 
 
 class LLMValidationError(ValueError):
@@ -200,8 +197,7 @@ class OpenAICompatBackend(Backend):
     @staticmethod
     def _tier_order(parsed: ParsedRanking, ids: list[str]) -> list[str]:
         """The model's order, made to respect 'all vital first, then okay, then less-important'."""
-        order = [i for i in parsed.order if i in parsed.labels]
-        return sorted(order, key=lambda i: _TIER[parsed.labels[i]])
+        return order_by_tier([i for i in parsed.order if i in parsed.labels], parsed.labels)
 
     # ------------------------------------------------------------ 3. verify
     async def verify(self, query: str, subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:

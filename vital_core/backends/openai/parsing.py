@@ -16,9 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from vital_core.model import (ASSIGNMENTS, IMPORTANCE_LABELS, InvalidLabelError, NUGGET_IMPORTANCE,
-                     normalise_assignment)
-from vital_core.backends.openai.prompts import VERDICT_LABELS
+from vital_core.model import (ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, NUGGET_IMPORTANCE, normalise_assignment,
+                              normalise_importance, normalise_nugget_importance, normalise_verdict)
 
 
 class ReplyParseError(ValueError):
@@ -143,14 +142,6 @@ _LABEL_LINE = re.compile(
     r"[\"'“”]?\s*$")
 
 
-def canonical_importance(value: Any) -> str | None:
-    """vital / okay / less-important, or None for anything else (incl. 'unlabelled')."""
-    text = str(value or "").strip().strip('"').lower().replace("_", "-").replace(" ", "-")
-    if text in ("less", "lessimportant", "less-importance"):
-        text = "less-important"
-    return text if text in IMPORTANCE_LABELS else None
-
-
 @dataclass
 class ParsedRanking:
     """Labels by id in the order given, and what was wrong with the reply."""
@@ -197,7 +188,7 @@ def parse_ranking(reply: str, ids: list[str]) -> ParsedRanking:
             out.problems.append(f"{cid} appears more than once; give each claim exactly once")
             continue
         seen.add(cid)
-        label = canonical_importance(raw_label)
+        label = normalise_importance(raw_label, lenient=True)
         if label is None:
             out.problems.append(f"{cid} has the label {raw_label!r}; use only "
                                 f"{', '.join(repr(x) for x in IMPORTANCE_LABELS)}")
@@ -247,14 +238,9 @@ def _parse_labelled_items(obj: Any, ids: list[str], list_keys: tuple[str, ...], 
     return out
 
 
-def _verdict(value: Any) -> str | None:
-    text = str(value or "").strip().lower().replace(" ", "_").replace("-", "_")
-    aliases = {"support": "supported", "supports": "supported", "entailed": "supported",
-               "contradiction": "contradicted", "refuted": "contradicted",
-               "neutral": "not_enough_evidence", "not_enough_info": "not_enough_evidence",
-               "insufficient_evidence": "not_enough_evidence", "unverifiable": "not_enough_evidence"}
-    text = aliases.get(text, text)
-    return text if text in VERDICT_LABELS else None
+def _lenient(normalise):
+    """A model reply's label: the canonical label, or None for anything outside the set."""
+    return lambda value: normalise(value, lenient=True)
 
 
 def parse_verdicts(obj: Any, ids: list[str]) -> ParsedItems:
@@ -262,30 +248,18 @@ def parse_verdicts(obj: Any, ids: list[str]) -> ParsedItems:
     def extra(verdict, item):
         return {"verdict": verdict, "reason": " ".join(str(item.get("reason") or "").split()),
                 "evidence": str(item.get("evidence") or item.get("quote") or "").strip()}
-    return _parse_labelled_items(obj, ids, ("verdicts", "claims", "results"), "verdict", _verdict,
-                                 VERDICT_LABELS, extra)
-
-
-def _assignment(value: Any) -> str | None:
-    try:
-        return normalise_assignment(value)
-    except InvalidLabelError:
-        return None
+    return _parse_labelled_items(obj, ids, ("verdicts", "claims", "results"), "verdict",
+                                 _lenient(normalise_verdict), JUDGED_VERDICTS, extra)
 
 
 def parse_assignments(obj: Any, ids: list[str]) -> ParsedItems:
     return _parse_labelled_items(obj, ids, ("assignments", "nuggets", "results"), "assignment",
-                                 _assignment, ASSIGNMENTS)
-
-
-def _nugget_importance(value: Any) -> str | None:
-    text = str(value or "").strip().lower()
-    return text if text in NUGGET_IMPORTANCE else None
+                                 _lenient(normalise_assignment), ASSIGNMENTS)
 
 
 def parse_nugget_labels(obj: Any, ids: list[str]) -> ParsedItems:
-    return _parse_labelled_items(obj, ids, ("labels", "nuggets"), "importance", _nugget_importance,
-                                 NUGGET_IMPORTANCE)
+    return _parse_labelled_items(obj, ids, ("labels", "nuggets"), "importance",
+                                 _lenient(normalise_nugget_importance), NUGGET_IMPORTANCE)
 
 
 def parse_nugget_texts(obj: Any) -> list[str]:

@@ -19,8 +19,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from vital_core.model import (ASSIGNMENTS, CONTRADICTED, IMPORTANCE_LABELS, MISSING, NOT_ENOUGH_EVIDENCE,
-                     NUGGET_IMPORTANCE, SUPPORTED, WRONG)
+from vital_core.model import ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, MISSING, NUGGET_IMPORTANCE, WRONG
 
 # Version of the prompt set as a whole (recorded in results as backend.prompt_version).
 PROMPT_SET_VERSION = "vital-explorer-prompts/1"
@@ -30,8 +29,6 @@ DECOMPOSE, RANK, VERIFY, NUGGETS_CREATE, NUGGETS_LABEL, ASSIGN, PERTURB = (
 STEPS = (DECOMPOSE, RANK, VERIFY, NUGGETS_CREATE, NUGGETS_LABEL, ASSIGN, PERTURB)
 
 MARKER_RE = re.compile(r"\[vital-explorer step=(?P<step>[a-z_]+) v=(?P<version>[^\]\s]+)\]")
-
-VERDICT_LABELS = (SUPPORTED, CONTRADICTED, NOT_ENOUGH_EVIDENCE)
 
 
 def _obj(properties: dict, required: list[str] | None = None) -> dict:
@@ -163,7 +160,7 @@ instead: "supported" only if you are confident the claim is true,
 "not_enough_evidence"; leave "evidence" empty.
 """,
     schema=_obj({"verdicts": _array(_obj({
-        "id": _STR, "verdict": {"type": "string", "enum": list(VERDICT_LABELS)},
+        "id": _STR, "verdict": {"type": "string", "enum": list(JUDGED_VERDICTS)},
         "reason": _STR, "evidence": _STR}))}),
     example_reply={"verdicts": [{"id": "S1", "verdict": "supported",
                                  "reason": "The passage gives the same birthplace.",
