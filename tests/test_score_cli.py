@@ -236,3 +236,21 @@ def test_default_backend_is_offline_unless_an_endpoint_is_configured(monkeypatch
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     assert chosen_backend(args) == "openai"
     assert chosen_backend(argparse.Namespace(backend="offline", base_url=None)) == "offline"
+
+
+def test_options_are_checked_by_the_same_rules_as_the_app(monkeypatch):
+    """backend_options maps the options onto config.BackendSettings; config's checks speak in option names."""
+    import argparse
+    from vital_core.cli.backend_options import add_backend_arguments, backend_from_args, settings_from_args
+    from vital_core.cli.main import UsageError
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    parser = argparse.ArgumentParser()
+    add_backend_arguments(parser)
+    settings = settings_from_args(parser.parse_args(["--base-url", "http://h/v1", "--cache-size-mb", "2"]))
+    assert settings.name == "openai" and settings.cache_size_mb == 2 and KEY not in repr(settings)
+    for argv, message in ((["--concurrency", "0"], "--concurrency must be at least 1"),
+                          (["--backend", "openai", "--max-attempts", "0"], "--max-attempts must be at least 1"),
+                          (["--base-url", "ftp://h"], "--base-url must start with http:// or https://")):
+        with pytest.raises(UsageError, match=message):
+            backend_from_args(parser.parse_args(argv))

@@ -1,8 +1,10 @@
 """Command-line options that choose and configure a scoring backend.
 
-Shared by the ``score`` and ``perturb`` commands (and usable by any command
-that runs a backend). The API key is never an option - a command line shows up
-in ``ps`` and shell history - it comes from ``OPENAI_API_KEY`` only.
+Shared by the ``score``, ``perturb`` and ``label`` commands. This module only
+declares the options and maps them onto ``backends.config.BackendSettings``;
+``config`` validates the settings and builds the backend (as it does for the
+app). The API key is never an option - a command line shows up in ``ps`` and
+shell history - it comes from ``OPENAI_API_KEY`` only.
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from vital_core.backends import BACKEND_NAMES, get_backend
+from vital_core.backends import BACKEND_NAMES, config
 from vital_core.cli.main import UsageError
 
 
@@ -43,33 +45,34 @@ def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
                                     "for the cost estimate (default table: see README)")
 
 
+# The command line's names for the settings, in ``config.validate``'s messages.
+CLI_TERMS = {"base_url": "--base-url", "concurrency": "--concurrency", "max_attempts": "--max-attempts",
+             "api_key": "set OPENAI_API_KEY"}
+
+
 def chosen_backend(args: argparse.Namespace) -> str:
-    if args.backend:
-        return args.backend
-    if args.base_url or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_KEY"):
-        return "openai"
-    return "offline"
+    return args.backend or config.default_name(args.base_url)
+
+
+def settings_from_args(args: argparse.Namespace) -> config.BackendSettings:
+    """The options as backend settings (never the key: it comes from the environment only)."""
+    return config.BackendSettings(
+        name=chosen_backend(args), base_url=args.base_url or os.environ.get("OPENAI_BASE_URL") or "",
+        model=args.model or "", concurrency=args.concurrency, max_attempts=args.max_attempts,
+        temperature=args.temperature, max_tokens=args.max_tokens, timeout=args.timeout, backoff=args.backoff,
+        cache_dir=args.cache_dir or "", cache_size_mb=args.cache_size_mb, use_cache=not args.no_cache,
+        structured_output=args.structured_output, prices=args.prices or "")
 
 
 def backend_from_args(args: argparse.Namespace):
     """Build the backend the options describe; bad settings become a ``UsageError``."""
-    name = chosen_backend(args)
-    if args.concurrency < 1:
-        raise UsageError("--concurrency must be at least 1")
-    if name == "offline":
-        return get_backend("offline")
-    if args.max_attempts < 1:
-        raise UsageError("--max-attempts must be at least 1")
-    base_url = args.base_url or os.environ.get("OPENAI_BASE_URL") or None
-    if base_url and not base_url.startswith(("http://", "https://")):
-        raise UsageError(f"--base-url must start with http:// or https:// (got {base_url!r})")
+    settings = settings_from_args(args)
+    key = config.env_api_key()
+    problems = config.validate(settings, key, CLI_TERMS)
+    if problems:
+        raise UsageError("; ".join(problems))
     try:
-        return get_backend("openai", base_url=base_url, model=args.model, temperature=args.temperature,
-                           max_tokens=args.max_tokens, cache_dir=args.cache_dir, concurrency=args.concurrency,
-                           timeout=args.timeout, max_attempts=args.max_attempts, backoff_initial=args.backoff,
-                           backoff_max=max(30.0, args.backoff),
-                           cache_size_limit=args.cache_size_mb * 2 ** 20, use_cache=not args.no_cache,
-                           structured_output=args.structured_output, prices=args.prices)
+        return config.build_backend(settings, key)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
