@@ -10,3 +10,5 @@ DEMO_RESULTS = DEMO_DIR / "demo_results.jsonl"
 SHARED = REPO.parent / "shared"
 REFERENCE = SHARED / "reference-data" / "vitalerrors-nq"
 DEMO_SOURCE = "demo"
+# The tab icon is a file of the app: a named icon would be fetched from an icon service.
+FAVICON = Path(__file__).resolve().parent / "assets" / "favicon.png"

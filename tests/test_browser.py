@@ -84,7 +84,11 @@ def page(browser, request):
     pg.set_default_timeout(60_000)
     pg.dialogs = []
     pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
+    pg.outside_requests = []   # the app claims no network: every request must stay on this machine
+    pg.on("request", lambda r: None if r.url.startswith(("http://127.0.0.1", "data:", "blob:"))
+          else pg.outside_requests.append(r.url))
     yield pg
+    assert not pg.outside_requests, f"requests left this machine: {pg.outside_requests[:5]}"
     if os.environ.get("VITAL_DEBUG"):  # the page as the test left it, for a person to look at
         SHOTS.mkdir(parents=True, exist_ok=True)
         pg.screenshot(path=str(SHOTS / f"debug-{request.node.name}.png"))

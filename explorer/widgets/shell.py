@@ -17,6 +17,7 @@ from typing import Callable
 import streamlit as st
 
 from explorer.logic import palette
+from explorer.paths import FAVICON
 from explorer.widgets.backend_panel import keep_sidebar_state, sidebar_backend
 
 
@@ -42,9 +43,13 @@ def friendly_error(what: str, exc: BaseException) -> None:
     st.error(f"{what}: {type(exc).__name__}: {exc}", icon=":material/error:")
 
 
+def configure_page() -> None:
+    st.set_page_config(page_title="VITAL Explorer", page_icon=str(FAVICON), layout="wide")
+
+
 def draw_shell() -> None:
     """Page config and the shared sidebar, drawn by every page."""
-    st.set_page_config(page_title="VITAL Explorer", page_icon=":material/fact_check:", layout="wide")
+    configure_page()
     keep_sidebar_state()
     with st.sidebar:
         st.markdown("### VITAL Explorer")
@@ -69,5 +74,5 @@ def run_page(render: Callable[[], None]) -> None:
 
 def go_home() -> None:
     """``app.py``: open the home page, keeping the URL's query (e.g. ``/?example=demo-03``)."""
-    st.set_page_config(page_title="VITAL Explorer", page_icon=":material/fact_check:", layout="wide")
+    configure_page()
     st.switch_page(HOME.path, query_params=st.query_params.to_dict())
