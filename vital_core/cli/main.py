@@ -1,8 +1,10 @@
 """``python -m vital_core COMMAND ...``: one module per command under ``commands/``.
 
-Each command module defines ``HELP`` (one line), ``add_arguments(parser)`` and
-``run(args) -> int`` (the exit code). Modules are imported only when their
-command runs, so ``report`` never loads the offline model or the openai client.
+Each command module defines ``add_arguments(parser)`` and ``run(args) -> int``
+(the exit code); its one-line help is in ``COMMANDS`` here, the only place, so
+that listing the commands imports none of them. Modules are imported only when
+their command runs, so ``report`` never loads the offline model or the openai
+client.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import argparse
 import importlib
 import sys
 
+# command -> its one-line help (module vital_core.cli.commands.<command>)
 COMMANDS = {
     "report": "Print the paper's tables for scored results (release layout, folder or results file).",
     "agreement": "Compare two importance labellings of the same decompositions.",

@@ -9,8 +9,6 @@ from pathlib import Path
 from vital_core.cli.main import UsageError
 from vital_core.errors import InputError
 
-HELP = "Compare two importance labellings of the same decompositions."
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("a", help="first labelling: a .jsonl file (or folder) in any loadable shape")

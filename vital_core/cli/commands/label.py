@@ -23,8 +23,6 @@ from vital_core.cli.main import UsageError
 from vital_core.errors import InputError
 from vital_core.pipeline import run_sync
 
-HELP = "Relabel importance of records that already have a decomposition."
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", help="JSONL of official-shape records with a 'decomposition'")

@@ -24,7 +24,6 @@ from vital_core.inputs import InputRecord
 from vital_core.model import MISSING, NORMAL, WRONG
 from vital_core.perturbation import check_variant
 
-HELP = "Fill in missing and wrong variants of normal responses."
 ERRORS_FIELD = "perturbation_errors"
 
 

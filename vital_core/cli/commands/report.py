@@ -10,8 +10,6 @@ from vital_core.cli.main import UsageError
 from vital_core.errors import InputError
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights
 
-HELP = "Print the paper's tables for scored results (release layout, folder or results file)."
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", help="release root or any part of it, a folder of {normal,missing,wrong}.jsonl, "

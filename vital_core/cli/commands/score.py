@@ -17,8 +17,6 @@ import argparse
 from vital_core.cli.backend_options import add_backend_arguments, key_redactor, prepare_batch, run_batch_command
 from vital_core.runs import run_batch
 
-HELP = "Score responses with a backend; resumable batch run."
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", help="input JSONL ({id, query, responses, documents, reference} per line) "
