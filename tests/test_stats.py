@@ -47,7 +47,7 @@ def test_paired_score_tests_effect_size_detection_and_auc():
     assert row["effect_size"] == pytest.approx(diffs.mean() / diffs.std(ddof=1))
     t = diffs.mean() / (diffs.std(ddof=1) / 2)
     assert row["t_stat"] == pytest.approx(t)
-    assert row["detection_rate"] == pytest.approx(2 / 4)   # variant lower than its normal in 2 of 4 pairs
+    assert row["detection_rate"] == pytest.approx(2 / 4)   # variant lower by >= 0.10 in 2 of 4 pairs
     # AUC: P(normal > variant) over the 4x4 cross pairs, ties count one half
     a, b = [0.9, 0.8, 0.7, 0.6], [0.5, 0.8, 0.4, 0.7]
     wins = sum((x > y) + 0.5 * (x == y) for x in a for y in b)
@@ -86,8 +86,29 @@ def test_by_query_type_groups():
                                                            example_id=lambda d: d.example_id + "x")])
     tests = stats.paired_tests(df, metrics=["vital_precision"], by="query_type")
     assert set(tests["query_type"]) == {"single-answer", "unknown"}
-    rates = stats.detection_rates(df, metrics=["vital_precision"], by="query_type").set_index("query_type")
+    rates = tests.set_index("query_type")
     assert rates.loc["single-answer", "detection_rate"] == 1.0 and rates.loc["unknown", "detection_rate"] == 0.0
+
+
+def test_detection_rate_counts_what_compare_calls_noticed():
+    """Intended change: the detection rate used to count any drop (and any flagged variant); it now
+    uses ``stats.noticed``, the Compare page's rule: a drop of at least NOTICE_DROP, or a flag that
+    fires for the variant but not for the normal."""
+    row = stats.paired_tests(paired([0.9, 0.9, 0.9], [0.85, 0.8, 0.95]), metrics=["vital_precision"]).iloc[0]
+    assert row["detection_rate"] == pytest.approx(1 / 3)   # the 0.05 drop is not noticed
+    df = paired([1.0] * 3, [1.0] * 3, flags_n=[True, False, False], flags_v=[True, True, False])
+    assert stats.paired_tests(df, metrics=["rlp"]).iloc[0]["detection_rate"] == pytest.approx(1 / 3)
+
+
+def test_noticed_follows_the_metric_direction_and_undefined():
+    assert stats.noticed("vital_precision", 0.9, 0.8) is True
+    assert stats.noticed("vital_precision", 0.9, 0.85) is False
+    assert stats.noticed("pcp", 0.1, 0.3) is True and stats.noticed("pcp", 0.3, 0.1) is False   # lower is better
+    assert stats.noticed("rlp", False, True) is True and stats.noticed("rlp", True, True) is False
+    assert stats.noticed("rlr", None, True) is None
+    with pytest.raises(ValueError):
+        stats.noticed("n_subclaims", 5, 3)
+    assert "0.10" in stats.NOTICED_RULE
 
 
 def _ex(i: int, normal: list[bool], wrong: list[bool], order: list[int] | None = None) -> ExampleResult:

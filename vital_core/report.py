@@ -172,7 +172,8 @@ def render_text(dataset: Dataset, by_query_type: bool = True) -> str:
                 "Response-level rates (share of responses flagged; cf. paper Table 5)",
                 _metric_table(part, TABLE5_FLAGS), "",
                 "Paired tests against the normal response (diff = variant - normal; effect = Cohen's d_z "
-                "for scores, rate difference for flags; Holm over this table)",
+                f"for scores, rate difference for flags; Holm over this table; detect = share of pairs where "
+                f"{stats.NOTICED_RULE})",
                 _tests_table(_paired_tests(part))]
     return "\n".join(out) + "\n"
 

@@ -10,9 +10,9 @@ Every function takes the per-record frame of ``dataset.Dataset`` (one row per
   paired t-test and Wilcoxon signed-rank (scipy), Cohen's d_z. Flags: exact
   McNemar, i.e. the two-sided binomial test on the discordant pairs
   (scipy.stats.binomtest). Holm correction over the whole table. Detection
-  rate: share of pairs where the variant scores worse than its normal (for
-  flags: the variant is flagged). ROC AUC: probability that a normal response
-  scores better than a variant one (Mann-Whitney U / n1 n2; ties count 1/2).
+  rate: share of pairs where the metric ``noticed`` the damage (``NOTICED_RULE``,
+  the same rule as the Compare page). ROC AUC: probability that a normal
+  response scores better than a variant one (Mann-Whitney U / n1 n2; ties count 1/2).
 * ``cumulative_precision_curves`` / ``decay_curves``: mean precision over the
   first n subclaims / decay-weighted precision over the top k, per condition.
 """
@@ -25,11 +25,51 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from vital_core.metrics.catalog import METRICS, TESTED
+from vital_core.metrics.catalog import METRICS, TESTED, MetricSpec
 from vital_core.metrics.formulas import DECAY_SCHEMES
 from vital_core.model import NORMAL, condition_order, ordered_conditions
 
 UNKNOWN_GROUP = "unknown"
+
+# When a metric "noticed" the damage in a variant: one rule for Compare's verdicts and the detection rate.
+NOTICE_DROP = 0.10
+NOTICED_RULE = (f"noticed = the score got worse by at least {NOTICE_DROP:.2f}, or the flag fires for the "
+                f"variant but not for the normal response")
+_TOLERANCE = 1e-12     # float noise: a drop of 0.1 computed as 0.0999... still counts
+
+
+def _spec(spec_or_key: MetricSpec | str) -> MetricSpec:
+    return METRICS[spec_or_key] if isinstance(spec_or_key, str) else spec_or_key
+
+
+def worsening(spec_or_key: MetricSpec | str, normal, variant):
+    """How much worse the variant scores than the normal, in the metric's bad direction
+    (negative = better). Works on numbers and numpy arrays alike."""
+    return (normal - variant) if _spec(spec_or_key).higher_is_better else (variant - normal)
+
+
+def _noticed(spec: MetricSpec, normal, variant):
+    """``noticed`` without the checks (anything not a flag is read as a score); elementwise on arrays."""
+    if spec.kind == "flag":
+        bad = not spec.higher_is_better          # the flag's value that reports an error
+        return (variant == bad) & (normal != bad)
+    return worsening(spec, normal, variant) >= NOTICE_DROP - _TOLERANCE
+
+
+def noticed(spec_or_key: MetricSpec | str, normal_value, variant_value) -> bool | None:
+    """Did the metric notice the damage going from the normal response to the variant?
+
+    Score: it got worse by at least ``NOTICE_DROP`` in the metric's bad
+    direction. Flag: it fires for the variant but not for the normal. ``None``
+    when either value is undefined. Counts describe a response, they do not
+    judge it: ValueError.
+    """
+    spec = _spec(spec_or_key)
+    if spec.kind not in ("score", "flag"):
+        raise ValueError(f"{spec.key} is a {spec.kind}; only scores and flags notice damage")
+    if normal_value is None or variant_value is None:
+        return None
+    return bool(_noticed(spec, normal_value, variant_value))
 
 
 def _metric_list(frame: pd.DataFrame, metrics: Iterable[str] | None, kinds=("score", "flag", "count")) -> list[str]:
@@ -118,20 +158,6 @@ def _pair_rows(part: pd.DataFrame, baseline: str, variant: str) -> tuple[np.ndar
     return base_rows[found], var_rows[where[found]]
 
 
-def paired_frame(frame: pd.DataFrame, metric: str, baseline: str, variant: str) -> tuple[pd.DataFrame, int]:
-    """Pairs (baseline value, variant value) of one metric matched by example_id.
-
-    Returns the defined pairs and how many matched pairs were dropped because
-    either side is undefined.
-    """
-    base_rows, var_rows = _pair_rows(frame, baseline, variant)
-    values = _as_float(frame[metric])
-    a, b = values[base_rows], values[var_rows]
-    keep = ~(np.isnan(a) | np.isnan(b))
-    ids = frame["example_id"].to_numpy(dtype=object)[base_rows]
-    return pd.DataFrame({"example_id": ids[keep], "base": a[keep], "var": b[keep]}), int((~keep).sum())
-
-
 def holm(pvalues: Sequence[float | None]) -> list[float | None]:
     """Holm-Bonferroni step-down adjusted p-values; undefined stays undefined.
 
@@ -175,9 +201,8 @@ def mcnemar_exact(b: int, c: int) -> float:
 
 
 def _test_pairs(key: str, base: np.ndarray, var: np.ndarray) -> dict:
-    spec = METRICS.get(key)
-    kind = spec.kind if spec else "score"
-    better_high = spec.higher_is_better if spec else True
+    spec = METRICS.get(key) or MetricSpec(key, key, "score", True, "", "")   # unknown columns: scores
+    kind, better_high = spec.kind, spec.higher_is_better
     n = base.size
     row: dict = {"kind": kind, "n_pairs": n}
     row["mean_baseline"] = float(base.mean()) if n else None
@@ -195,8 +220,6 @@ def _test_pairs(key: str, base: np.ndarray, var: np.ndarray) -> dict:
         row["effect_size"] = float((b - c) / n) if n else None
         if n:
             row["mcnemar_p"] = row["p_primary"] = mcnemar_exact(b, c)
-        worse = var == 1 if not better_high else var == 0
-        row["detection_rate"] = float(worse.mean()) if n else None
     else:
         row["effect_kind"] = "Cohen's d_z"
         if n >= 2:
@@ -214,8 +237,7 @@ def _test_pairs(key: str, base: np.ndarray, var: np.ndarray) -> dict:
                     except ValueError:
                         pass
             row["p_primary"] = row["t_p"]
-        worse = var < base if better_high else var > base
-        row["detection_rate"] = float(worse.mean()) if n else None
+    row["detection_rate"] = float(_noticed(spec, base, var).mean()) if n else None   # counts: as scores
     row["auc"] = roc_auc(base, var, better_high)
     return row
 
@@ -254,14 +276,6 @@ def paired_tests(frame: pd.DataFrame, baseline: str = NORMAL, metrics: Iterable[
         out["p_holm"] = holm(list(out["p_primary"]))
         out["wilcoxon_p_holm"] = holm(list(out["wilcoxon_p"]))
     return out.astype(object).where(out.notna(), None)
-
-
-def detection_rates(frame: pd.DataFrame, baseline: str = NORMAL, metrics: Iterable[str] | None = None,
-                    by: str | None = None) -> pd.DataFrame:
-    """Share of pairs where the variant scores worse than its normal (flags: is flagged)."""
-    tests = paired_tests(frame, baseline, metrics, by)
-    cols = ([by] if by else []) + ["variant", "metric", "n_pairs", "n_dropped", "detection_rate", "auc"]
-    return tests[cols] if not tests.empty else pd.DataFrame(columns=cols)
 
 
 # --------------------------------------------------------------------------- curves

@@ -1,10 +1,9 @@
 """Compare an example's response variants: every metric per variant, its change
 from normal, and a plain verdict of which metrics noticed the damage.
 
-"Noticed" follows the method's sensitivity question: a score metric noticed
-the damage when the variant scores clearly lower than its normal response
-(by at least ``CLEAR_DROP``); a flag (RLP, RLR) noticed it when it flags the
-variant but not the normal. A smaller drop "barely moved".
+"Noticed" is ``vital_core.stats.noticed`` (``NOTICED_RULE``), the rule the
+detection rate of the sensitivity statistics uses too. A score that got worse
+by less than ``NOTICE_DROP`` "barely moved".
 """
 from __future__ import annotations
 
@@ -16,8 +15,9 @@ from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import NORMAL, ExampleResult
+from vital_core.stats import NOTICE_DROP, noticed, worsening
 
-CLEAR_DROP = 0.10
+CLEAR_DROP = NOTICE_DROP   # the old name, still read by pages/compare.py
 NOTICED, BARELY, NOT_NOTICED, UNKNOWN, NOT_A_SCORE = (
     "noticed", "barely moved", "did not notice", "undefined", "")
 
@@ -32,17 +32,12 @@ def reaction(key: str, normal, variant) -> str:
     spec = METRICS[key]
     if spec.kind not in ("score", "flag"):
         return NOT_A_SCORE   # counts describe the response; they do not judge it
-    if normal is None or variant is None:
+    verdict = noticed(spec, normal, variant)
+    if verdict is None:
         return UNKNOWN
-    if spec.kind == "flag":
-        bad = (not spec.higher_is_better)   # True is bad
-        if bool(variant) == bad and bool(normal) != bad:
-            return NOTICED
-        return NOT_NOTICED
-    drop = (normal - variant) if spec.higher_is_better else (variant - normal)
-    if drop >= CLEAR_DROP - 1e-12:
+    if verdict:
         return NOTICED
-    if drop > 1e-12:
+    if spec.kind == "score" and worsening(spec, normal, variant) > 1e-12:
         return BARELY
     return NOT_NOTICED
 
@@ -82,7 +77,7 @@ class DamageVerdict:
         if self.noticed:
             parts.append(f"noticed by {', '.join(self.noticed)}")
         if self.barely:
-            parts.append(f"barely moved {', '.join(self.barely)} (drop under {CLEAR_DROP:.2f})")
+            parts.append(f"barely moved {', '.join(self.barely)} (drop under {NOTICE_DROP:.2f})")
         if self.missed:
             parts.append(f"not noticed by {', '.join(self.missed)}")
         if self.undefined:
