@@ -21,7 +21,7 @@ import pickle
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import numpy as np
 import pandas as pd
@@ -43,9 +43,8 @@ from vital_core.metrics.response import ScoringInput
 from vital_core.model import ExampleResult, condition_order, ordered_conditions
 
 ID_COLUMNS = ["example_id", "index", "condition", "dataset", "subset", "query_type", "query",
-              "response_id", "error"]
+              "response_id", "error", "released_score"]   # released_score: factscore-out's own `score`
 METRIC_COLUMNS = [k for k in METRICS if k != "f1_at_k"] + ["f1_at_k"]
-SUBCLAIM_COLUMNS = ["row", "position", "rank", "importance", "supported"]
 # The code a cached frame depends on: these modules and every module of these packages.
 _CODE_MODULES = ("dataset.py", "model.py", "errors.py")
 _CODE_PACKAGES = ("metrics", "loaders")
@@ -75,6 +74,7 @@ class _Rows:
         c["query"].extend(scan.query)
         c["response_id"].extend(scan.response_id)
         c["error"].extend([None] * n)
+        c["released_score"].extend(scan.released_score)
         c_rank = condition_order(source.condition)
         self.sort_key.extend((g_rank, i, c_rank) for i in scan.index)
         self.batches.append(scan.batch)
@@ -87,7 +87,8 @@ class _Rows:
             for key, value in (("example_id", example.id), ("index", index), ("condition", condition),
                                ("dataset", example.dataset), ("subset", example.subset),
                                ("query_type", example.query_type), ("query", example.query),
-                               ("response_id", response.response_id), ("error", response.error or example.error)):
+                               ("response_id", response.response_id), ("error", response.error or example.error),
+                               ("released_score", None)):
                 c[key].append(value)
             self.sort_key.append((*sort_prefix, condition_order(condition)))
         self.batches.append(batch)
@@ -101,6 +102,7 @@ class _Rows:
                                       for s, n in zip(values["n_supported"], n_sub)], dtype=float)
         frame = pd.DataFrame(self.cols)
         frame["index"] = frame["index"].astype("Int64")
+        frame["released_score"] = frame["released_score"].astype("Float64")
         for key in METRIC_COLUMNS:
             spec = METRICS[key]
             col = values[key]
@@ -208,10 +210,6 @@ class Dataset:
                        self.skipped, list(self.problems), self.source, self.kind, self.path, self.from_cache,
                        self._sources, self._offsets, self._examples, self._originals)
 
-    def iter_examples(self) -> Iterator[ExampleResult]:
-        for example_id in self.example_ids:
-            yield self.example(example_id)
-
     def _read_record(self, source: ConditionSource, index: int, offsets: dict[str, list[int]]) -> ReleaseRecord:
         parsed, places = {}, {}
         skip_factscore = NEW_METRIC in source.files or RECORDS in source.files
@@ -244,11 +242,6 @@ class Dataset:
         state = dict(self.__dict__)
         state["_originals"] = {}     # a lazily filled cache: never pickled
         return state
-
-    # ------------------------------------------------------------------ summaries
-    def undefined_counts(self, metrics: Iterable[str] | None = None) -> dict[str, int]:
-        keys = [m for m in (metrics or METRIC_COLUMNS) if m in self.frame]
-        return {m: int(self.frame[m].isna().sum()) for m in keys}
 
 
 # Inputs larger than this are read by two worker processes (when the process has no other threads).

@@ -13,7 +13,7 @@ from vital_core.model import (NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NUGGET_IMPORTANCE
                               normalise_nugget_importance, normalise_verdict)
 from vital_core.metrics.codes import ASSIGNMENT_CODE, TIER_CODE, UNASSIGNED_CODE, VERDICT_CODE
 from vital_core.loaders.discover import FACTSCORE, NEW_METRIC, NUGGETS, RECORDS, ConditionSource
-from vital_core.loaders.records import (LoadLog, ReleaseRecord, iter_condition, open_condition)
+from vital_core.loaders.records import LoadLog, ReleaseRecord, iter_condition, open_condition, released_score
 
 # --------------------------------------------------------------------------- record -> codes / model
 
@@ -212,6 +212,7 @@ class ConditionScan:
     index: list[int]
     query: list[str]
     response_id: list[str]
+    released_score: list[float | None]     # factscore-out's ``score`` (None: absent or null)
     batch: BatchBuilder
     offsets: dict[str, list[int]]
     primary: Path
@@ -235,6 +236,7 @@ def scan_condition(source: ConditionSource, skip_bad: bool) -> ConditionScan:
     index: list[int] = []
     query: list[str] = []
     response_id: list[str] = []
+    scores: list[float | None] = []
     for rec in iter_condition(source, log, files=files):
         try:
             codes = record_codes(rec)
@@ -245,8 +247,9 @@ def scan_condition(source: ConditionSource, skip_bad: bool) -> ConditionScan:
         index.append(rec.index)
         query.append(rec.query)
         response_id.append(codes.response_id)
+        scores.append(released_score(rec))
     primary = files[source.primary()]
-    return ConditionScan(index, query, response_id, batch.freeze(),
+    return ConditionScan(index, query, response_id, scores, batch.freeze(),
                          {kind: fl.offsets for kind, fl in files.items()}, primary.path, primary.linenos,
                          log.skipped, log.problems)
 

@@ -2,12 +2,14 @@
 checked to agree on the query, and merged into one ReleaseRecord per line."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from vital_core.errors import InputError, where
-from vital_core.loaders.discover import (loads, ConditionSource, DATA, NUGGETS, PRIORITY, _QUERY_PREFIX)
+from vital_core.loaders.discover import (FACTSCORE, loads, ConditionSource, DATA, NUGGETS, PRIORITY,
+                                        _QUERY_PREFIX)
 
 # --------------------------------------------------------------------------- reading lines
 
@@ -109,6 +111,30 @@ def quick_query(line: bytes) -> str | None:
     except ValueError:
         return None
     return rec.get("query") if isinstance(rec, dict) else None
+
+
+_SCORE_KEY = re.compile(rb'"score"\s*:\s*(null|-?[0-9][0-9.eE+-]*)')
+
+
+def released_score(rec: ReleaseRecord) -> float | None:
+    """The FactScore ``score`` of a factscore-out record (None: absent or null), read without parsing the
+    whole line when the key occurs once; the paper's FactScore column is built from it."""
+    if FACTSCORE in rec.parsed:
+        value = rec.parsed[FACTSCORE].get("score")
+    elif isinstance((rec._files or {}).get(FACTSCORE), FileLines):
+        line = rec._files[FACTSCORE].lines[rec.index]
+        found = _SCORE_KEY.findall(line)
+        if len(found) == 1:
+            value = None if found[0] == b"null" else float(found[0])
+        else:
+            try:
+                parsed = loads(line)
+            except ValueError:
+                return None
+            value = parsed.get("score") if isinstance(parsed, dict) else None
+    else:
+        return None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _short(text: Any) -> str:
