@@ -138,7 +138,8 @@ def _strict(schema: dict) -> bool:
     return True
 
 
-ALL_PROMPTS = list(prompts.PROMPTS.values()) + list(prompts.PERTURB_PROMPTS.values())
+ALL_PROMPTS = [prompts.DECOMPOSE_PROMPT, prompts.RANK_PROMPT, prompts.VERIFY_PROMPT, prompts.NUGGETS_CREATE_PROMPT,
+               prompts.NUGGETS_LABEL_PROMPT, prompts.ASSIGN_PROMPT, *prompts.PERTURB_PROMPTS.values()]
 
 
 @pytest.mark.parametrize("prompt", ALL_PROMPTS, ids=lambda p: f"{p.step}-{p.version}")

@@ -131,11 +131,6 @@ def importance_cell_style(label: str | None) -> str:
     return f"background-color: {s.background}; color: {s.text}; border-left: 4px solid {s.border}"
 
 
-def verdict_cell_style(verdict: str | None) -> str:
-    s = verdict_swatch(verdict)
-    return f"background-color: {s.background}; color: {s.text}"
-
-
 def verdict_label(verdict: str | None) -> str:
     s = verdict_swatch(verdict)
     return f"{s.symbol} {s.label}"

@@ -54,14 +54,6 @@ def diff_stats(segments: list[Segment]) -> dict[str, int]:
     return {"inserted": count(INSERT), "deleted": count(DELETE), "kept": count(EQUAL)}
 
 
-def similarity(normal: str, variant: str) -> float:
-    """Share of words kept, 0..1 (1.0 for two empty texts)."""
-    a, b = [t.strip() for t in tokenize(normal)], [t.strip() for t in tokenize(variant)]
-    if not a and not b:
-        return 1.0
-    return difflib.SequenceMatcher(a=a, b=b, autojunk=False).ratio()
-
-
 def diff_html(normal: str, variant: str, *, show_deleted: bool = True) -> str:
     """The variant's text with insertions highlighted and deletions struck through (escaped)."""
     parts = []

@@ -26,9 +26,8 @@ import statistics
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from vital_core.model import (CONTRADICTED, EVIDENCE_REFERENCE, LESS_IMPORTANT, NOT_ENOUGH_EVIDENCE, NOT_JUDGED,
-                    NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, UNLABELLED, VITAL, Nugget,
-                    ResponseResult, Subclaim)
+from vital_core.model import (CONTRADICTED, EVIDENCE_REFERENCE, LESS_IMPORTANT, OKAY, PARTIAL_SUPPORT, SUPPORT,
+                              SUPPORTED, VITAL, ResponseResult)
 
 TOP_K = 5                     # the release's top-k decay variant
 WIMPE_WEIGHTS = {VITAL: 3.0, OKAY: 2.0, LESS_IMPORTANT: 1.0}

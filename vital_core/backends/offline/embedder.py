@@ -143,10 +143,3 @@ def get_embedder() -> Embedder:
 def embed(texts: Sequence[str]) -> np.ndarray:
     return get_embedder().encode(list(texts))
 
-
-def similarity_matrix(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
-    """Cosine similarity of every text in ``a`` with every text in ``b``."""
-    if not a or not b:
-        return np.zeros((len(a), len(b)), dtype=np.float32)
-    vectors = embed(list(a) + list(b))
-    return vectors[:len(a)] @ vectors[len(a):].T

@@ -26,7 +26,6 @@ PROMPT_SET_VERSION = "vital-explorer-prompts/1"
 
 DECOMPOSE, RANK, VERIFY, NUGGETS_CREATE, NUGGETS_LABEL, ASSIGN, PERTURB = (
     "decompose", "rank", "verify", "nuggets_create", "nuggets_label", "assign", "perturb")
-STEPS = (DECOMPOSE, RANK, VERIFY, NUGGETS_CREATE, NUGGETS_LABEL, ASSIGN, PERTURB)
 
 MARKER_RE = re.compile(r"\[vital-explorer step=(?P<step>[a-z_]+) v=(?P<version>[^\]\s]+)\]")
 
@@ -71,7 +70,11 @@ class Prompt:
 
 
 def step_of(system_text: str) -> str | None:
-    """Which step a system prompt belongs to (None if it has no marker)."""
+    """Which step a system prompt belongs to (None if it has no marker).
+
+    Kept next to ``Prompt.marker`` so the marker's format is known in one place;
+    the mock provider (tests, benchmarks) tells the steps apart with it.
+    """
     m = MARKER_RE.search(system_text or "")
     return m.group("step") if m else None
 
@@ -269,9 +272,6 @@ than sand.
 )
 
 PERTURB_PROMPTS = {MISSING: PERTURB_MISSING_PROMPT, WRONG: PERTURB_WRONG_PROMPT}
-
-PROMPTS = {p.step: p for p in (DECOMPOSE_PROMPT, RANK_PROMPT, VERIFY_PROMPT, NUGGETS_CREATE_PROMPT,
-                               NUGGETS_LABEL_PROMPT, ASSIGN_PROMPT)}
 
 
 # ---------------------------------------------------------------- user messages
