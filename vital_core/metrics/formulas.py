@@ -31,6 +31,7 @@ from vital_core.model import (CONTRADICTED, EVIDENCE_REFERENCE, LESS_IMPORTANT, 
 
 TOP_K = 5                     # the release's top-k decay variant
 WIMPE_WEIGHTS = {VITAL: 3.0, OKAY: 2.0, LESS_IMPORTANT: 1.0}
+PARTIAL_CREDIT = 0.5          # partial support in the partial recall variants and WIMPE's coverage
 
 
 @dataclass(frozen=True)
@@ -320,7 +321,7 @@ def wimpe_points(reference_importance: Sequence[str] | None, reference_verdicts:
                 for label, v in zip(reference_importance or [], reference_verdicts)
                 if label in WIMPE_WEIGHTS]
     if assignment is not None and nugget_importance and not any(a is None for a in assignment):
-        return [ScoringPoint(WIMPE_WEIGHTS[label], _credit(a, 0.5), None)
+        return [ScoringPoint(WIMPE_WEIGHTS[label], _credit(a, PARTIAL_CREDIT), None)
                 for label, a in zip(nugget_importance, assignment) if label in WIMPE_WEIGHTS]
     return None
 

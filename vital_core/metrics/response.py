@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from vital_core.model import (CONTRADICTED, LESS_IMPORTANT, NOT_JUDGED, OKAY, SUPPORTED, VITAL, Nugget,
                               ResponseResult, Subclaim)
-from vital_core.metrics.formulas import (DEFAULT_WEIGHTS, TOP_K, TierWeights, decay_precision, decay_recall, f1,
+from vital_core.metrics.formulas import (DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, TierWeights, decay_precision,
+                                         decay_recall, f1,
                                          factscore_precision, fc_precision, fc_recall, nugget_recall, pcp, rlp,
                                          rlr, tier_counts, tier_precision, vital_recall, weighted_precision,
                                          weighted_recall, wimpe_points, wpa)
@@ -87,9 +88,9 @@ def compute_metrics(data: ScoringInput, weights: TierWeights = DEFAULT_WEIGHTS) 
         "n_not_judged": sum(v == NOT_JUDGED for v in ver),
         "n_contradicted": sum(v == CONTRADICTED for v in ver),
         "nugget_recall": nugget_recall(nimp or [], assign) if has_nuggets else None,
-        "nugget_recall_partial": nugget_recall(nimp or [], assign, None, 0.5) if has_nuggets else None,
+        "nugget_recall_partial": nugget_recall(nimp or [], assign, None, PARTIAL_CREDIT) if has_nuggets else None,
         "vital_recall": vital_recall(nimp or [], assign) if has_nuggets else None,
-        "vital_recall_partial": vital_recall(nimp or [], assign, 0.5) if has_nuggets else None,
+        "vital_recall_partial": vital_recall(nimp or [], assign, PARTIAL_CREDIT) if has_nuggets else None,
         "weighted_recall": wr,
         "weighted_f1": f1(wp, wr),
         "decay_recall": decay_recall(assign, "release") if has_nuggets else None,

@@ -1,10 +1,20 @@
-"""Every metric of many responses at once, over flat integer columns (numpy)."""
+"""Every metric of many responses at once, over flat integer columns (numpy).
+
+``batch_metrics`` runs one helper per metric family (subclaim precision, decay
+precision, nugget recall, factual correctness, WIMPE) over a ``_Columns``
+view of the batch; each helper is the vectorised twin of the formulas in
+``formulas`` (tests/test_metrics.py checks that they agree).
+"""
 from __future__ import annotations
 
-from vital_core.metrics.codes import ASSIGNMENT_CODE, TIER_CODE, VERDICT_CODE
-from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TOP_K, TierWeights
+import numpy as np
+
+from vital_core.metrics.codes import (ASSIGNMENT_CODE, CONTRADICTED_CODE, LESS_IMPORTANT_CODE, NOT_JUDGED_CODE,
+                                      OKAY_CODE, PARTIAL_CODE, SUPPORT_CODE, SUPPORTED_CODE, TIER_CODE,
+                                      TIERS_BY_CODE, UNASSIGNED_CODE, UNLABELLED_CODE, VERDICT_CODE, VITAL_CODE)
+from vital_core.metrics.formulas import DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, WIMPE_WEIGHTS, TierWeights
 from vital_core.metrics.response import ScoringInput
-from vital_core.model import EVIDENCE_REFERENCE, SUPPORTED
+from vital_core.model import EVIDENCE_REFERENCE, LESS_IMPORTANT, OKAY, SUPPORTED, VITAL
 
 
 class BatchBuilder:
@@ -55,7 +65,7 @@ class BatchBuilder:
             m = len(nugget_tiers)
             self.nug_record.extend([r] * m)
             self.nug_tier.extend(nugget_tiers)
-            self.nug_assign.extend(assignment if assignment is not None else [3] * m)
+            self.nug_assign.extend(assignment if assignment is not None else [UNASSIGNED_CODE] * m)
             self.nug_position.extend(range(1, m + 1))
         self.has_reference.append(ref_verdicts is not None)
         if ref_verdicts is not None:
@@ -76,7 +86,6 @@ class BatchBuilder:
 
     def freeze(self) -> "BatchBuilder":
         """The same batch with numpy columns (compact to keep, pickle or concatenate)."""
-        import numpy as np
         out = BatchBuilder()
         out.n = self.n
         for name, dtype in self._COLUMNS.items():
@@ -86,7 +95,6 @@ class BatchBuilder:
     @classmethod
     def concat(cls, parts: list["BatchBuilder"]) -> "BatchBuilder":
         """One batch of several (their records numbered on, in order)."""
-        import numpy as np
         parts = [p.freeze() if isinstance(p.sub_record, list) else p for p in parts]
         out = BatchBuilder()
         out.n = sum(p.n for p in parts)
@@ -116,131 +124,157 @@ class BatchBuilder:
             else (sum(v == SUPPORTED for v in data.fc_verdicts), len(data.fc_verdicts)))
 
 
+def _by_tier_code(weights: dict[str, float]) -> np.ndarray:
+    """A weight per tier code (0 for a label without one, e.g. unlabelled), to index with a code column."""
+    return np.array([weights.get(label, 0.0) for label in TIERS_BY_CODE])
+
+
+class _Columns:
+    """A batch's columns as numpy arrays, with per-record sums and ratios over them."""
+
+    def __init__(self, batch: BatchBuilder):
+        self.n = batch.n
+        arr = np.asarray
+        # subclaims
+        self.rec, self.tier = arr(batch.sub_record, np.int64), arr(batch.sub_tier, np.int8)
+        self.ver, self.rank = arr(batch.sub_verdict, np.int8), arr(batch.sub_rank, np.float64)
+        self.sup = (self.ver == SUPPORTED_CODE).astype(float)
+        self.ranked = arr(batch.ranked, bool)
+        # nuggets
+        self.nrec, self.ntier = arr(batch.nug_record, np.int64), arr(batch.nug_tier, np.int8)
+        self.nassign, self.npos = arr(batch.nug_assign, np.int8), arr(batch.nug_position, np.float64)
+        self.full = (self.nassign == SUPPORT_CODE).astype(float)
+        self.part = (self.nassign == PARTIAL_CODE).astype(float)
+        self.has_nuggets, self.has_assignment = arr(batch.has_nuggets, bool), arr(batch.has_assignment, bool)
+        # the reference's claims and the separate reference check
+        self.rrec, self.rtier = arr(batch.ref_record, np.int64), arr(batch.ref_tier, np.int8)
+        self.rver = arr(batch.ref_verdict, np.int8)
+        self.has_ref, self.evidence_reference = arr(batch.has_reference, bool), arr(batch.evidence_reference, bool)
+        self.fc_supported, self.fc_total = arr(batch.fc_supported, np.float64), arr(batch.fc_total, np.float64)
+
+    def count(self, records: np.ndarray, mask=None, w=None) -> np.ndarray:
+        """Per record: how many rows (``mask``-ed), or the sum of ``w`` over them."""
+        if mask is not None:
+            records = records[mask]
+            w = None if w is None else w[mask]
+        return np.bincount(records, weights=w, minlength=self.n).astype(float)
+
+    def ratio(self, num: np.ndarray, den: np.ndarray, defined=None) -> np.ndarray:
+        """num / den per record; NaN (undefined) where den is 0 or ``defined`` is False."""
+        ok = den > 0 if defined is None else defined & (den > 0)
+        out = np.full(self.n, np.nan)
+        np.divide(num, den, out=out, where=ok)
+        return out
+
+
+def _harmonic(p: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """F1 per record (``formulas.f1``): NaN when either side is, 0 when both are 0."""
+    den = p + r
+    out = np.where(den > 0, 2 * p * r / np.where(den > 0, den, 1.0), 0.0)
+    return np.where(np.isnan(p) | np.isnan(r), np.nan, out)
+
+
+def _precision(c: _Columns, weights: TierWeights) -> dict[str, np.ndarray]:
+    """FactScore, per-tier and weighted precision, RLP and the subclaim counts."""
+    out: dict[str, np.ndarray] = {}
+    n_sub, n_sup = c.count(c.rec), c.count(c.rec, w=c.sup)
+    out["factscore_precision"] = c.ratio(n_sup, n_sub)
+    totals, supported = {}, {}
+    for code, name in ((VITAL_CODE, "vital"), (OKAY_CODE, "okay"), (LESS_IMPORTANT_CODE, "less_important")):
+        mask = c.tier == code
+        totals[code], supported[code] = c.count(c.rec, mask), c.count(c.rec, mask, c.sup)
+        out[f"{name}_precision"] = c.ratio(supported[code], totals[code])
+    tier_w = _by_tier_code({VITAL: weights.vital, OKAY: weights.okay, LESS_IMPORTANT: weights.less_important})[c.tier]
+    out["weighted_precision"] = c.ratio(c.count(c.rec, w=tier_w * c.sup), c.count(c.rec, w=tier_w))
+    out["rlp"] = np.where(totals[VITAL_CODE] > 0,
+                          (supported[VITAL_CODE] < totals[VITAL_CODE]).astype(float), np.nan)
+    out["n_subclaims"], out["n_supported"] = n_sub, n_sup
+    out["n_vital"], out["n_okay"] = totals[VITAL_CODE], totals[OKAY_CODE]
+    out["n_less_important"] = totals[LESS_IMPORTANT_CODE]
+    out["n_unlabelled"] = c.count(c.rec, c.tier == UNLABELLED_CODE)
+    out["n_not_judged"] = c.count(c.rec, c.ver == NOT_JUDGED_CODE)
+    out["n_contradicted"] = c.count(c.rec, c.ver == CONTRADICTED_CODE)
+    return out
+
+
+def _decay_precision(c: _Columns) -> dict[str, np.ndarray]:
+    """Release ((n-i)/i) and linear ((n-i+1)/n) decay over the importance order, all and top k."""
+    n_of = c.count(c.rec)[c.rec]
+
+    def decay(scheme: str, top_k: int | None) -> np.ndarray:
+        n_eff = n_of if top_k is None else np.minimum(n_of, top_k)
+        keep = c.rank > 0 if top_k is None else (c.rank > 0) & (c.rank <= top_k)
+        i = np.where(keep, c.rank, 1.0)
+        w = (n_eff - i) / i if scheme == "release" else (n_eff - i + 1) / np.where(n_eff > 0, n_eff, 1.0)
+        w = np.where(keep, w, 0.0)
+        return c.ratio(c.count(c.rec, w=w * c.sup), c.count(c.rec, w=w), c.ranked)
+
+    return {"decay_precision": decay("release", None), "decay_precision_top5": decay("release", TOP_K),
+            "linear_decay_precision": decay("linear", None),
+            "linear_decay_precision_top5": decay("linear", TOP_K)}
+
+
+def _nugget_recall(c: _Columns, weights: TierWeights) -> dict[str, np.ndarray]:
+    """AutoNuggetizer recall (all / vital x strict / partial), weighted and decay recall, RLR, counts."""
+    vital_n = c.ntier == VITAL_CODE
+    unassigned = c.nassign == UNASSIGNED_CODE
+    n_nug, n_vnug = c.count(c.nrec), c.count(c.nrec, vital_n)
+    ok_all = c.has_assignment & ~(c.count(c.nrec, unassigned) > 0)
+    ok_vital = c.has_assignment & ~(c.count(c.nrec, vital_n & unassigned) > 0)
+    partial = c.full + PARTIAL_CREDIT * c.part
+    nug_w = _by_tier_code({VITAL: weights.vital, OKAY: weights.okay, LESS_IMPORTANT: weights.less_important})[c.ntier]
+    n_of = n_nug[c.nrec]
+
+    def decay(top_k: int | None) -> np.ndarray:
+        n_eff = n_of if top_k is None else np.minimum(n_of, top_k)
+        keep = c.npos <= (top_k if top_k is not None else np.inf)
+        w = np.where(keep, (n_eff - c.npos) / c.npos, 0.0)
+        return c.ratio(c.count(c.nrec, w=w * (c.full + c.part)), c.count(c.nrec, w=w), ok_all)
+
+    return {
+        "nugget_recall": c.ratio(c.count(c.nrec, w=c.full), n_nug, ok_all),
+        "nugget_recall_partial": c.ratio(c.count(c.nrec, w=partial), n_nug, ok_all),
+        "vital_recall": c.ratio(c.count(c.nrec, vital_n, c.full), n_vnug, ok_vital),
+        "vital_recall_partial": c.ratio(c.count(c.nrec, vital_n, partial), n_vnug, ok_vital),
+        "weighted_recall": c.ratio(c.count(c.nrec, w=nug_w * (c.full + c.part)), c.count(c.nrec, w=nug_w),
+                                   ok_all & (n_nug > 0)),
+        "decay_recall": decay(None), "decay_recall_top5": decay(TOP_K),
+        "rlr": np.where(ok_vital & (n_vnug > 0), (c.count(c.nrec, vital_n, c.full) < n_vnug).astype(float), np.nan),
+        "n_nuggets": np.where(c.has_nuggets, n_nug, np.nan),
+        "n_vital_nuggets": np.where(c.has_nuggets, n_vnug, np.nan)}
+
+
+def _factual_correctness(c: _Columns) -> dict[str, np.ndarray]:
+    """Precision (the separate reference check, else subclaims verified against the reference), recall, F1."""
+    checked = ~np.isnan(c.fc_total)
+    fcp = np.where(checked, c.ratio(c.fc_supported, np.nan_to_num(c.fc_total), checked),
+                   c.ratio(c.count(c.rec, w=c.sup), c.count(c.rec), c.evidence_reference))
+    fcr = c.ratio(c.count(c.rrec, w=(c.rver == SUPPORTED_CODE).astype(float)), c.count(c.rrec), c.has_ref)
+    return {"fc_precision": fcp, "fc_recall": fcr, "fc_f1": _harmonic(fcp, fcr)}
+
+
+def _wimpe(c: _Columns) -> dict[str, np.ndarray]:
+    """WPA and PCP over the reference's claims when there is a reference, else WPA over the nuggets."""
+    wimpe_w = _by_tier_code(WIMPE_WEIGHTS)
+    ref_w = wimpe_w[c.rtier]
+    ref_den = c.count(c.rrec, w=ref_w)
+    wpa_ref = c.ratio(c.count(c.rrec, w=ref_w * (c.rver == SUPPORTED_CODE)), ref_den, c.has_ref)
+    pcp_ref = c.ratio(c.count(c.rrec, w=ref_w * (c.rver == CONTRADICTED_CODE)), ref_den, c.has_ref)
+    nug_w = wimpe_w[c.ntier]
+    complete = c.has_assignment & ~(c.count(c.nrec, c.nassign == UNASSIGNED_CODE) > 0) & (c.count(c.nrec) > 0)
+    wpa_nug = c.ratio(c.count(c.nrec, w=nug_w * (c.full + PARTIAL_CREDIT * c.part)), c.count(c.nrec, w=nug_w),
+                      complete)
+    return {"wpa": np.where(c.has_ref, wpa_ref, wpa_nug), "pcp": np.where(c.has_ref, pcp_ref, np.nan)}
+
+
 def batch_metrics(batch: BatchBuilder, weights: TierWeights = DEFAULT_WEIGHTS) -> dict:
     """Every metric of ``compute_metrics`` for all responses of a batch, as numpy columns.
 
     Scores and flags are float arrays (flags 1.0 / 0.0) with NaN = undefined;
     counts are float arrays (NaN only for nugget counts without nuggets).
     """
-    import numpy as np
-
-    R = batch.n
-    nan = np.nan
-
-    def arr(values, dtype):
-        return np.asarray(values, dtype=dtype)
-
-    def count(records, mask=None, w=None):
-        if mask is not None:
-            records = records[mask]
-            w = None if w is None else w[mask]
-        return np.bincount(records, weights=w, minlength=R).astype(float)
-
-    def ratio(num, den, defined=None):
-        ok = den > 0 if defined is None else defined & (den > 0)
-        out = np.full(R, nan)
-        np.divide(num, den, out=out, where=ok)
-        return out
-
-    def harmonic(p, r, beta=1.0):
-        b2 = beta * beta
-        den = b2 * p + r
-        out = np.where(den > 0, (1 + b2) * p * r / np.where(den > 0, den, 1.0), 0.0)
-        return np.where(np.isnan(p) | np.isnan(r), nan, out)
-
-    rec, tier, ver, rank = (arr(batch.sub_record, np.int64), arr(batch.sub_tier, np.int8),
-                            arr(batch.sub_verdict, np.int8), arr(batch.sub_rank, np.float64))
-    sup = (ver == 0).astype(float)
-    n_sub = count(rec)
-    n_sup = count(rec, w=sup)
-    out: dict[str, np.ndarray] = {}
-    out["factscore_precision"] = ratio(n_sup, n_sub)
-    totals, supported = {}, {}
-    for code, name in enumerate(("vital", "okay", "less_important")):
-        mask = tier == code
-        totals[code] = count(rec, mask)
-        supported[code] = count(rec, mask, sup)
-        out[f"{name}_precision"] = ratio(supported[code], totals[code])
-    tier_w = np.array([weights.vital, weights.okay, weights.less_important, 0.0])[tier]
-    wp = ratio(count(rec, w=tier_w * sup), count(rec, w=tier_w))
-    out["weighted_precision"] = wp
-
-    ranked = arr(batch.ranked, bool)
-    n_of = n_sub[rec]
-
-    def decay(scheme: str, top_k: int | None):
-        n_eff = n_of if top_k is None else np.minimum(n_of, top_k)
-        keep = rank > 0 if top_k is None else (rank > 0) & (rank <= top_k)
-        i = np.where(keep, rank, 1.0)
-        w = (n_eff - i) / i if scheme == "release" else (n_eff - i + 1) / np.where(n_eff > 0, n_eff, 1.0)
-        w = np.where(keep, w, 0.0)
-        return ratio(count(rec, w=w * sup), count(rec, w=w), ranked)
-
-    out["decay_precision"] = decay("release", None)
-    out["decay_precision_top5"] = decay("release", TOP_K)
-    out["linear_decay_precision"] = decay("linear", None)
-    out["linear_decay_precision_top5"] = decay("linear", TOP_K)
-    out["rlp"] = np.where(totals[0] > 0, (supported[0] < totals[0]).astype(float), nan)
-    out["n_subclaims"] = n_sub
-    out["n_supported"] = n_sup
-    out["n_vital"], out["n_okay"], out["n_less_important"] = totals[0], totals[1], totals[2]
-    out["n_unlabelled"] = count(rec, tier == 3)
-    out["n_not_judged"] = count(rec, ver == 3)
-    out["n_contradicted"] = count(rec, ver == 1)
-
-    # nuggets
-    nrec, ntier, nassign, npos = (arr(batch.nug_record, np.int64), arr(batch.nug_tier, np.int8),
-                                  arr(batch.nug_assign, np.int8), arr(batch.nug_position, np.float64))
-    has_assign = arr(batch.has_assignment, bool)
-    has_nuggets = arr(batch.has_nuggets, bool)
-    full = (nassign == 0).astype(float)
-    part = (nassign == 1).astype(float)
-    vital_n = ntier == 0
-    n_nug = count(nrec)
-    n_vnug = count(nrec, vital_n)
-    unassigned = count(nrec, nassign == 3) > 0
-    unassigned_vital = count(nrec, vital_n & (nassign == 3)) > 0
-    ok_all = has_assign & ~unassigned
-    ok_vital = has_assign & ~unassigned_vital
-    out["nugget_recall"] = ratio(count(nrec, w=full), n_nug, ok_all)
-    out["nugget_recall_partial"] = ratio(count(nrec, w=full + 0.5 * part), n_nug, ok_all)
-    out["vital_recall"] = ratio(count(nrec, vital_n, full), n_vnug, ok_vital)
-    out["vital_recall_partial"] = ratio(count(nrec, vital_n, full + 0.5 * part), n_vnug, ok_vital)
-    nug_w = np.array([weights.vital, weights.okay, 0.0, 0.0])[ntier]
-    wr = ratio(count(nrec, w=nug_w * (full + part)), count(nrec, w=nug_w), ok_all & (n_nug > 0))
-    out["weighted_recall"] = wr
-    out["weighted_f1"] = harmonic(wp, wr)
-
-    def nugget_decay(top_k: int | None):
-        n_of_nug = n_nug[nrec]
-        n_eff = n_of_nug if top_k is None else np.minimum(n_of_nug, top_k)
-        keep = npos <= (top_k if top_k is not None else np.inf)
-        w = np.where(keep, (n_eff - npos) / npos, 0.0)
-        return ratio(count(nrec, w=w * (full + part)), count(nrec, w=w), ok_all)
-
-    out["decay_recall"] = nugget_decay(None)
-    out["decay_recall_top5"] = nugget_decay(TOP_K)
-    out["rlr"] = np.where(ok_vital & (n_vnug > 0), (count(nrec, vital_n, full) < n_vnug).astype(float), nan)
-    out["n_nuggets"] = np.where(has_nuggets, n_nug, nan)
-    out["n_vital_nuggets"] = np.where(has_nuggets, n_vnug, nan)
-
-    # factual correctness and WIMPE
-    rrec, rtier, rver = (arr(batch.ref_record, np.int64), arr(batch.ref_tier, np.int8),
-                         arr(batch.ref_verdict, np.int8))
-    has_ref = arr(batch.has_reference, bool)
-    fc_tot = arr(batch.fc_total, np.float64)
-    checked = ~np.isnan(fc_tot)
-    fcp = np.where(checked, ratio(arr(batch.fc_supported, np.float64), np.nan_to_num(fc_tot), checked),
-                   ratio(n_sup, n_sub, arr(batch.evidence_reference, bool)))
-    fcr = ratio(count(rrec, w=(rver == 0).astype(float)), count(rrec), has_ref)
-    out["fc_precision"], out["fc_recall"], out["fc_f1"] = fcp, fcr, harmonic(fcp, fcr)
-    ref_w = np.array([3.0, 2.0, 1.0, 0.0])[rtier]
-    ref_den = count(rrec, w=ref_w)
-    wpa_ref = ratio(count(rrec, w=ref_w * (rver == 0)), ref_den, has_ref)
-    pcp_ref = ratio(count(rrec, w=ref_w * (rver == 1)), ref_den, has_ref)
-    nug_wimpe_w = np.array([3.0, 2.0, 0.0, 0.0])[ntier]
-    wpa_nug = ratio(count(nrec, w=nug_wimpe_w * (full + 0.5 * part)), count(nrec, w=nug_wimpe_w),
-                    ok_all & (n_nug > 0))
-    out["wpa"] = np.where(has_ref, wpa_ref, wpa_nug)
-    out["pcp"] = np.where(has_ref, pcp_ref, nan)
+    c = _Columns(batch)
+    out = {**_precision(c, weights), **_decay_precision(c), **_nugget_recall(c, weights),
+           **_factual_correctness(c), **_wimpe(c)}
+    out["weighted_f1"] = _harmonic(out["weighted_precision"], out["weighted_recall"])
     return out
