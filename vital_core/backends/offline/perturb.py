@@ -19,7 +19,7 @@ from vital_core.backends.offline.answer_types import (COUNTRIES, CITIES, DATE, M
                            ORDINAL_WORDS, PERSON, PLACE, US_STATES, extract_mentions, question_type)
 from vital_core.backends.offline.importance import rank_claims
 from vital_core.backends.offline.decompose import decompose
-from vital_core.backends.offline.verify import ANTONYMS
+from vital_core.backends.offline.wording import ANTONYMS
 from vital_core.backends.offline.word_rarity import frequency_rank
 
 MISSING, WRONG = "missing", "wrong"
