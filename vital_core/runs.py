@@ -245,6 +245,85 @@ def _progress(total: int, initial: int, enabled: bool, desc: str):
                 dynamic_ncols=True, desc=desc)
 
 
+def _open_output(out_path: Path, check_existing: Callable[[list[dict]], None] | None
+                 ) -> tuple[AppendOnlyJsonl, list[dict]]:
+    """Open (lock, recover) the output and let ``check_existing`` refuse the lines already there."""
+    output = AppendOnlyJsonl(out_path)
+    existing = output.open()
+    try:
+        if check_existing is not None:
+            check_existing(existing)
+    except BaseException:
+        output.close()
+        raise
+    return output, existing
+
+
+def _pending(records: list[InputRecord], existing: list[dict], output: AppendOnlyJsonl, retry_failed: bool,
+             error_of: Callable[[dict], str | None]) -> list[InputRecord]:
+    """The records still to do; with ``retry_failed`` the failed lines are dropped from the file first."""
+    if retry_failed and any(error_of(r) for r in existing):
+        existing = [r for r in existing if not error_of(r)]
+        output.rewrite(existing)
+    done = {str(r["id"]) for r in existing}
+    return [r for r in records if r.id not in done]
+
+
+async def _run_workers(todo: list[InputRecord], process: Callable[[InputRecord], Awaitable[dict]],
+                       output: AppendOnlyJsonl, result: BatchResult, bar, concurrency: int,
+                       error_of: Callable[[dict], str | None], redact: Callable[[str], str] | None) -> None:
+    """``concurrency`` workers take records from one queue; each finished line is appended at once."""
+    queue: asyncio.Queue = asyncio.Queue()
+    for rec in todo:
+        queue.put_nowait(rec)
+
+    async def worker():
+        while True:
+            try:
+                rec = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            line = await process(rec)
+            output.append(line, redact)
+            error = error_of(line)
+            result.scored += 1
+            if error:
+                result.failed += 1
+                result.failures.append({"id": rec.id, "error": redact(error) if redact else error})
+                bar.set_postfix(failed=result.failed)
+            bar.update(1)
+
+    tasks = [asyncio.ensure_future(worker()) for _ in range(max(1, concurrency))]
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for t in tasks:  # stop the other workers before the file is closed
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+
+
+def _restore_input_order(output: AppendOnlyJsonl, records: list[InputRecord]) -> None:
+    """Every record done: put the file in input order (atomically), unless it already is."""
+    final = output._recover()
+    by_id = {str(r["id"]): r for r in final}
+    wanted = [r.id for r in records]
+    if all(i in by_id for i in wanted):
+        wanted_set = set(wanted)
+        ordered = [by_id[i] for i in wanted] + [r for r in final if str(r["id"]) not in wanted_set]
+        if [str(r["id"]) for r in ordered] != [str(r["id"]) for r in final]:
+            output.rewrite(ordered)
+
+
+def _write_summary(result: BatchResult, out_path: Path, started: float, usage: Callable[[], dict] | None,
+                   redact: Callable[[str], str] | None) -> None:
+    result.elapsed_s = time.monotonic() - started
+    result.finished = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    result.usage = usage() if usage is not None else None
+    text = json.dumps(result.to_dict(), ensure_ascii=False)
+    write_json_atomic(summary_path(out_path), json.loads(redact(text) if redact else text))
+
+
 async def run_resumable(records: list[InputRecord], out_path: str | Path,
                         process: Callable[[InputRecord], Awaitable[dict]], *,
                         concurrency: int = 8, progress: bool = True, retry_failed: bool = False,
@@ -262,71 +341,22 @@ async def run_resumable(records: list[InputRecord], out_path: str | Path,
     out_path = Path(out_path)
     result = BatchResult(output=str(out_path), total=len(records), backend=dict(backend_info or {}),
                          started=datetime.now(timezone.utc).isoformat(timespec="seconds"), verb=verb)
-    output = AppendOnlyJsonl(out_path)
-    existing = output.open()
+    output, existing = _open_output(out_path, check_existing)
     try:
-        if check_existing is not None:
-            check_existing(existing)
-    except BaseException:
-        output.close()
-        raise
-    try:
-        if retry_failed and any(error_of(r) for r in existing):
-            existing = [r for r in existing if not error_of(r)]
-            output.rewrite(existing)
-        done = {str(r["id"]) for r in existing}
-        todo = [r for r in records if r.id not in done]
+        todo = _pending(records, existing, output, retry_failed, error_of)
         result.skipped = len(records) - len(todo)
         bar = _progress(len(records), result.skipped, progress, desc)
-        queue: asyncio.Queue = asyncio.Queue()
-        for rec in todo:
-            queue.put_nowait(rec)
-
-        async def worker():
-            while True:
-                try:
-                    rec = queue.get_nowait()
-                except asyncio.QueueEmpty:
-                    return
-                line = await process(rec)
-                output.append(line, redact)
-                error = error_of(line)
-                result.scored += 1
-                if error:
-                    result.failed += 1
-                    result.failures.append({"id": rec.id, "error": redact(error) if redact else error})
-                    bar.set_postfix(failed=result.failed)
-                bar.update(1)
-
-        tasks = [asyncio.ensure_future(worker()) for _ in range(max(1, concurrency))]
         try:
-            await asyncio.gather(*tasks)
-        except BaseException:
-            for t in tasks:  # stop the other workers before the file is closed
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
+            await _run_workers(todo, process, output, result, bar, concurrency, error_of, redact)
         finally:
             bar.close()
-        # Every record done: put the file in input order (atomically), unless it already is.
-        final = output._recover()
-        by_id = {str(r["id"]): r for r in final}
-        wanted = [r.id for r in records]
-        if all(i in by_id for i in wanted):
-            wanted_set = set(wanted)
-            ordered = [by_id[i] for i in wanted] + [r for r in final if str(r["id"]) not in wanted_set]
-            if [str(r["id"]) for r in ordered] != [str(r["id"]) for r in final]:
-                output.rewrite(ordered)
+        _restore_input_order(output, records)
     except (KeyboardInterrupt, asyncio.CancelledError):
         result.interrupted = True
         raise
     finally:
         output.close()
-        result.elapsed_s = time.monotonic() - started
-        result.finished = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        result.usage = usage() if usage is not None else None
-        text = json.dumps(result.to_dict(), ensure_ascii=False)
-        write_json_atomic(summary_path(out_path), json.loads(redact(text) if redact else text))
+        _write_summary(result, out_path, started, usage, redact)
     return result
 
 
