@@ -20,20 +20,18 @@ that call it
 - counts requests, cache hits, retries, failures and tokens per step, and
   prices them with a configurable table (unknown model -> cost unknown).
 
+Retry policy: ``retries``; usage counting and prices: ``pricing``.
 A call that still fails raises ``LLMCallError`` (with the API key redacted
 from its message); the pipeline records it on the record, the run goes on.
 """
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import hashlib
 import json
 import logging
 import os
-import random
 import threading
-import time
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +41,8 @@ from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
 from vital_core.backends.openai import prompts
 from vital_core.backends.openai.parsing import ReplyParseError
-from vital_core.backends.openai.pricing import cost_usd, load_prices
+from vital_core.backends.openai.pricing import UsageTracker, load_prices
+from vital_core.backends.openai.retries import BackoffWait, RetryableReplyError, is_retryable, rejects_param
 
 log = logging.getLogger("vital_core.backends.openai")
 
@@ -58,14 +57,6 @@ class LLMCallError(RuntimeError):
     def __init__(self, message: str, *, step: str = "", attempts: int = 0):
         super().__init__(message)
         self.step, self.attempts = step, attempts
-
-
-class RetryableReplyError(ReplyParseError):
-    """Invalid JSON or a truncated reply: worth asking again (bounded)."""
-
-    def __init__(self, message: str, followup: str):
-        super().__init__(message)
-        self.followup = followup
 
 
 @dataclass
@@ -110,48 +101,6 @@ class CallResult:
     completion_tokens: int = 0
 
 
-@dataclass
-class StepUsage:
-    calls: int = 0             # logical calls (cache hits included)
-    cache_hits: int = 0
-    requests: int = 0          # HTTP requests sent (retries included)
-    retries: int = 0
-    failures: int = 0          # calls that failed for good
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    calls_without_usage: int = 0  # replies whose server reported no token usage
-
-
-class UsageTracker:
-    """Per-step and per-run counters; thread-safe (the app scores from worker threads)."""
-
-    def __init__(self, model: str, prices: dict[str, tuple[float, float]]):
-        self.model, self.prices = model, prices
-        self.steps: dict[str, StepUsage] = {}
-        self._lock = threading.Lock()
-
-    def add(self, step: str, **counts: int) -> None:
-        with self._lock:
-            usage = self.steps.setdefault(step, StepUsage())
-            for k, v in counts.items():
-                setattr(usage, k, getattr(usage, k) + v)
-
-    def summary(self) -> dict:
-        with self._lock:
-            total = StepUsage()
-            for u in self.steps.values():
-                for k in total.__dataclass_fields__:
-                    setattr(total, k, getattr(total, k) + getattr(u, k))
-            by_step = {s: dict(vars(u)) for s, u in sorted(self.steps.items())}
-        cost = cost_usd(self.model, total.prompt_tokens, total.completion_tokens, self.prices)
-        return {"model": self.model, **vars(total),
-                "total_tokens": total.prompt_tokens + total.completion_tokens,
-                "cost_usd": None if cost is None else round(cost, 6),
-                "cost_note": None if cost is not None else
-                f"no price for model {self.model!r}: cost unknown (add it with --prices)",
-                "by_step": by_step}
-
-
 def redact(text: str, secret: str | None) -> str:
     """Remove a secret from text that may be logged or stored."""
     if secret and len(secret) >= 4:
@@ -172,65 +121,6 @@ def cache_key(*, base_url: str | None, model: str, messages: list[dict], tempera
                "cache_format": CACHE_FORMAT}
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return "reply:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
-def _retry_after_seconds(exc: BaseException) -> float | None:
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if not headers:
-        return None
-    ms = headers.get("retry-after-ms")
-    if ms:
-        try:
-            return max(0.0, float(ms) / 1000.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        when = email.utils.parsedate_to_datetime(value) if value else None
-        return max(0.0, when.timestamp() - time.time()) if when else None
-
-
-def _status(exc: BaseException) -> int | None:
-    return getattr(exc, "status_code", None)
-
-
-def is_retryable(exc: BaseException) -> bool:
-    import openai
-    if isinstance(exc, RetryableReplyError):
-        return True
-    if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError)):
-        return True
-    status = _status(exc)
-    return status is not None and (status in (408, 409, 429) or status >= 500)
-
-
-def _rejects_param(exc: BaseException, *needles: str) -> bool:
-    if _status(exc) not in (400, 422):
-        return False
-    text = str(exc).lower()
-    return any(n in text for n in needles)
-
-
-class _Wait:
-    """Retry-After when the server gives one (capped), else exponential backoff with jitter."""
-
-    def __init__(self, settings: LLMSettings):
-        self.initial, self.max = settings.backoff_initial, settings.backoff_max
-        self.cap = settings.retry_after_max
-
-    def __call__(self, retry_state) -> float:
-        exc = retry_state.outcome.exception() if retry_state.outcome else None
-        after = _retry_after_seconds(exc) if exc is not None else None
-        if after is not None:
-            return min(after, self.cap) + random.uniform(0, 0.05 * max(after, 0.1))
-        # initial, 2x, 4x ... plus up to one initial of jitter, capped.
-        exponential = self.initial * 2 ** (retry_state.attempt_number - 1)
-        return min(exponential + random.uniform(0, self.initial), self.max)
 
 
 class LLMClient:
@@ -382,9 +272,10 @@ class LLMClient:
         current = list(messages)
         followups: list[dict] = []
         try:
-            retrying = AsyncRetrying(stop=stop_after_attempt(max(1, self.settings.max_attempts)),
-                                     wait=_Wait(self.settings), retry=retry_if_exception(is_retryable),
-                                     reraise=True)
+            s = self.settings
+            retrying = AsyncRetrying(stop=stop_after_attempt(max(1, s.max_attempts)),
+                                     wait=BackoffWait(s.backoff_initial, s.backoff_max, s.retry_after_max),
+                                     retry=retry_if_exception(is_retryable), reraise=True)
             async for attempt in retrying:
                 with attempt:
                     attempts += 1
@@ -425,15 +316,15 @@ class LLMClient:
             except Exception as exc:
                 # A 400/422 about an optional parameter: drop it, remember, try again at once.
                 if ("response_format" in request and self.settings.structured_output == "auto"
-                        and _rejects_param(exc, "response_format", "json_schema")):
+                        and rejects_param(exc, "response_format", "json_schema")):
                     self._learn("no_response_format")
                     kwargs.pop("response_format", None)
                     continue
-                if "max_tokens" in request and _rejects_param(exc, "max_completion_tokens"):
+                if "max_tokens" in request and rejects_param(exc, "max_completion_tokens"):
                     self._learn("max_completion_tokens")
                     kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
                     continue
-                if "temperature" in request and _rejects_param(exc, "temperature"):
+                if "temperature" in request and rejects_param(exc, "temperature"):
                     self._learn("no_temperature")
                     kwargs.pop("temperature", None)
                     continue

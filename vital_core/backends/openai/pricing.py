@@ -1,4 +1,4 @@
-"""Token prices for the run summary's cost estimate.
+"""Token usage per step and its price, for the run summary.
 
 A price table maps a model name to (input $, output $) per million tokens.
 The defaults are OpenAI's published list prices for a few common models
@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_PRICES: dict[str, tuple[float, float]] = {
@@ -68,3 +70,45 @@ def cost_usd(model: str, prompt_tokens: int, completion_tokens: int,
     if price is None:
         return None
     return (prompt_tokens * price[0] + completion_tokens * price[1]) / 1_000_000
+
+
+@dataclass
+class StepUsage:
+    calls: int = 0             # logical calls (cache hits included)
+    cache_hits: int = 0
+    requests: int = 0          # HTTP requests sent (retries included)
+    retries: int = 0
+    failures: int = 0          # calls that failed for good
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls_without_usage: int = 0  # replies whose server reported no token usage
+
+
+class UsageTracker:
+    """Per-step and per-run counters; thread-safe (the app scores from worker threads)."""
+
+    def __init__(self, model: str, prices: dict[str, tuple[float, float]]):
+        self.model, self.prices = model, prices
+        self.steps: dict[str, StepUsage] = {}
+        self._lock = threading.Lock()
+
+    def add(self, step: str, **counts: int) -> None:
+        with self._lock:
+            usage = self.steps.setdefault(step, StepUsage())
+            for k, v in counts.items():
+                setattr(usage, k, getattr(usage, k) + v)
+
+    def summary(self) -> dict:
+        with self._lock:
+            total = StepUsage()
+            for u in self.steps.values():
+                for k in total.__dataclass_fields__:
+                    setattr(total, k, getattr(total, k) + getattr(u, k))
+            by_step = {s: dict(vars(u)) for s, u in sorted(self.steps.items())}
+        cost = cost_usd(self.model, total.prompt_tokens, total.completion_tokens, self.prices)
+        return {"model": self.model, **vars(total),
+                "total_tokens": total.prompt_tokens + total.completion_tokens,
+                "cost_usd": None if cost is None else round(cost, 6),
+                "cost_note": None if cost is not None else
+                f"no price for model {self.model!r}: cost unknown (add it with --prices)",
+                "by_step": by_step}
