@@ -1,5 +1,8 @@
 """A scripted OpenAI-compatible chat server for tests and benchmarks.
 
+One file on purpose (~480 lines): the server, its fault queue and its answer rules are one
+fake endpoint, read together when a test's expectation needs checking.
+
 A real HTTP server (``http.server.ThreadingHTTPServer``) on 127.0.0.1 and a
 free port, implementing ``POST /v1/chat/completions``. It recognises the
 pipeline step from the marker line of the system prompt
