@@ -27,32 +27,29 @@ _NUGGET_TIER_MEMO: dict[Any, int] = {v: TIER_CODE[v] for v in NUGGET_IMPORTANCE}
 _ASSIGN_MEMO: dict[Any, int] = {v: c for v, c in ASSIGNMENT_CODE.items() if v is not None}
 
 
-def _tier_code(value: Any, place: Callable[[], str]) -> int:
-    code = TIER_CODE[normalise_importance(value, where=place())]
+def _code(memo: dict[Any, int], codes: dict, normalise, value: Any, place: Callable[[], str]) -> int:
+    """The code of a raw value not in ``memo`` yet: ``normalise`` it (an unknown value raises, naming
+    ``place()``), then remember a string so that the next occurrence is one dict lookup."""
+    code = codes[normalise(value, where=place())]
     if isinstance(value, str):
-        _TIER_MEMO[value] = code
+        memo[value] = code
     return code
+
+
+def _tier_code(value: Any, place: Callable[[], str]) -> int:
+    return _code(_TIER_MEMO, TIER_CODE, normalise_importance, value, place)
 
 
 def _verdict_code(value: Any, place: Callable[[], str]) -> int:
-    code = VERDICT_CODE[normalise_verdict(value, where=place())]
-    if isinstance(value, str):
-        _VERDICT_MEMO[value] = code
-    return code
+    return _code(_VERDICT_MEMO, VERDICT_CODE, normalise_verdict, value, place)
 
 
 def _nugget_tier_code(value: Any, place: Callable[[], str]) -> int:
-    code = TIER_CODE[normalise_nugget_importance(value, where=place())]
-    if isinstance(value, str):
-        _NUGGET_TIER_MEMO[value] = code
-    return code
+    return _code(_NUGGET_TIER_MEMO, TIER_CODE, normalise_nugget_importance, value, place)
 
 
 def _assign_code(value: Any, place: Callable[[], str]) -> int:
-    code = ASSIGNMENT_CODE[normalise_assignment(value, where=place())]
-    if isinstance(value, str):
-        _ASSIGN_MEMO[value] = code
-    return code
+    return _code(_ASSIGN_MEMO, ASSIGNMENT_CODE, normalise_assignment, value, place)
 
 
 class RecordCodes:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from vital_core.model import (ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, NUGGET_IMPORTANCE, normalise_assignment,
                               normalise_importance, normalise_nugget_importance, normalise_verdict)
@@ -100,6 +100,28 @@ def _clean_id(value: Any) -> str:
     return str(value).strip().strip("[]").strip()
 
 
+def _each_id_once(entries: Iterable[tuple[str, Any]], ids: list[str], problems: list[str], noun: str,
+                  known_as: str) -> Iterator[tuple[str, Any]]:
+    """The (id, value) entries whose id is one of ``ids``, first occurrence only.
+
+    An unknown or repeated id, and (once the entries are exhausted) the ids never
+    given, are added to ``problems`` in the words of the follow-up to the model.
+    """
+    known, seen = set(ids), set()
+    for cid, value in entries:
+        if cid not in known:
+            problems.append(f"{cid or '(empty id)'} is not one of the {known_as}")
+            continue
+        if cid in seen:
+            problems.append(f"{cid} appears more than once; give each {noun} exactly once")
+            continue
+        seen.add(cid)
+        yield cid, value
+    missing = [i for i in ids if i not in seen]
+    if missing:
+        problems.append(f"these {noun}s are missing: {', '.join(missing)}")
+
+
 # ---------------------------------------------------------------- decompose
 
 def parse_decomposition(obj: Any, numbers: list[int]) -> tuple[dict[int, list[str]], list[str]]:
@@ -177,17 +199,8 @@ def ranking_entries(reply: str) -> list[tuple[str, Any]]:
 
 def parse_ranking(reply: str, ids: list[str]) -> ParsedRanking:
     """Validate: every id exactly once, each with vital / okay / less-important."""
-    known = set(ids)
     out = ParsedRanking()
-    seen: set[str] = set()
-    for cid, raw_label in ranking_entries(reply):
-        if cid not in known:
-            out.problems.append(f"{cid or '(empty id)'} is not one of the claim ids")
-            continue
-        if cid in seen:
-            out.problems.append(f"{cid} appears more than once; give each claim exactly once")
-            continue
-        seen.add(cid)
+    for cid, raw_label in _each_id_once(ranking_entries(reply), ids, out.problems, "claim", "claim ids"):
         label = normalise_importance(raw_label, lenient=True)
         if label is None:
             out.problems.append(f"{cid} has the label {raw_label!r}; use only "
@@ -195,9 +208,6 @@ def parse_ranking(reply: str, ids: list[str]) -> ParsedRanking:
             continue
         out.labels[cid] = label
         out.order.append(cid)
-    missing = [i for i in ids if i not in seen]
-    if missing:
-        out.problems.append(f"these claims are missing: {', '.join(missing)}")
     return out
 
 
@@ -212,29 +222,20 @@ class ParsedItems:
 
 def _parse_labelled_items(obj: Any, ids: list[str], list_keys: tuple[str, ...], value_key: str,
                           normalise, allowed: tuple[str, ...], extra=None) -> ParsedItems:
-    known = set(ids)
+    def entries():
+        for item in _list_under(obj, *list_keys):
+            if not isinstance(item, dict):
+                raise ReplyParseError(f"each entry must be an object with 'id' and '{value_key}'")
+            yield _clean_id(item.get("id", "")), item
+
     out = ParsedItems()
-    seen: set[str] = set()
-    for item in _list_under(obj, *list_keys):
-        if not isinstance(item, dict):
-            raise ReplyParseError(f"each entry must be an object with 'id' and '{value_key}'")
-        cid = _clean_id(item.get("id", ""))
-        if cid not in known:
-            out.problems.append(f"{cid or '(empty id)'} is not one of the given ids")
-            continue
-        if cid in seen:
-            out.problems.append(f"{cid} appears more than once; give each id exactly once")
-            continue
-        seen.add(cid)
+    for cid, item in _each_id_once(entries(), ids, out.problems, "id", "given ids"):
         value = normalise(item.get(value_key))
         if value is None:
             out.problems.append(f"{cid} has {value_key} {item.get(value_key)!r}; use only "
                                 f"{', '.join(repr(x) for x in allowed)}")
             continue
         out.values[cid] = extra(value, item) if extra else value
-    missing = [i for i in ids if i not in seen]
-    if missing:
-        out.problems.append(f"these ids are missing: {', '.join(missing)}")
     return out
 
 
