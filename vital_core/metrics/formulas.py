@@ -84,6 +84,17 @@ def _ratio(num: float, den: float) -> float | None:
     return None if den == 0 else num / den
 
 
+def _weighted_share(labels: Sequence[str], credits: Iterable[float], weights: TierWeights) -> float | None:
+    """sum w(label) * credit / sum w(label) over the labels with a tier weight (not unlabelled)."""
+    num = den = 0.0
+    for label, credit in zip(labels, credits):
+        w = weights.weight(label)
+        if w is not None:
+            den += w
+            num += w * credit
+    return _ratio(num, den)
+
+
 # --------------------------------------------------------------------------- precision
 
 def factscore_precision(verdicts: Sequence[str]) -> float | None:
@@ -123,15 +134,7 @@ def weighted_precision(importance: Sequence[str], verdicts: Sequence[str],
 
     t ranges over vital / okay / less-important (release ``weighted-precision``).
     """
-    num = den = 0.0
-    for label, verdict in zip(importance, verdicts):
-        w = weights.weight(label)
-        if w is None:
-            continue
-        den += w
-        if verdict == SUPPORTED:
-            num += w
-    return _ratio(num, den)
+    return _weighted_share(importance, (1.0 if v == SUPPORTED else 0.0 for v in verdicts), weights)
 
 
 def rlp(importance: Sequence[str], verdicts: Sequence[str]) -> bool | None:
@@ -228,14 +231,7 @@ def weighted_recall(nugget_importance: Sequence[str], assignment: Sequence[str |
     """
     if assignment is None or not len(assignment) or any(a is None for a in assignment):
         return None
-    num = den = 0.0
-    for label, a in zip(nugget_importance, assignment):
-        w = weights.weight(label)
-        if w is None:
-            continue
-        den += w
-        num += w * _credit(a, partial_credit)
-    return _ratio(num, den)
+    return _weighted_share(nugget_importance, (_credit(a, partial_credit) for a in assignment), weights)
 
 
 def decay_recall(assignment: Sequence[str | None] | None, scheme: str = "release",
