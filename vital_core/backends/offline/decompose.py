@@ -135,6 +135,60 @@ def _is_item(words: list[str]) -> bool:
         w.lower() in _AUX or w.lower() in _LIST_VERBS or w.lower().endswith("ed") for w in words)
 
 
+def _lead_in_cut(words: list[str]) -> int | None:
+    """Where a lead-in ends ("protectors of | the East Sea"): the item is the rest, at most 5 words."""
+    return next((i for i in range(len(words) - 1, 0, -1)
+                 if words[i - 1].lower() in _LEAD_IN and len(words) - i <= 5), None)
+
+
+def _items_before(body: str) -> tuple[list[str], list[str], list[str]] | None:
+    """The list items before the conjunction: (pieces left before them, the lead-in's words, items).
+
+    The items are the short, verbless comma-separated pieces; the first may carry
+    a lead-in ("protectors of the East Sea"). None when there is no such list.
+    """
+    pieces = [p.strip() for p in body.split(",")]
+    items: list[str] = []
+    while pieces and _is_item(pieces[-1].split()) and len(items) < 8:
+        items.insert(0, pieces.pop())
+    prefix_words: list[str] = []
+    if pieces:
+        words = pieces.pop().split()
+        cut = _lead_in_cut(words)
+        if cut is None:
+            return None
+        prefix_words = words[:cut]
+        items.insert(0, " ".join(words[cut:]))
+    if not items or any(not _is_item(i.split()) for i in items):
+        return None
+    return pieces, prefix_words, items
+
+
+def _item_after(right: str) -> list[str]:
+    """The words of the last item: after the conjunction, up to punctuation, a verb or 5 words."""
+    take: list[str] = []
+    for w in right.split():
+        lw = w.lower().strip(",.;:")
+        if lw in _AUX or lw in _LIST_VERBS or lw in ("who", "which", "that") or len(take) >= 5:
+            break
+        take.append(w)
+        if re.search(r"[,.;:]$", w):
+            break
+    return take
+
+
+def _one_claim_per_item(prefix: str, items: list[str], rest: str, subject_list: bool) -> list[str]:
+    out = []
+    for item in items:
+        tail = rest
+        if subject_list:
+            # agreement: "X, Y and Z are ..." -> "X is ..."
+            tail = re.sub(r"^(\s+)(are|were|have)\b",
+                          lambda m: m.group(1) + {"are": "is", "were": "was", "have": "has"}[m.group(2)], tail)
+        out.append(f"{prefix} {item}{tail}".strip())
+    return out
+
+
 def _split_list(claim: str) -> list[str]:
     """One claim per item of a coordinated list of short noun phrases.
 
@@ -146,72 +200,33 @@ def _split_list(claim: str) -> list[str]:
         left, right = claim[:conj.start()], claim[conj.end():]
         boundary = max(left.rfind(";"), left.rfind(":"), left.rfind("("))
         head, body = left[:boundary + 1], left[boundary + 1:]
-        pieces = [p.strip() for p in body.split(",")]
-        items: list[str] = []
-        while pieces and _is_item(pieces[-1].split()) and len(items) < 8:
-            items.insert(0, pieces.pop())
-        prefix_words: list[str] = []
-        if pieces:
-            # the first item may carry the lead-in: "protectors of the East Sea"
-            words = pieces.pop().split()
-            cut = None
-            for i in range(len(words) - 1, 0, -1):
-                if words[i - 1].lower() in _LEAD_IN and len(words) - i <= 5:
-                    cut = i
-                    break
-            if cut is None:
-                continue
-            prefix_words = words[:cut]
-            items.insert(0, " ".join(words[cut:]))
-        if not items or any(not _is_item(i.split()) for i in items):
-            continue
-        right_words = right.split()
-        take = []
-        for w in right_words:
-            lw = w.lower().strip(",.;:")
-            if lw in _AUX or lw in _LIST_VERBS or lw in ("who", "which", "that") or len(take) >= 5:
-                break
-            take.append(w)
-            if re.search(r"[,.;:]$", w):
-                break
+        before = _items_before(body)
+        take = _item_after(right) if before is not None else []
         if not take:
             continue
+        pieces, prefix_words, items = before
         last = " ".join(take).rstrip(",.;:")
         if not last or _has_verb(last.split()):
             continue
         items.append(last)
         comma_list = len(items) >= 3
-        names = all(i[:1].isupper() for i in items)
-        if not (comma_list or names):
+        if not (comma_list or all(i[:1].isupper() for i in items)):
             continue
         if not comma_list and _inside_title(left, items):
             continue   # "Pride and Prejudice", "the film "Romeo and Juliet"": one title, not two things
-        rest = right[len(" ".join(take).rstrip(",.;:")):] if right.startswith(last) else \
-            right.split(last, 1)[1] if last in right else ""
-        prefix = head + (" " if head else "") + " ".join(pieces + [] if False else
-                                                         ([", ".join(pieces)] if pieces else []) +
-                                                         prefix_words)
-        prefix = prefix.strip()
+        rest = right[len(last):] if right.startswith(last) else right.split(last, 1)[1] if last in right else ""
+        lead = ([", ".join(pieces)] if pieces else []) + prefix_words
+        prefix = (head + (" " if head else "") + " ".join(lead)).strip()
         subject_list = not prefix
         if subject_list and not rest.strip(" .,;:!?"):
             # nothing follows the list, so it is not a subject: "Refugees came from Iraq and
             # Syria" lists objects, and the first item carries the lead-in
             first = items[0].split()
-            cut = next((i for i in range(len(first) - 1, 0, -1)
-                        if first[i - 1].lower() in _LEAD_IN and len(first) - i <= 5), None)
+            cut = _lead_in_cut(first)
             if cut is None:
                 continue
             prefix, items[0], subject_list = " ".join(first[:cut]), " ".join(first[cut:]), False
-        out = []
-        for item in items:
-            tail = rest
-            if subject_list:
-                # agreement: "X, Y and Z are ..." -> "X is ..."
-                tail = re.sub(r"^(\s+)(are|were|have)\b",
-                              lambda m: m.group(1) + {"are": "is", "were": "was", "have": "has"}[m.group(2)],
-                              tail)
-            out.append(f"{prefix} {item}{tail}".strip())
-        return out
+        return _one_claim_per_item(prefix, items, rest, subject_list)
     return [claim]
 
 
