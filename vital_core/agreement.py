@@ -89,6 +89,31 @@ def _summary(pairs: list[tuple[str, str]], taus: list[float]) -> tuple[float | N
     return weighted_kappa(a, b), exact, (float(np.mean(taus)) if taus else None)
 
 
+def _matched_variants(ea: ExampleResult, eb: ExampleResult) -> list[tuple[str, str]]:
+    """The variants of an example both labellings hold; two single files pair whatever their names."""
+    matched = [(v, v) for v in ea.variants if v in eb.variants]
+    if not matched and len(ea.variants) == 1 and len(eb.variants) == 1:
+        matched = [(next(iter(ea.variants)), next(iter(eb.variants)))]
+    return matched
+
+
+def _compare_response(ra, rb) -> tuple[list[tuple[str, str]], int, float | None]:
+    """(label pairs of the subclaims both label, subclaims left out, Kendall tau of the two orders)."""
+    labels_b = {s.id: s.importance for s in rb.subclaims}
+    ids_a = {s.id for s in ra.subclaims}
+    local: list[tuple[str, str]] = []
+    excluded = 0
+    for s in ra.subclaims:
+        other = labels_b.get(s.id)
+        if other in IMPORTANCE_LABELS and s.importance in IMPORTANCE_LABELS:
+            local.append((s.importance, other))
+        else:
+            excluded += 1
+    excluded += sum(1 for sid in labels_b if sid not in ids_a)
+    tau = _tau(ra.order, rb.order, ids_a & set(labels_b)) if ra.order and rb.order else None
+    return local, excluded, tau
+
+
 def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *, strict_queries: bool = True) -> AgreementResult:
     """Compare labelling ``a`` with labelling ``b`` of the same decompositions.
 
@@ -116,23 +141,11 @@ def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *, strict
             problems.append("skipped: " + message)
             continue
         compared_examples += 1
-        matched = [(v, v) for v in ea.variants if v in eb.variants]
-        if not matched and len(ea.variants) == 1 and len(eb.variants) == 1:
-            matched = [(next(iter(ea.variants)), next(iter(eb.variants)))]   # two single files, any names
+        matched = _matched_variants(ea, eb)
         for va, vb in matched:
             variant = va if va == vb else f"{va}/{vb}"
-            ra, rb = ea.variants[va], eb.variants[vb]
-            labels_b = {s.id: s.importance for s in rb.subclaims}
-            local: list[tuple[str, str]] = []
-            for s in ra.subclaims:
-                other = labels_b.get(s.id)
-                if other in IMPORTANCE_LABELS and s.importance in IMPORTANCE_LABELS:
-                    local.append((s.importance, other))
-                else:
-                    excluded += 1
-            excluded += sum(1 for sid in labels_b if sid not in {s.id for s in ra.subclaims})
-            shared = {s.id for s in ra.subclaims} & set(labels_b)
-            tau = _tau(ra.order, rb.order, shared) if ra.order and rb.order else None
+            local, left_out, tau = _compare_response(ea.variants[va], eb.variants[vb])
+            excluded += left_out
             pairs.extend(local)
             variant_pairs.setdefault(variant, []).extend(local)
             if tau is not None:
