@@ -281,6 +281,41 @@ def run_child(root: Path, cache: Path, frame_out: Path | None = None) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def measure_cold(root: Path, work: Path, repeat: int, floor_all: float, floor_parsed: float) -> float:
+    """Cold load + text report (the fastest of ``repeat`` runs, each with an empty cache); its total."""
+    colds = [run_child(root, work / f"cold-cache-{r}", work / "frame.pkl") for r in range(repeat)]
+    cold = min(colds, key=lambda c: c["load"] + c["report"])
+    cold_total = cold["load"] + cold["report"]
+    print(f"cold load + text report (what `report PATH` does): {cold_total:.2f} s "
+          f"(load {cold['load']:.2f} s + tables {cold['report']:.2f} s; imports {cold['import']:.2f} s "
+          f"not counted; building the --json object instead takes {cold['json']:.2f} s), {cold['rows']:,} rows")
+    print(f"  ratio to the all-files floor: {cold_total / floor_all:.2f}x (target <= 2x); "
+          f"to the parsed-files floor: {cold_total / floor_parsed:.2f}x")
+    print(f"  CPU time of the cold load, worker processes included: {cold['cpu_load']:.2f} s")
+    print(f"  peak RSS of the cold process: {cold['maxrss_kb'] / 1024:,.0f} MB (target <= 3,072 MB); "
+          f"of its largest worker process: {cold['workers_maxrss_kb'] / 1024:,.0f} MB")
+    return cold_total
+
+
+def measure_warm(root: Path, cache: Path, repeat: int) -> None:
+    run_child(root, cache)   # fills the cache
+    warm = min((run_child(root, cache) for _ in range(repeat)), key=lambda c: c["load"])
+    assert warm["from_cache"], "the second run did not use the dataset cache"
+    print(f"warm load: {warm['load']:.3f} s (target <= 1 s); warm load + text report "
+          f"{warm['load'] + warm['report']:.2f} s; peak RSS {warm['maxrss_kb'] / 1024:,.0f} MB")
+
+
+def measure_naive(root: Path, work: Path, cold_total: float) -> None:
+    import pandas as pd
+    t = time.perf_counter()
+    _, naive_frame = naive_report(root)
+    t_naive = time.perf_counter() - t
+    worst = frames_agree(pd.read_pickle(work / "frame.pkl"), naive_frame)
+    print(f"naive baseline (json.loads per line, model objects, scalar metric functions, same tables): "
+          f"{t_naive:.2f} s = {t_naive / cold_total:.1f}x the cold run; largest difference between "
+          f"the two over every metric of every record: {worst:.1e}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the 6,726 queries (default 1)")
@@ -312,33 +347,10 @@ def main(argv: list[str] | None = None) -> int:
               f"({bytes_all / 1e6:,.0f} MB); files the loader parses {floor_parsed:.2f} s "
               f"({bytes_parsed / 1e6:,.0f} MB)")
 
-        colds = []
-        for r in range(repeat):   # each cold run gets an empty cache folder
-            colds.append(run_child(root, work / f"cold-cache-{r}", work / "frame.pkl"))
-        cold = min(colds, key=lambda c: c["load"] + c["report"])
-        cold_total = cold["load"] + cold["report"]
-        print(f"cold load + text report (what `report PATH` does): {cold_total:.2f} s "
-              f"(load {cold['load']:.2f} s + tables {cold['report']:.2f} s; imports {cold['import']:.2f} s "
-              f"not counted; building the --json object instead takes {cold['json']:.2f} s), {cold['rows']:,} rows")
-        print(f"  ratio to the all-files floor: {cold_total / floor_all:.2f}x (target <= 2x); "
-              f"to the parsed-files floor: {cold_total / floor_parsed:.2f}x")
-        print(f"  CPU time of the cold load, worker processes included: {cold['cpu_load']:.2f} s")
-        print(f"  peak RSS of the cold process: {cold['maxrss_kb'] / 1024:,.0f} MB (target <= 3,072 MB); "
-              f"of its largest worker process: {cold['workers_maxrss_kb'] / 1024:,.0f} MB")
-        run_child(root, cache)   # fills the cache
-        warm = min((run_child(root, cache) for _ in range(repeat)), key=lambda c: c["load"])
-        assert warm["from_cache"], "the second run did not use the dataset cache"
-        print(f"warm load: {warm['load']:.3f} s (target <= 1 s); warm load + text report "
-              f"{warm['load'] + warm['report']:.2f} s; peak RSS {warm['maxrss_kb'] / 1024:,.0f} MB")
+        cold_total = measure_cold(root, work, repeat, floor_all, floor_parsed)
+        measure_warm(root, cache, repeat)
         if not args.skip_naive:
-            import pandas as pd
-            t = time.perf_counter()
-            _, naive_frame = naive_report(root)
-            t_naive = time.perf_counter() - t
-            worst = frames_agree(pd.read_pickle(work / "frame.pkl"), naive_frame)
-            print(f"naive baseline (json.loads per line, model objects, scalar metric functions, same tables): "
-                  f"{t_naive:.2f} s = {t_naive / cold_total:.1f}x the cold run; largest difference between "
-                  f"the two over every metric of every record: {worst:.1e}")
+            measure_naive(root, work, cold_total)
     finally:
         if args.dir is None:
             shutil.rmtree(work, ignore_errors=True)
