@@ -31,7 +31,7 @@ import re
 
 import numpy as np
 
-from vital_core.model import LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
+from vital_core.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
 from vital_core.backends.offline.answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, YESNO, Mentions,
                            extract_mentions, question_type, words)
 from vital_core.backends.offline.embedder import embed
@@ -178,7 +178,7 @@ def importance_order(ids: list[str], labels: dict[str, str], scores: list[float]
                      sentence_index: list[int]) -> list[str]:
     """Vital, then okay, then less-important; same-sentence claims stay together in a tier."""
     order: list[str] = []
-    for tier in (VITAL, OKAY, LESS_IMPORTANT):
+    for tier in IMPORTANCE_LABELS:   # the method's tier order
         members = [i for i, sid in enumerate(ids) if labels[sid] == tier]
         groups: dict[int, list[int]] = {}
         for i in members:
