@@ -10,7 +10,7 @@ from vital_core.backends.openai.parsing import (ReplyParseError, extract_json, p
 from vital_core.backends.openai.pricing import DEFAULT_PRICES, cost_usd, load_prices, price_for
 from vital_core.backends.openai.retrieval import BM25, chunk_documents, estimate_tokens, select_passages
 from vital_core.backends.sentences import split_sentences
-from vital_core.model import Document, InvalidLabelError, normalise_importance, normalise_verdict
+from vital_core.model import (Document, InvalidLabelError, normalise_importance, normalise_verdict)
 
 
 # ---------------------------------------------------------------- extract_json

@@ -128,7 +128,7 @@ def test_report_json_reproduces_every_released_score(reference_dir: Path, tmp_pa
     expected = released(reference_dir)
     proc = subprocess.run(
         [sys.executable, "-m", "vital_core", "report", str(reference_dir / "gpt-4o"), "--json", *weights_args,
-         "--cache-dir", str(tmp_path / "cache")],
+         "--conventions", "strict", "--cache-dir", str(tmp_path / "cache")],
         cwd=REPO, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
@@ -145,12 +145,15 @@ def test_report_json_reproduces_every_released_score(reference_dir: Path, tmp_pa
             if problem:
                 failures.append(f"{rec['condition']} line {rec['index'] + 1}: {problem}")
     assert not failures, "\n".join(failures[:20])
-    # means per condition agree with the records, and undefined ones are left out and counted
+    # strict means per condition agree with the records: undefined and never-judged ones are left out and counted
+    assert report["conventions"] == "strict"
     for cond in CONDITIONS:
         values = [r["vital_precision"] for r in records if r["condition"] == cond]
-        defined = [v for v in values if v is not None]
-        assert report["conditions"][cond]["vital_precision"] == pytest.approx(sum(defined) / len(defined))
-        assert report["undefined"][cond].get("vital_precision", 0) == len(values) - len(defined)
+        kept = [r["vital_precision"] for r in records
+                if r["condition"] == cond and r["judged"] and r["vital_precision"] is not None]
+        assert report["not_judged"][cond] == 12      # all 12 never-judged queries, in every condition
+        assert report["conditions"][cond]["vital_precision"] == pytest.approx(sum(kept) / len(kept))
+        assert report["undefined"][cond].get("vital_precision", 0) == len(values) - len(kept)
     # no nuggets in these records: recall metrics are left out of the report
     assert "nugget_recall" not in report["conditions"]["normal"]
     assert {t["variant"] for t in report["tests"]} == {"missing", "wrong"}

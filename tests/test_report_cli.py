@@ -25,10 +25,11 @@ def release(tmp_path: Path) -> Path:
 
 
 def test_report_json_shape_and_values(release: Path, tmp_path: Path):
-    proc = run_cli("report", str(release), "--json", cache=tmp_path / "cache")
+    proc = run_cli("report", str(release), "--json", "--conventions", "strict", cache=tmp_path / "cache")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert {"conditions", "records", "tests"} <= set(report)
+    assert report["conventions"] == "strict" and report["convention_note"].startswith("Strict convention")
     keys = ["factscore_precision", "vital_precision", "weighted_precision", "decay_precision", "rlp", "n_vital",
             "n_okay", "n_less_important", "nugget_recall", "vital_recall", "weighted_recall", "rlr"]
     for cond in ("normal", "missing", "wrong"):
@@ -50,7 +51,8 @@ def test_report_json_shape_and_values(release: Path, tmp_path: Path):
 
 
 def test_report_weights_change_weighted_precision(release: Path, tmp_path: Path):
-    proc = run_cli("report", str(release), "--json", "--weights", "1,1,1", cache=tmp_path / "cache")
+    proc = run_cli("report", str(release), "--json", "--weights", "1,1,1", "--conventions", "strict",
+                   cache=tmp_path / "cache")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["weights"] == [1.0, 1.0, 1.0]
@@ -58,13 +60,20 @@ def test_report_weights_change_weighted_precision(release: Path, tmp_path: Path)
 
 
 def test_report_text_tables(release: Path, tmp_path: Path):
-    proc = run_cli("report", str(release), cache=tmp_path / "cache")
+    proc = run_cli("report", str(release), cache=tmp_path / "cache")     # the paper convention by default
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    for title in ("Subclaims per response by importance tier", "Precision and recall", "Response-level rates",
-                  "Paired tests", "Query type: open-ended", "Query type: single-answer"):
+    for title in ("Paper convention:", "Table 3:", "Table 4:", "Table 5:", "Figure 5:",
+                  "Paired tests as the authors' stat_sig.py", "Query type: open-ended", "Query type: single-answer"):
         assert title in out
-    assert "undef" in out and "VITAL precision" in out and "Nugget recall (All Strict)" in out
+    assert "VITAL precision" in out and "Nugget recall (All Strict)" in out and "normal vs wrong" in out
+    proc = run_cli("report", str(release), "--conventions", "strict", cache=tmp_path / "cache")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for title in ("Strict convention:", "cf. paper Table 3", "cf. paper Table 4", "cf. paper Table 5",
+                  "Paired tests against the normal response"):
+        assert title in out
+    assert "undef" in out and "left out" in out
 
 
 @pytest.mark.parametrize("args, message", [

@@ -1,10 +1,15 @@
-"""The paper's tables for a loaded set, as a JSON-ready dict or plain text.
+"""The paper's tables for a loaded set, as a JSON-ready dict or plain text, under a named convention.
 
-``build_report(dataset)`` returns ``{"conditions": {COND: {"n": int, METRIC:
-mean|null}}, "records": [...], "tests": [...], ...}`` (the ``report --json``
-output); ``render_text(dataset)`` prints Table 3 (subclaims per tier), Table 4
-(precision / recall means), Table 5 (response-level rates) and the paired
-tests, split by query type when it is known, with undefined counts shown.
+``build_report(dataset, conventions="paper")`` returns the ``report --json``
+object: ``conventions`` and its one-sentence ``convention_note``;
+``conditions`` / ``undefined`` (every query together) and
+``by_query_type[QT]["conditions" | "undefined"]``, each
+``{COND: {"n": int, KEY: mean|null}}`` / ``{COND: {KEY: records left out}}``;
+``not_judged`` (responses with subclaims none of which was judged, per
+condition); ``tests`` (one set, shared with the text report, so every test has
+one Holm value); ``records`` (per-record metrics). ``render_text`` prints the
+same tables: Table 3 (counts), Table 4 (precision and recall), Table 5 (flag
+rates), Figure 5 (decay) and the tests.
 """
 from __future__ import annotations
 
@@ -13,13 +18,25 @@ from typing import Any
 
 import pandas as pd
 
-from vital_core import stats
+from vital_core import conventions as conv
+from vital_core import paper_stats, stats
 from vital_core.dataset import Dataset
+from vital_core.model import ordered_conditions
 from vital_core.metrics.catalog import (ALL_SCORES, EXTRA_COUNTS, FIGURE5_DECAY, METRICS, TABLE3_COUNTS,
-                                        TABLE5_FLAGS, TESTED)
+                                        TABLE4_SCORES, TABLE5_FLAGS, TESTED)
 
-# Every metric the tables show, once each, in table order (kept when the data defines them).
+# Every metric the strict tables show, once each, in table order (kept when the data defines them).
 REPORT_METRICS = list(dict.fromkeys(TABLE3_COUNTS + EXTRA_COUNTS + ALL_SCORES + TABLE5_FLAGS + FIGURE5_DECAY))
+# The paper's tables, in its order: (title, keys).
+PAPER_TABLES = [("Table 3: subclaims and nuggets per response, by importance", conv.PAPER_COUNTS),
+                ("Table 4: precision and recall", TABLE4_SCORES + ["f1_at_k"]),
+                ("Table 5: share of responses flagged", TABLE5_FLAGS),
+                ("Figure 5: linear-decay precision and recall", FIGURE5_DECAY)]
+STRICT_TABLES = [("Counts per response (cf. paper Table 3)", TABLE3_COUNTS + EXTRA_COUNTS),
+                 ("Precision and recall (cf. paper Table 4)", ALL_SCORES),
+                 ("Share of responses flagged (cf. paper Table 5)", TABLE5_FLAGS),
+                 ("Decay-weighted precision and recall (cf. paper Figure 5)", FIGURE5_DECAY)]
+LABELS = {"n_okay_nuggets": "Okay nuggets"}
 
 
 def _clean(value: Any) -> Any:
@@ -38,50 +55,60 @@ def defined_metrics(frame: pd.DataFrame, keys: list[str]) -> list[str]:
     return [k for k in keys if k in frame.columns and frame[k].notna().any()]
 
 
-def _conditions_block(frame: pd.DataFrame, keys: list[str]) -> tuple[dict, dict]:
-    means = stats.means_table(frame, keys, undefined=True)
+def table_keys(frame: pd.DataFrame, conventions: str) -> list[str]:
+    if conventions == conv.PAPER:
+        return conv.PAPER_KEYS
+    return defined_metrics(frame, REPORT_METRICS)
+
+
+def _conditions_block(frame: pd.DataFrame, conventions: str) -> tuple[dict, dict]:
+    means, left_out = conv.condition_table(frame, table_keys(frame, conventions), conventions)
+    counts = frame.groupby("condition").size()
     conditions, undefined = {}, {}
-    for row in means.to_dict(orient="records"):
-        cond = row["condition"]
-        conditions[cond] = {"n": int(row["n"]), **{k: _clean(row[k]) for k in keys}}
-        undefined[cond] = {k: int(row[f"{k}__undefined"]) for k in keys if row[f"{k}__undefined"]}
+    for cond in [c for c in ordered_conditions(frame["condition"]) if c in means.index]:
+        conditions[cond] = {"n": int(counts[cond]), **{k: _clean(means.at[cond, k]) for k in means.columns}}
+        undefined[cond] = {k: int(left_out.at[cond, k]) for k in left_out.columns if left_out.at[cond, k]}
     return conditions, undefined
 
 
-def _paired_tests(frame: pd.DataFrame) -> pd.DataFrame:
-    """The one set of paired tests of a frame, shared by the JSON and text reports (one Holm value per test)."""
+def report_tests(frame: pd.DataFrame, conventions: str) -> pd.DataFrame:
+    """The one set of tests of a frame under a convention, shared by the JSON and text reports."""
+    if conventions == conv.PAPER:
+        return pd.DataFrame(paper_stats.paper_tests(frame))
     keys = defined_metrics(frame, TESTED)
-    return stats.paired_tests(frame, metrics=keys) if keys else pd.DataFrame()
+    return stats.paired_tests(conv.strict_frame(frame, keys), metrics=keys) if keys else pd.DataFrame()
 
 
-def _tests_records(tests: pd.DataFrame) -> list[dict]:
-    return [{k: _clean(v) for k, v in row.items()} for row in tests.to_dict(orient="records")]
+def _query_types(frame: pd.DataFrame) -> list[str]:
+    return sorted(frame["query_type"].dropna().unique())
 
 
-def build_report(dataset: Dataset, metrics: list[str] | None = None, *, include_records: bool = True) -> dict:
-    """The ``report --json`` object for a dataset."""
+def build_report(dataset: Dataset, *, conventions: str = conv.PAPER, include_records: bool = True) -> dict:
+    """The ``report --json`` object for a dataset under ``conventions`` (``paper`` or ``strict``)."""
     frame = dataset.frame
-    keys = defined_metrics(frame, metrics or REPORT_METRICS)
-    conditions, undefined = _conditions_block(frame, keys)
-    tests = _paired_tests(frame)
+    conditions, undefined = _conditions_block(frame, conventions)
+    not_judged = conv.not_judged_counts(frame)
     out: dict[str, Any] = {
+        "conventions": conventions, "convention_note": conv.DESCRIPTION[conventions],
         "source": dataset.source, "weights": list(dataset.weights.as_tuple()), "f1_k": dataset.f1_k,
         "skipped": dataset.skipped, "problems": list(dataset.problems),
         "conditions": conditions, "undefined": undefined,
-        "records": [], "tests": _tests_records(tests),
+        "not_judged": {c: int(n) for c, n in not_judged.items()},
+        "records": [], "tests": [{k: _clean(v) for k, v in row.items()}
+                                 for row in report_tests(frame, conventions).to_dict(orient="records")],
     }
-    query_types = [q for q in frame["query_type"].dropna().unique()]
-    if query_types:
-        out["by_query_type"] = {}
-        for qt in sorted(query_types):
-            part = frame[frame["query_type"] == qt]
-            c, u = _conditions_block(part, keys)
-            out["by_query_type"][qt] = {"conditions": c, "undefined": u}
+    out["by_query_type"] = {}
+    for qt in _query_types(frame):
+        c, u = _conditions_block(frame[frame["query_type"] == qt], conventions)
+        out["by_query_type"][qt] = {"conditions": c, "undefined": u}
     if include_records:
+        keys = defined_metrics(frame, REPORT_METRICS)
         cols = ["example_id", "condition", "index", "query", "dataset", "query_type"] + keys
         sub = frame[cols].astype(object)
         sub = sub.where(sub.notna(), None)
-        out["records"] = [{k: _clean(v) for k, v in zip(cols, row)} for row in sub.itertuples(index=False)]
+        judged = ~conv.never_judged(frame).to_numpy()
+        out["records"] = [{**{k: _clean(v) for k, v in zip(cols, row)}, "judged": bool(j)}
+                          for row, j in zip(sub.itertuples(index=False), judged)]
     return out
 
 
@@ -91,49 +118,7 @@ def _fmt(value: Any, kind: str) -> str:
     value = _clean(value)
     if value is None:
         return "undef"
-    if kind == "count":
-        return f"{value:.2f}"
-    return f"{value:.3f}"
-
-
-def _table(headers: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    line = lambda cells: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-    return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in rows)])
-
-
-def _metric_table(frame: pd.DataFrame, keys: list[str]) -> str:
-    keys = defined_metrics(frame, keys)
-    if not keys:
-        return "(no metric defined for these records)"
-    means = stats.means_table(frame, keys, undefined=True).to_dict(orient="records")
-    conditions = [m["condition"] for m in means]
-    rows = []
-    for key in keys:
-        spec = METRICS[key]
-        row = [spec.label]
-        for m in means:
-            undefined = int(m[f"{key}__undefined"])
-            row.append(_fmt(m[key], spec.kind) + (f" ({undefined} undef)" if undefined else ""))
-        rows.append(row)
-    header = ["metric"] + [f"{c} (n={int(m['n'])})" for c, m in zip(conditions, means)]
-    return _table(header, rows)
-
-
-def _tests_table(tests: pd.DataFrame) -> str:
-    if tests.empty:
-        return "(no paired variants: needs a normal response and at least one other variant per example)"
-    rows = []
-    for r in tests.to_dict(orient="records"):
-        p_name = "McNemar" if r["kind"] == "flag" else "t"
-        rows.append([f"{r['variant']}: {METRICS[r['metric']].label}",
-                     f"{r['n_pairs']}" + (f" (-{r['n_dropped']})" if r["n_dropped"] else ""),
-                     _fmt(r["mean_baseline"], "score"), _fmt(r["mean_variant"], "score"),
-                     _fmt(r["mean_diff"], "score"), _fmt(r["effect_size"], "score"),
-                     f"{p_name} {_p(r['p_primary'])}", _p(r["wilcoxon_p"]), _p(r["p_holm"]),
-                     _fmt(r["detection_rate"], "score"), _fmt(r["auc"], "score")])
-    return _table(["variant: metric", "pairs (dropped)", "normal", "variant", "diff", "effect", "p",
-                   "Wilcoxon p", "Holm p", "detect", "AUC"], rows)
+    return f"{value:.2f}" if kind == "count" else f"{value:.3f}"
 
 
 def _p(value: Any) -> str:
@@ -143,39 +128,111 @@ def _p(value: Any) -> str:
     return f"{value:.2g}" if value < 0.001 else f"{value:.3f}"
 
 
-def render_text(dataset: Dataset, by_query_type: bool = True) -> str:
+def _table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    line = lambda cells: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))  # noqa: E731
+    return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in rows)])
+
+
+def _label(key: str) -> str:
+    return LABELS.get(key) or METRICS[key].label
+
+
+def _kind(key: str) -> str:
+    return METRICS[key].kind if key in METRICS else "count"
+
+
+def _metric_table(block: tuple[dict, dict], keys: list[str]) -> str:
+    conditions, undefined = block
+    keys = [k for k in keys if any(values.get(k) is not None for values in conditions.values())]
+    if not keys:
+        return "(no metric defined for these records)"
+    rows = []
+    for key in keys:
+        row = [_label(key)]
+        for cond, values in conditions.items():
+            left_out = undefined.get(cond, {}).get(key, 0)
+            row.append(_fmt(values.get(key), _kind(key)) + (f" ({left_out} left out)" if left_out else ""))
+        rows.append(row)
+    return _table(["metric"] + [f"{c} (n={v['n']})" for c, v in conditions.items()], rows)
+
+
+def _strict_tests_table(tests: pd.DataFrame) -> str:
+    rows = []
+    for r in tests.to_dict(orient="records"):
+        p_name = "McNemar" if r["kind"] == "flag" else "t"
+        rows.append([f"{r['variant']}: {_label(r['metric'])}",
+                     f"{r['n_pairs']}" + (f" (-{r['n_dropped']})" if r["n_dropped"] else ""),
+                     _fmt(r["mean_baseline"], "score"), _fmt(r["mean_variant"], "score"),
+                     _fmt(r["mean_diff"], "score"), _fmt(r["effect_size"], "score"),
+                     f"{p_name} {_p(r['p_primary'])}", _p(r["wilcoxon_p"]), _p(r["p_holm"]),
+                     _fmt(r["detection_rate"], "score"), _fmt(r["auc"], "score")])
+    return _table(["variant: metric", "pairs (dropped)", "normal", "variant", "diff", "effect", "p",
+                   "Wilcoxon p", "Holm p", "detect", "AUC"], rows)
+
+
+def _paper_tests_table(tests: pd.DataFrame) -> str:
+    rows = []
+    for r in tests.to_dict(orient="records"):
+        if r["kind"] == "continuous":
+            a, b, effect = r["mean_a"], r["mean_b"], f"d_z {_fmt(r['cohens_dz'], 'score')}, r {_fmt(r['rank_biserial'], 'score')}"
+            ps = f"t {_p(r['t_p_holm'])}, Wilcoxon {_p(r['wilcoxon_p_holm'])}"
+        else:
+            a, b, effect = r["rate_a"], r["rate_b"], f"rate diff {_fmt(r['risk_diff'], 'score')}"
+            ps = f"McNemar {_p(r['mcnemar_p_holm'])}" + (" (exact)" if r["exact"] else "")
+        rows.append([f"{r['group']}: {_label(r['metric'])}", r["comparison"], str(r["n"]),
+                     _fmt(a, "score"), _fmt(b, "score"), effect, ps])
+    return _table(["group: metric", "comparison", "n", "mean A", "mean B", "effect", "Holm p"], rows)
+
+
+def _tests_text(frame: pd.DataFrame, conventions: str) -> list[str]:
+    tests = report_tests(frame, conventions)
+    if tests.empty:
+        return ["(no paired variants: needs a normal response and at least one other variant per example)"]
+    if conventions == conv.PAPER:
+        return ["Paired tests as the authors' stat_sig.py (pooled pairs per group; Holm within each group "
+                "and test type)", _paper_tests_table(tests)]
+    return ["Paired tests against the normal response (diff = variant - normal; effect = Cohen's d_z for "
+            "scores, rate difference for flags; Holm over this table)", _strict_tests_table(tests)]
+
+
+def _header(dataset: Dataset, conventions: str) -> list[str]:
     frame = dataset.frame
+    counts = ", ".join(f"{c}: {int((frame.condition == c).sum())}" for c in dataset.conditions)
     out = [f"VITAL report: {dataset.source}",
-           f"records: {len(frame)} ({', '.join(f'{c}: {int((frame.condition == c).sum())}' for c in dataset.conditions)})"
-           f"; tier weights vital/okay/less-important = {dataset.weights}"
-           + (f"; F1@K with K = {dataset.f1_k:g}" if dataset.f1_k is not None else "")]
+           f"records: {len(frame)} ({counts}); tier weights vital/okay/less-important = {dataset.weights}",
+           conv.DESCRIPTION[conventions]]
+    not_judged = conv.not_judged_counts(frame)
+    if not_judged.sum():
+        out.append("not judged (subclaims, none judged): "
+                   + ", ".join(f"{c}: {int(n)}" for c, n in not_judged.items() if n))
     if dataset.skipped:
         out.append(f"skipped {dataset.skipped} bad record(s) (--skip-bad)")
-    for problem in dataset.problems[:20]:
-        out.append(f"note: {problem}")
+    out += [f"note: {p}" for p in dataset.problems[:20]]
     if len(dataset.problems) > 20:
         out.append(f"note: ... and {len(dataset.problems) - 20} more")
-    out.append("'undef' = no record defines the metric; '(k undef)' = k records left out of the mean.")
+    out.append("'undef' = no record defines the metric; '(k left out)' = k records not in the mean.")
+    return out
+
+
+def render_text(dataset: Dataset, by_query_type: bool = True, conventions: str = conv.PAPER) -> str:
+    frame = dataset.frame
+    out = _header(dataset, conventions)
     groups: list[tuple[str, pd.DataFrame]] = [("All queries", frame)]
-    if by_query_type and frame["query_type"].notna().any():
-        known = sorted(frame["query_type"].dropna().unique())
+    known = _query_types(frame)
+    if by_query_type and known:
         if len(known) > 1 or frame["query_type"].isna().any():
             groups += [(f"Query type: {qt}", frame[frame["query_type"] == qt]) for qt in known]
         else:
             groups = [(f"All queries (query type: {known[0]})", frame)]
+    tables = PAPER_TABLES if conventions == conv.PAPER else STRICT_TABLES
     for title, part in groups:
-        out += ["", f"=== {title} ===", "",
-                "Subclaims per response by importance tier (mean; cf. paper Table 3)",
-                _metric_table(part, TABLE3_COUNTS + EXTRA_COUNTS), "",
-                "Precision and recall (mean per condition; cf. paper Table 4)",
-                _metric_table(part, ALL_SCORES), "",
-                "Response-level rates (share of responses flagged; cf. paper Table 5)",
-                _metric_table(part, TABLE5_FLAGS), "",
-                "Paired tests against the normal response (diff = variant - normal; effect = Cohen's d_z "
-                f"for scores, rate difference for flags; Holm over this table; detect = share of pairs where "
-                f"{stats.NOTICED_RULE})",
-                _tests_table(_paired_tests(part))]
+        block = _conditions_block(part, conventions)
+        out += ["", f"=== {title} ==="]
+        for table_title, keys in tables:
+            out += ["", table_title, _metric_table(block, keys)]
+        out += [""] + _tests_text(part, conventions)
     return "\n".join(out) + "\n"
 
 
-__all__ = ["build_report", "render_text", "REPORT_METRICS"]
+__all__ = ["build_report", "render_text", "REPORT_METRICS", "report_tests"]

@@ -6,7 +6,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from vital_core.backends import config as backend_settings
+from vital_core.backends import (config as backend_settings)
 
 # The sidebar's widget keys. Streamlit forgets a widget's value when a page that does not draw
 # it runs; every page draws the sidebar, but each page is its own script, so the values are

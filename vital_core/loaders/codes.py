@@ -13,7 +13,7 @@ from vital_core.model import (NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NUGGET_IMPORTANCE
                               normalise_nugget_importance, normalise_verdict)
 from vital_core.metrics.codes import ASSIGNMENT_CODE, TIER_CODE, UNASSIGNED_CODE, VERDICT_CODE
 from vital_core.loaders.discover import FACTSCORE, NEW_METRIC, NUGGETS, RECORDS, ConditionSource
-from vital_core.loaders.records import LoadLog, ReleaseRecord, iter_condition, open_condition, released_score
+from vital_core.loaders.records import (LoadLog, ReleaseRecord, iter_condition, open_condition, released_score)
 
 # --------------------------------------------------------------------------- record -> codes / model
 

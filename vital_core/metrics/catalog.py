@@ -71,6 +71,8 @@ _SPECS = [
                "true when any vital nugget is not supported"),
     MetricSpec("n_nuggets", "Nuggets", "count", True, "", "number of nuggets"),
     MetricSpec("n_vital_nuggets", "Vital nuggets", "count", True, "", "number of vital nuggets"),
+    MetricSpec("n_vital_nuggets_missed", "Vital nuggets not supported", "count", False, "assigned nuggets",
+               "vital nuggets with no support at all (partial support counts as support, as the paper's RLR)"),
     MetricSpec("fc_precision", "Factual correctness precision", "score", True, "a reference answer",
                "response claims supported by the reference / response claims"),
     MetricSpec("fc_recall", "Factual correctness recall", "score", True, "a reference answer",

@@ -26,7 +26,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from vital_core.model import (CONTRADICTED, EVIDENCE_REFERENCE, LESS_IMPORTANT, OKAY, PARTIAL_SUPPORT, SUPPORT,
+from vital_core.model import (NOT_SUPPORT, CONTRADICTED, EVIDENCE_REFERENCE, LESS_IMPORTANT, OKAY, PARTIAL_SUPPORT, SUPPORT,
                               SUPPORTED, VITAL, ResponseResult)
 
 TOP_K = 5                     # the release's top-k decay variant
@@ -254,6 +254,17 @@ def rlr(nugget_importance: Sequence[str], assignment: Sequence[str | None] | Non
     if not vital or any(a is None for a in vital):
         return None
     return any(a != SUPPORT for a in vital)
+
+
+def vital_nuggets_missed(nugget_importance: Sequence[str], assignment: Sequence[str | None] | None) -> int | None:
+    """Vital nuggets with no support at all (partial support counts as support): the paper's Table 5 RLR
+    flags a response when this is above 0, or when there is no vital nugget."""
+    if assignment is None:
+        return None
+    vital = [a for label, a in zip(nugget_importance, assignment) if label == VITAL]
+    if any(a is None for a in vital):
+        return None
+    return sum(a == NOT_SUPPORT for a in vital)
 
 
 # --------------------------------------------------------------------------- combinations

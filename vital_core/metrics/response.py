@@ -6,11 +6,10 @@ from dataclasses import dataclass
 
 from vital_core.model import (CONTRADICTED, LESS_IMPORTANT, NOT_JUDGED, OKAY, SUPPORTED, VITAL, Nugget,
                               ResponseResult, Subclaim)
-from vital_core.metrics.formulas import (DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, TierWeights, decay_precision,
-                                         decay_recall, f1,
+from vital_core.metrics.formulas import (DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, TierWeights, decay_precision, decay_recall, f1,
                                          factscore_precision, fc_precision, fc_recall, nugget_recall, pcp, rlp,
                                          rlr, tier_counts, tier_precision, vital_recall, weighted_precision,
-                                         weighted_recall, wimpe_points, wpa)
+                                         weighted_recall, wimpe_points, wpa, vital_nuggets_missed)
 
 
 @dataclass(slots=True)
@@ -98,6 +97,7 @@ def compute_metrics(data: ScoringInput, weights: TierWeights = DEFAULT_WEIGHTS) 
         "rlr": rlr(nimp or [], assign) if has_nuggets else None,
         "n_nuggets": None if nimp is None else len(nimp),
         "n_vital_nuggets": None if nimp is None else sum(label == VITAL for label in nimp),
+        "n_vital_nuggets_missed": vital_nuggets_missed(nimp or [], assign) if has_nuggets else None,
         "fc_precision": fcp,
         "fc_recall": fcr,
         "fc_f1": f1(fcp, fcr),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vital_core.metrics.codes import (ASSIGNMENT_CODE, CONTRADICTED_CODE, LESS_IMPORTANT_CODE, NOT_JUDGED_CODE,
+from vital_core.metrics.codes import (ASSIGNMENT_CODE, NOT_SUPPORT_CODE, CONTRADICTED_CODE, LESS_IMPORTANT_CODE, NOT_JUDGED_CODE,
                                       OKAY_CODE, PARTIAL_CODE, SUPPORT_CODE, SUPPORTED_CODE, TIER_CODE,
                                       TIERS_BY_CODE, UNASSIGNED_CODE, UNLABELLED_CODE, VERDICT_CODE, VITAL_CODE)
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, WIMPE_WEIGHTS, TierWeights
@@ -241,7 +241,9 @@ def _nugget_recall(c: _Columns, weights: TierWeights) -> dict[str, np.ndarray]:
         "decay_recall": decay(None), "decay_recall_top5": decay(TOP_K),
         "rlr": np.where(ok_vital & (n_vnug > 0), (c.count(c.nrec, vital_n, c.full) < n_vnug).astype(float), np.nan),
         "n_nuggets": np.where(c.has_nuggets, n_nug, np.nan),
-        "n_vital_nuggets": np.where(c.has_nuggets, n_vnug, np.nan)}
+        "n_vital_nuggets": np.where(c.has_nuggets, n_vnug, np.nan),
+        "n_vital_nuggets_missed": np.where(ok_vital, c.count(c.nrec, vital_n & (c.nassign == NOT_SUPPORT_CODE)),
+                                           np.nan)}
 
 
 def _factual_correctness(c: _Columns) -> dict[str, np.ndarray]:

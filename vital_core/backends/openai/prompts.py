@@ -19,7 +19,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from vital_core.model import ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, MISSING, NUGGET_IMPORTANCE, WRONG
+from vital_core.model import (ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, MISSING, NUGGET_IMPORTANCE, WRONG)
 
 # Version of the prompt set as a whole (recorded in results as backend.prompt_version).
 PROMPT_SET_VERSION = "vital-explorer-prompts/1"

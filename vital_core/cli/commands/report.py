@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from vital_core.cli.main import UsageError
+from vital_core.conventions import CONVENTIONS, PAPER
 from vital_core.errors import InputError
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights
 
@@ -18,6 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tier weights vital,okay,less-important for weighted precision/recall "
                              f"(default {DEFAULT_WEIGHTS}, which reproduces the released scores)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    parser.add_argument("--conventions", choices=CONVENTIONS, default=PAPER,
+                        help="paper: exactly what the authors' table scripts compute, quirks included (default); "
+                             "strict: records pooled, undefined and never-judged responses left out and counted")
     parser.add_argument("--skip-bad", action="store_true",
                         help="skip malformed records or unknown labels instead of stopping; reports how many")
     parser.add_argument("--k", type=float, default=None, help="K of F1@K (default: median subclaim count)")
@@ -60,10 +64,10 @@ def run(args: argparse.Namespace) -> int:
               + (f" ({dataset.skipped} skipped)" if dataset.skipped else ""), file=sys.stderr)
         return 1
     if args.json:
-        json.dump(build_report(dataset), sys.stdout, ensure_ascii=False)
+        json.dump(build_report(dataset, conventions=args.conventions), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(render_text(dataset, by_query_type=not args.no_query_types))
+        sys.stdout.write(render_text(dataset, by_query_type=not args.no_query_types, conventions=args.conventions))
     if dataset.skipped:
         print(f"skipped {dataset.skipped} bad record(s)", file=sys.stderr)
     return 0
