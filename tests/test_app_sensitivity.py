@@ -2,17 +2,22 @@
 from __future__ import annotations
 
 from tests.app_helpers import assert_clean, open_page, texts
+from vital_core.conventions import DESCRIPTION
 
 
 def _charts(at):
     return at.get("plotly_chart")
 
 
+def _table_with(at, column: str):
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
 def test_demo_sensitivity_tables_charts_and_downloads():
     at = open_page("sensitivity")
     headers = [h.value for h in at.header]
-    assert headers == ["Per-condition means", "Paired tests: each variant against its normal response",
-                       "Detection rate per metric", "Cumulative precision over subclaim position (Figures 3-4)",
+    assert headers == ["Per-condition means", "Paired tests", "Detection rate per metric",
+                       "Cumulative precision over subclaim position (Figures 3-4)",
                        "Decay-weighted precision and recall (Figure 5)"]
     assert len(_charts(at)) == 5
     labels = [d.label for d in at.get("download_button")]
@@ -20,8 +25,15 @@ def test_demo_sensitivity_tables_charts_and_downloads():
     # PNG export of every chart is configured with a file name
     for chart in _charts(at):
         assert '"toImageButtonOptions"' in chart.proto.config and '"filename"' in chart.proto.config
-    # the paired-test table lists both damaged variants
-    tests = next(d.value for d in at.dataframe if "p (Holm)" in d.value.columns)
+    # the paper convention by default, said in its sentence; the authors' tests compare every pair
+    assert DESCRIPTION["paper"] in texts(at, "caption")
+    tests = _table_with(at, "p t (Holm)")
+    assert set(tests["comparison"]) == {"normal vs missing", "normal vs wrong", "missing vs wrong"}
+    # the strict convention: each variant against its normal, with its own sentence
+    at.radio(key="sens_conventions").set_value("strict").run()
+    assert_clean(at)
+    assert DESCRIPTION["strict"] in texts(at, "caption")
+    tests = _table_with(at, "p (Holm)")
     assert set(tests["variant"]) == {"missing", "wrong"}
     assert tests["p (t-test / McNemar)"].notna().any()
 
@@ -30,18 +42,23 @@ def test_split_and_filter_by_query_type():
     at = open_page("sensitivity")
     at.radio(key="sens_view").set_value("Split by query type").run()
     assert_clean(at)
-    means = at.dataframe[0].value
-    assert set(means["query_type"]) == {"open-ended", "single-answer"}
+    assert [s.value for s in at.subheader if s.value.startswith("Query type")] == [
+        "Query type: open-ended", "Query type: single-answer"]
     at.radio(key="sens_view").set_value("single-answer").run()
     assert_clean(at)
-    assert list(at.dataframe[0].value["n"]) == [6, 6, 6]
+    counts = at.dataframe[0].value.iloc[0]
+    assert counts["metric"] == "Responses" and list(counts[["normal", "missing", "wrong"]]) == ["6", "6", "6"]
 
 
-def test_reference_set_without_nuggets_explains_undefined(reference_dir):
+def test_reference_set_says_what_was_not_judged_and_left_out(reference_dir):
     at = open_page("sensitivity", query_params={"dataset": str(reference_dir / "gpt-4o")})
     assert any("150 responses" in c for c in texts(at, "caption"))
     assert any("Decay recall is undefined" in c for c in texts(at, "caption"))
-    assert any("Left out of the means as undefined" in c for c in texts(at, "caption"))
+    assert any("Not judged: 36 response(s)" in w for w in texts(at, "warning"))
+    table4 = at.dataframe[1].value     # the second tab: FactScore skips the 12 never-judged responses
+    assert table4.iloc[1]["metric"] == "FactScore precision" and "(12 left out)" in table4.iloc[1]["normal"]
+    means_chart = _charts(at)[0]
+    assert "no recall: this set has no nuggets" in means_chart.proto.spec
 
 
 def test_single_condition_set_explains_missing_pairs(reference_dir):

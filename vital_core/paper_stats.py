@@ -13,11 +13,9 @@ Holm's correction runs within each group, separately for the t-tests, the
 Wilcoxon tests and the McNemar tests. The means shown beside a test are the
 ``paper`` convention's means (mean of per-subset means), as the authors report.
 
-Wilcoxon's method is chosen here, not left to scipy's ``auto``: the normal
-approximation for more than 50 pairs (what ``auto`` does, and what the authors'
-large samples got), the exact distribution for at most 50 pairs without ties
-or zero differences, and the normal approximation otherwise, where ``auto``
-would run a random permutation test (slow, and not repeatable).
+Wilcoxon's method is ``stats.wilcoxon_method``: what scipy's ``auto`` does for the
+authors' samples (thousands of pairs: the normal approximation), without its slow
+permutation path for tiny samples with ties.
 """
 from __future__ import annotations
 
@@ -29,7 +27,7 @@ from scipy import stats as sps
 
 from vital_core.conventions import mean_of_subset_means, paper_test_values
 from vital_core.model import CONDITIONS, OPEN_ENDED, SINGLE_ANSWER
-from vital_core.stats import holm
+from vital_core.stats import holm, wilcoxon_method
 
 ALL_GROUP = "all"
 GROUPS = (OPEN_ENDED, SINGLE_ANSWER, ALL_GROUP)
@@ -38,14 +36,6 @@ CONTINUOUS = ["factscore_precision", "vital_precision", "decay_precision", "nugg
 BINARY = ["rlp", "rlr"]
 PAIRS = [(a, b) for i, a in enumerate(CONDITIONS) for b in CONDITIONS[i + 1:]]
 EXACT_BELOW = 25          # stat_sig.py: exact McNemar below 25 discordant pairs
-EXACT_WILCOXON_MAX = 50   # scipy's own threshold for its exact Wilcoxon distribution
-
-
-def wilcoxon_method(diff: np.ndarray) -> str:
-    nonzero = diff[diff != 0]
-    exact_ok = nonzero.size <= EXACT_WILCOXON_MAX and nonzero.size == diff.size \
-        and np.unique(np.abs(nonzero)).size == nonzero.size
-    return "exact" if exact_ok else "asymptotic"
 
 
 def rank_biserial(diff: np.ndarray) -> float | None:

@@ -193,6 +193,21 @@ def roc_auc(normal: np.ndarray, variant: np.ndarray, higher_is_better: bool = Tr
     return float(u / (a.size * b.size))
 
 
+EXACT_WILCOXON_MAX = 50   # scipy's own limit for its exact Wilcoxon distribution
+
+
+def wilcoxon_method(diff: np.ndarray) -> str:
+    """Wilcoxon's method, chosen here rather than by scipy's ``auto``: exact for at most 50 pairs without
+    ties or zero differences, else the normal approximation. It equals ``auto`` except for at most 13
+    pairs with ties or zeros, where ``auto`` enumerates every sign pattern (up to 8192 permutations a
+    test: tens of seconds for a page of tests). Passing the method keeps the result the same across
+    scipy versions (>= 1.13, where ``asymptotic`` got its name)."""
+    nonzero = diff[diff != 0]
+    exact_ok = nonzero.size <= EXACT_WILCOXON_MAX and nonzero.size == diff.size \
+        and np.unique(np.abs(nonzero)).size == nonzero.size
+    return "exact" if exact_ok else "asymptotic"
+
+
 def mcnemar_exact(b: int, c: int) -> float:
     """Exact McNemar p-value: two-sided binomial test of b successes in b + c discordant pairs."""
     if b + c == 0:
@@ -232,7 +247,7 @@ def _test_pairs(key: str, base: np.ndarray, var: np.ndarray) -> dict:
                     row["t_stat"], row["t_p"] = _nan_to_none(t.statistic), _nan_to_none(t.pvalue)
                 if np.any(diff != 0):
                     try:
-                        w = sps.wilcoxon(var, base)
+                        w = sps.wilcoxon(var, base, method=wilcoxon_method(diff))
                         row["wilcoxon_stat"], row["wilcoxon_p"] = _nan_to_none(w.statistic), _nan_to_none(w.pvalue)
                     except ValueError:
                         pass
@@ -321,6 +336,22 @@ def _curve_rows(group: np.ndarray, position: np.ndarray, value: np.ndarray, labe
         rows.append({**extra, "condition": condition, pos_name: p, "precision": sums[k] / counts[k],
                      "n": int(counts[k])})
     return pd.DataFrame(rows, columns=cols)
+
+
+# Figures 3-4: a curve point averaging few responses is noise (the tail past n ~ 25 averages 1-14 answers).
+CURVE_MIN_SHARE, CURVE_MIN_RESPONSES = 0.10, 5
+CURVE_RULE = (f"a point is drawn while at least {CURVE_MIN_SHARE:.0%} of the condition's responses (and at "
+              f"least {CURVE_MIN_RESPONSES}) have that many subclaims")
+
+
+def well_supported(curve: pd.DataFrame, by: str | None = None) -> pd.DataFrame:
+    """The points of a curve that ``CURVE_RULE`` keeps: per condition (and group), n at least the share
+    of the responses at position 1 and at least the minimum count."""
+    if curve.empty:
+        return curve
+    keys = ([by] if by else []) + ["condition"]
+    first = curve.groupby(keys)["n"].transform("max")
+    return curve[(curve["n"] >= CURVE_MIN_SHARE * first) & (curve["n"] >= CURVE_MIN_RESPONSES)]
 
 
 def cumulative_precision_curves(dataset_or_examples, order: str = "response", by: str | None = None,

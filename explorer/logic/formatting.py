@@ -1,4 +1,4 @@
-"""A metric value as the app writes it: undefined, flagged / not flagged, a count or 3 decimals."""
+"""A metric value, or a mean of one, as the app writes it; text escaped for HTML."""
 from __future__ import annotations
 
 import html
@@ -19,6 +19,15 @@ def format_value(key: str, value) -> str:
     except (TypeError, ValueError):
         return str(value)
 
+
+def format_mean(key: str, value) -> str:
+    """A mean over responses: the share flagged for a flag, two decimals for a count, three for a score."""
+    if value is None or value != value:      # None or NaN
+        return "undefined"
+    kind = METRICS[key].kind if key in METRICS else "count"
+    if kind == "flag":
+        return f"{value:.1%} flagged"
+    return f"{value:.2f}" if kind == "count" else f"{value:.3f}"
 
 
 def escape(text: object) -> str:
