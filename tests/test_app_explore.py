@@ -44,6 +44,8 @@ def test_reference_folder_by_url_query_param(reference_dir):
     assert any("◀ selected row" in m for m in texts(at, "markdown"))
     # nuggets are absent from these records: the page says so instead of failing
     assert any("No nuggets" in i for i in texts(at, "info"))
+    # example 3 is one of the 12 queries none of whose subclaims was judged: said on every variant
+    assert sum(w.startswith("Not judged: none of these subclaims") for w in texts(at, "warning")) == 3
 
 
 def test_path_typed_in_loads_and_bad_path_explains(tmp_path, reference_dir):

@@ -7,8 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer.logic import palette
-from vital_core.model import Nugget
-from vital_core.model import ResponseResult
+from vital_core.model import NOT_JUDGED, Nugget, ResponseResult
 
 def legend(where=None) -> None:
     (where or st).html(palette.legend_html())
@@ -59,6 +58,10 @@ def show_subclaims(response: ResponseResult, *, details: bool = True, where=None
         return
     for w in response.warnings:
         target.warning(w)
+    if all(s.verdict == NOT_JUDGED for s in response.subclaims):
+        target.warning("Not judged: none of these subclaims has a verdict (in the release, FactScore found no "
+                       "usable document). The paper's tables count them as unsupported; the strict "
+                       "convention leaves this response out.", icon=":material/help:")
     box = target.container(height=height) if height is not None and len(response.subclaims) > 6 else target
     box.html(subclaims_html(response, details=details, compact=compact))
     if details:
