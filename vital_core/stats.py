@@ -1,5 +1,8 @@
 """Sensitivity statistics over a loaded set (the paper's Tables 3-5, Figures 3-5).
 
+One module on purpose (~430 lines): the tables' tests and the figures' curves share its grouping
+and pairing helpers.
+
 Every function takes the per-record frame of ``dataset.Dataset`` (one row per
 (example, condition), one column per metric; missing value = undefined).
 

@@ -1,5 +1,7 @@
 """Every per-response metric of the method, each a pure function with its formula.
 
+One file on purpose (~400 lines): every formula of the method in one place, to read side by side.
+
 The functions work on plain sequences (labels, verdicts, assignments) so the
 same code scores a ``ResponseResult`` (``compute_response_metrics``) and a raw
 release record streamed by the loader (``ScoringInput.from_release``): one
