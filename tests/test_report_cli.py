@@ -103,3 +103,24 @@ def test_report_bad_line_then_skip_bad(release: Path, tmp_path: Path):
     assert report["skipped"] == 1 and "line 1" in report["problems"][0]
     assert report["conditions"]["normal"]["n"] == 4
     assert "skipped 1 bad record" in proc.stderr
+
+
+def test_report_figures_writes_svg_and_png(tmp_path: Path):
+    import xml.etree.ElementTree as ET
+    from tests.paper_release import make_paper_release
+    release = make_paper_release(tmp_path / "release")     # enough responses per curve point
+    out = tmp_path / "figures"
+    proc = run_cli("report", str(release), "--figures", str(out), cache=tmp_path / "cache")
+    assert proc.returncode == 0, proc.stderr
+    names = sorted(p.name for p in out.iterdir())
+    for stem in ("figure-3-single-answer", "figure-4-open-ended", "figure-5-single-answer",
+                 "figure-5-open-ended", "detection"):
+        assert f"{stem}.svg" in names and f"{stem}.png" in names, names
+        assert (out / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert ET.parse(out / f"{stem}.svg").getroot().tag.endswith("svg")
+    assert "figures: 10 file(s)" in proc.stderr
+    # a file where the folder should be is a usage error, and the file is left alone
+    (tmp_path / "taken").write_text("mine")
+    proc = run_cli("report", str(release), "--figures", str(tmp_path / "taken"), cache=tmp_path / "cache")
+    assert proc.returncode == 2 and "is a file" in proc.stderr
+    assert (tmp_path / "taken").read_text() == "mine"

@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conventions", choices=CONVENTIONS, default=PAPER,
                         help="paper: exactly what the authors' table scripts compute, quirks included (default); "
                              "strict: records pooled, undefined and never-judged responses left out and counted")
+    parser.add_argument("--figures", metavar="DIR",
+                        help="also write Figures 3, 4 and 5 and the detection chart to DIR as SVG and PNG "
+                             "(drawn with the app's colours by explorer.logic.figures)")
     parser.add_argument("--skip-bad", action="store_true",
                         help="skip malformed records or unknown labels instead of stopping; reports how many")
     parser.add_argument("--k", type=float, default=None, help="K of F1@K (default: median subclaim count)")
@@ -68,6 +71,20 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(render_text(dataset, by_query_type=not args.no_query_types, conventions=args.conventions))
+    if args.figures:
+        write_figures_to(dataset, Path(args.figures), args.conventions)
     if dataset.skipped:
         print(f"skipped {dataset.skipped} bad record(s)", file=sys.stderr)
     return 0
+
+
+def write_figures_to(dataset, folder: Path, conventions: str) -> None:
+    """The one place the command line draws: with the app's presentation code, so the figures look the same."""
+    from explorer.logic.figures import write_figures
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--figures {folder} is a file; give a folder")
+    try:
+        written = write_figures(dataset, folder, conventions)
+    except OSError as exc:
+        raise UsageError(f"--figures {folder}: {exc.strerror or exc}") from None
+    print(f"figures: {len(written)} file(s) in {folder}", file=sys.stderr)

@@ -1,0 +1,122 @@
+"""The paper's figures as SVG and PNG files (``report --figures DIR``), in the app's colours and patterns.
+
+Drawn with matplotlib, which writes both formats with no browser (plotly's image export needs a
+Chromium of its own). Figures 3 and 4: cumulative FactScore precision over the first n subclaims
+in response order, single-answer and open-ended queries (pooled, as the authors' graph_real_data.py);
+Figure 5: linear-decay precision and recall under the chosen convention; and the detection rate of
+each metric (the project's ``NOTICED_RULE``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")   # files only: never open a window
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from explorer.logic import palette  # noqa: E402
+from explorer.logic.sensitivity_tables import detection_frame, label  # noqa: E402
+from vital_core import conventions as conv, stats  # noqa: E402
+from vital_core.dataset import Dataset  # noqa: E402
+from vital_core.metrics.catalog import FIGURE5_DECAY, TESTED  # noqa: E402
+from vital_core.model import OPEN_ENDED, SINGLE_ANSWER, ordered_conditions  # noqa: E402
+
+# plotly's bar patterns (the app) as matplotlib hatches
+HATCHES = {"": "", "/": "//", "x": "xx", ".": ".."}
+CUMULATIVE_FIGURES = {SINGLE_ANSWER: "figure-3-single-answer", OPEN_ENDED: "figure-4-open-ended"}
+PAPER_CURVE_POSITIONS = 32   # graph_real_data.py cuts the curves at 32 subclaims
+
+
+def _style(condition: str, index: int) -> dict:
+    return {"color": palette.condition_colour(condition, index),
+            "hatch": HATCHES.get(palette.CONDITION_PATTERNS.get(condition, ""), "")}
+
+
+def _save(fig, folder: Path, name: str) -> list[Path]:
+    paths = [folder / f"{name}.svg", folder / f"{name}.png"]
+    for path in paths:
+        fig.savefig(path, dpi=150, bbox_inches="tight")
+    plt.close(fig)
+    return paths
+
+
+def cumulative_figure(dataset: Dataset, title: str):
+    curve = stats.well_supported(stats.cumulative_precision_curves(dataset, "response",
+                                                                   max_position=PAPER_CURVE_POSITIONS))
+    if curve.empty:
+        return None
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for i, cond in enumerate(ordered_conditions(curve["condition"])):
+        part = curve[curve["condition"] == cond]
+        ax.plot(part["position"], part["precision"], marker="o", markersize=3, label=cond,
+                color=palette.condition_colour(cond, i), linestyle=("-", "--", ":", "-.")[i % 4])
+    ax.set(title=title, xlabel="subclaim position (first n subclaims, response order)",
+           ylabel="cumulative FactScore precision", ylim=(0, 1.02))
+    ax.legend(frameon=False)
+    fig.text(0.01, -0.04, f"Responses pooled; {stats.CURVE_RULE}.", fontsize=7)
+    return fig
+
+
+def bars_figure(means: pd.DataFrame, keys: list[str], title: str, ylabel: str, note: str):
+    keys = [k for k in keys if k in means.columns and means[k].notna().any()]
+    if not keys:
+        return None
+    conditions = ordered_conditions(means.index)
+    fig, ax = plt.subplots(figsize=(1.6 + 1.5 * len(keys), 4.0))
+    width = 0.8 / len(conditions)
+    for i, cond in enumerate(conditions):
+        xs = [k + (i - (len(conditions) - 1) / 2) * width for k in range(len(keys))]
+        ax.bar(xs, [means.at[cond, k] for k in keys], width, label=cond, edgecolor="white", **_style(cond, i))
+    ax.set_xticks(range(len(keys)), [label(k) for k in keys], rotation=20, ha="right")
+    ax.set(title=title, ylabel=ylabel, ylim=(0, 1.05))
+    ax.legend(frameon=False)
+    fig.text(0.01, -0.12, note, fontsize=7, wrap=True)
+    return fig
+
+
+def detection_figure(dataset: Dataset):
+    frame = dataset.frame
+    keys = [k for k in TESTED if k in frame.columns]
+    det = detection_frame(stats.paired_tests(conv.strict_frame(frame, keys), metrics=keys), None)
+    if det.empty:
+        return None
+    wide = det.pivot_table(index="variant", columns="metric", values="detection_rate", sort=False)
+    metrics = list(dict.fromkeys(det["metric"]))
+    fig, ax = plt.subplots(figsize=(1.6 + 0.9 * len(metrics), 4.0))
+    width = 0.8 / len(wide.index)
+    for i, variant in enumerate(wide.index):
+        xs = [m + (i - (len(wide.index) - 1) / 2) * width for m in range(len(metrics))]
+        ax.bar(xs, [wide.at[variant, m] for m in metrics], width, label=variant, edgecolor="white",
+               **_style(variant, i + 1))
+    ax.set_xticks(range(len(metrics)), metrics, rotation=30, ha="right")
+    ax.set(title="Detection rate per metric", ylabel="share of pairs noticed", ylim=(0, 1.05))
+    ax.legend(frameon=False)
+    fig.text(0.01, -0.2, stats.NOTICED_RULE.capitalize() + ".", fontsize=7)
+    return fig
+
+
+def write_figures(dataset: Dataset, folder: str | Path, convention: str = conv.PAPER) -> list[Path]:
+    """Figures 3, 4 and 5 and the detection chart of a loaded set into ``folder``; returns the files."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    frame = dataset.frame
+    written: list[Path] = []
+    for query_type, name in CUMULATIVE_FIGURES.items():
+        rows = (frame["query_type"] == query_type).to_numpy()
+        if rows.any():
+            fig = cumulative_figure(dataset.subset(rows), f"Cumulative precision, {query_type} queries")
+            if fig is not None:
+                written += _save(fig, folder, name)
+    for query_type in [q for q in (SINGLE_ANSWER, OPEN_ENDED) if (frame["query_type"] == q).any()] or [None]:
+        part = frame if query_type is None else frame[frame["query_type"] == query_type]
+        means, _ = conv.condition_table(part, FIGURE5_DECAY, convention)
+        title = "Linear-decay precision and recall" + (f", {query_type} queries" if query_type else "")
+        fig = bars_figure(means, FIGURE5_DECAY, title, "mean", conv.DESCRIPTION[convention])
+        if fig is not None:
+            written += _save(fig, folder, "figure-5" + (f"-{query_type}" if query_type else ""))
+    fig = detection_figure(dataset)
+    if fig is not None:
+        written += _save(fig, folder, "detection")
+    return written
