@@ -188,9 +188,10 @@ def naive_report(root: Path):
         cond_dir = nm.parent
         subset_dir = cond_dir.parent
         dataset = subset_dir.parent.name
-        with open(nm, encoding="utf-8") as f_nm, open(cond_dir / "nuggets-out.jsonl", encoding="utf-8") as f_nu:
-            for i, (l1, l2) in enumerate(zip(f_nm, f_nu)):
-                r, n = json.loads(l1), json.loads(l2)
+        with open(nm, encoding="utf-8") as f_nm, open(cond_dir / "nuggets-out.jsonl", encoding="utf-8") as f_nu, \
+                open(cond_dir / "factscore-out.jsonl", encoding="utf-8") as f_fs:
+            for i, (l1, l2, l3) in enumerate(zip(f_nm, f_nu, f_fs)):
+                r, n, fs = json.loads(l1), json.loads(l2), json.loads(l3)
                 claims = []
                 for s_index, sent in enumerate(r["decomposition"]):
                     for d in sent["decomp"]:
@@ -207,7 +208,7 @@ def naive_report(root: Path):
                 rows.append({"example_id": f"{dataset}/{subset_dir.name}/{i}", "index": i,
                              "condition": cond_dir.name, "dataset": dataset, "subset": subset_dir.name,
                              "query_type": DATASET_QUERY_TYPE.get(dataset), "query": r["query"],
-                             **compute_response_metrics(response, nuggets)})
+                             "released_score": fs.get("score"), **compute_response_metrics(response, nuggets)})
                 verdict_lists.append([c.verdict for c in claims])
     k = median_k(row["n_subclaims"] for row in rows)
     for row, verdicts in zip(rows, verdict_lists):
