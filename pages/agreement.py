@@ -1,7 +1,6 @@
 """Agreement: two importance labellings of the same decompositions, and your own labels."""
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
 import pandas as pd
@@ -34,17 +33,6 @@ def load(path_text: str):
     return _load(str(path.resolve()), data_source.signature(path))
 
 
-def only_condition(examples: list[ExampleResult], condition: str) -> list[ExampleResult]:
-    if condition == ALL_CONDITIONS:
-        return examples
-    out = []
-    for ex in examples:
-        copy_ = copy.copy(ex)
-        copy_.variants = {k: v for k, v in ex.variants.items() if k == condition}
-        out.append(copy_)
-    return out
-
-
 def available_labellers() -> list[str]:
     found = []
     if (DEFAULT_A).is_dir():
@@ -60,8 +48,8 @@ def tier_style(value) -> str:
 
 
 def comparison_section(examples_a, examples_b, condition: str) -> None:
-    a = only_condition(examples_a, condition)
-    b = only_condition(examples_b, condition)
+    only = None if condition == ALL_CONDITIONS else condition
+    a, b = agreement.only_condition(examples_a, only), agreement.only_condition(examples_b, only)
     try:
         result = agreement.compare_labellings(a, b)
     except InputError as exc:
@@ -134,13 +122,19 @@ def annotate_section(examples_a: list[ExampleResult]) -> None:
     index = cols[0].selectbox("Example", range(len(examples_a)), key="ann_example",
                               format_func=lambda i: f"{i + 1}. {examples_a[i].query[:90]}")
     example = examples_a[index]
-    names = ordered_conditions(example.variants)
-    condition = cols[1].selectbox("Condition", names, key="ann_condition")
+    condition = cols[1].selectbox("Condition", ordered_conditions(example.variants), key="ann_condition")
     start = cols[2].radio("Start from", ["blank", "labelling A"], key="ann_start", horizontal=False)
     response = example.variants[condition]
     if not response.subclaims:
         st.info("This response has no subclaims to label.")
         return
+    mine = label_editor(example, condition, response, start)
+    agreement_cards(mine, response)
+    export_buttons(examples_a)
+
+
+def label_editor(example: ExampleResult, condition: str, response, start: str) -> dict[str, str]:
+    """The editable table of your labels for one response; what you labelled is kept in the session."""
     store = st.session_state.setdefault("my_labels", {})
     slot = (example.id, condition)
     saved = store.get(slot, {})
@@ -158,33 +152,37 @@ def annotate_section(examples_a: list[ExampleResult]) -> None:
         store[slot] = mine
     elif slot in store:
         del store[slot]
-    model = {s.id: s.importance for s in response.subclaims if s.importance in IMPORTANCE_LABELS}
-    shared = [sid for sid in mine if sid in model]
+    return mine
+
+
+def agreement_cards(mine: dict[str, str], response) -> None:
+    n_shared, kappa, exact = annotate.agreement_with(mine, response)
     c = st.columns(3)
     c[0].metric("Subclaims you labelled", f"{len(mine)} / {len(response.subclaims)}", border=True)
-    if shared:
-        kappa = agreement.weighted_kappa([mine[s] for s in shared], [model[s] for s in shared])
-        exact = sum(mine[s] == model[s] for s in shared) / len(shared)
-        c[1].metric("Your kappa with A", "undefined" if kappa is None else f"{kappa:.3f}", border=True,
-                    help="Undefined when both of you used one single, identical label.")
-        c[2].metric("Your exact agreement with A", f"{exact:.3f}", border=True)
-    else:
-        c[1].metric("Your kappa with A", "undefined", border=True)
+    c[1].metric("Your kappa with A", "undefined" if kappa is None else f"{kappa:.3f}", border=True,
+                help="Undefined when you labelled nothing, or both of you used one single, identical label.")
+    if exact is None:
         c[1].caption("Undefined — label at least one subclaim.")
+    else:
+        c[2].metric("Your exact agreement with A", f"{exact:.3f}", border=True)
+
+
+def export_buttons(examples_a: list[ExampleResult]) -> None:
+    """One JSONL download per condition of every response you labelled."""
+    store = st.session_state.get("my_labels", {})
     annotated = [(eid, cond) for (eid, cond) in store if store[(eid, cond)]]
-    if annotated:
-        by_id = {ex.id: ex for ex in examples_a}
-        for cond in ordered_conditions({cond for _, cond in annotated}):
-            records = [annotate.release_record(by_id[eid], cond, store[(eid, cond)])
-                       for eid, c2 in annotated if c2 == cond and eid in by_id]
-            incomplete = sum(1 for eid, c2 in annotated if c2 == cond and eid in by_id
-                             and not annotate.complete(store[(eid, c2)], by_id[eid].variants[c2]))
-            st.download_button(f"Export your {cond} labels ({len(records)} record(s), JSONL)",
-                               annotate.export_jsonl(records).encode("utf-8"), file_name=f"my-labels-{cond}.jsonl",
-                               mime="application/json", key=f"ann_export_{cond}")
-            if incomplete:
-                st.caption(f"{incomplete} {cond} record(s) are only partly labelled; their unlabelled "
-                           "subclaims export with importance null.")
+    by_id = {ex.id: ex for ex in examples_a}
+    for cond in ordered_conditions({cond for _, cond in annotated}):
+        records = [annotate.release_record(by_id[eid], cond, store[(eid, cond)])
+                   for eid, c2 in annotated if c2 == cond and eid in by_id]
+        incomplete = sum(1 for eid, c2 in annotated if c2 == cond and eid in by_id
+                         and not annotate.complete(store[(eid, c2)], by_id[eid].variants[c2]))
+        st.download_button(f"Export your {cond} labels ({len(records)} record(s), JSONL)",
+                           annotate.export_jsonl(records).encode("utf-8"), file_name=f"my-labels-{cond}.jsonl",
+                           mime="application/json", key=f"ann_export_{cond}")
+        if incomplete:
+            st.caption(f"{incomplete} {cond} record(s) are only partly labelled; their unlabelled "
+                       "subclaims export with importance null.")
 
 
 def _use_pick(side: str) -> None:

@@ -10,6 +10,7 @@ import streamlit as st
 from explorer.logic import formatting
 from explorer.widgets import backend_panel, charts, claims, demo, shell
 from explorer.logic import palette, textdiff, damage as variants
+from vital_core import stats
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text
 from vital_core.metrics.catalog import HEADLINE, METRICS
@@ -160,8 +161,7 @@ def damage_section(table: pd.DataFrame, names: list[str]) -> None:
     st.markdown("#### Which metrics noticed the damage?")
     for verdict in variants.damage_verdicts(table):
         st.markdown(f"- {formatting.escape(verdict.sentence())}")
-    st.caption(f"“Noticed” = the score dropped by at least {variants.CLEAR_DROP:.2f} from normal, or the "
-               "flag (RLP, RLR) fires for the variant but not for the normal response.")
+    st.caption(stats.NOTICED_RULE.capitalize() + " (the same rule as the detection rate on Sensitivity).")
     shown = pd.DataFrame({"metric": table["metric"]})
     for name in names:
         shown[name] = [formatting.format_value(k, v) for k, v in zip(table["key"], table[name])]

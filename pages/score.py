@@ -109,7 +109,7 @@ def results() -> None:
     claims_box = st.container()
     edited = whatif_editor(example, response)
     edited_metrics = compute_response_metrics(edited, example.nuggets)
-    has_edits = _has_edits(response, edited)
+    has_edits = whatif.has_edits(response, edited)
     with claims_box:
         st.markdown("#### Subclaims in importance order"
                     + (" — with your what-if edits" if has_edits else ""))
@@ -170,17 +170,11 @@ def details(example: ExampleResult, edited: ResponseResult, scored_metrics: dict
         with st.expander("Reference answer's claims checked against the response (factual-correctness recall)"):
             claims.show_subclaims(ResponseResult(variant="reference", text=example.reference or "",
                                                  subclaims=edited.reference_claims))
-    out = ExampleResult.from_dict(example.to_dict())
-    out.variants = {NORMAL: edited}
+    out = whatif.with_variant(example, NORMAL, edited)
     st.download_button("Download result (JSON)" + (" with your what-if edits" if has_edits else ""),
                        json.dumps(out.to_dict(), ensure_ascii=False, indent=2).encode("utf-8"),
                        file_name=f"vital-result-{example.id}.json", mime="application/json",
                        key="score_download")
-
-
-def _has_edits(before, after) -> bool:
-    return [(s.id, s.importance, s.verdict) for s in before.subclaims] != \
-        [(s.id, s.importance, s.verdict) for s in after.subclaims]
 
 
 def render() -> None:

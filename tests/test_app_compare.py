@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from tests.app_helpers import assert_clean, html_bodies, open_page, texts
+from vital_core.stats import NOTICED_RULE
 
 
 def _table(at):
@@ -19,6 +20,8 @@ def test_first_visit_compares_a_precomputed_demo_example():
     assert any(v.startswith("- The wrong response:") for v in verdicts)
     assert "<ins" in html_bodies(at), "differences from normal are highlighted"
     assert at.get("plotly_chart"), "grouped bar chart"
+    # "noticed" is the one rule of the core, said on the page as on Sensitivity
+    assert any(c.startswith(NOTICED_RULE.capitalize()) for c in texts(at, "caption"))
 
 
 def test_generate_variants_and_score_with_offline_backend():

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from tests.app_helpers import assert_clean, open_page, texts
 from vital_core.conventions import DESCRIPTION
+from vital_core.stats import NOTICED_RULE
 
 
 def _charts(at):
@@ -27,6 +28,7 @@ def test_demo_sensitivity_tables_charts_and_downloads():
         assert '"toImageButtonOptions"' in chart.proto.config and '"filename"' in chart.proto.config
     # the paper convention by default, said in its sentence; the authors' tests compare every pair
     assert DESCRIPTION["paper"] in texts(at, "caption")
+    assert any(c.startswith(NOTICED_RULE.capitalize()) for c in texts(at, "caption"))     # the detection chart
     tests = _table_with(at, "p t (Holm)")
     assert set(tests["comparison"]) == {"normal vs missing", "normal vs wrong", "missing vs wrong"}
     # the strict convention: each variant against its normal, with its own sentence

@@ -16,6 +16,7 @@ name, subclaims by id. Over the matched subclaims labelled by both sides:
 """
 from __future__ import annotations
 
+import copy
 import warnings
 from dataclasses import dataclass, field
 
@@ -112,6 +113,18 @@ def _compare_response(ra, rb) -> tuple[list[tuple[str, str]], int, float | None]
     excluded += sum(1 for sid in labels_b if sid not in ids_a)
     tau = _tau(ra.order, rb.order, ids_a & set(labels_b)) if ra.order and rb.order else None
     return local, excluded, tau
+
+
+def only_condition(examples: list[ExampleResult], condition: str | None) -> list[ExampleResult]:
+    """The examples with only ``condition``'s variant (``None``: every condition), for comparing one condition."""
+    if condition is None:
+        return examples
+    out = []
+    for example in examples:
+        kept = copy.copy(example)
+        kept.variants = {k: v for k, v in example.variants.items() if k == condition}
+        out.append(kept)
+    return out
 
 
 def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *, strict_queries: bool = True) -> AgreementResult:

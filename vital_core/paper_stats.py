@@ -27,7 +27,8 @@ from scipy import stats as sps
 
 from vital_core.conventions import mean_of_subset_means, paper_test_values
 from vital_core.model import CONDITIONS, OPEN_ENDED, SINGLE_ANSWER
-from vital_core.stats import holm, wilcoxon_method
+from vital_core import stats
+from vital_core.stats import holm
 
 ALL_GROUP = "all"
 GROUPS = (OPEN_ENDED, SINGLE_ANSWER, ALL_GROUP)
@@ -81,7 +82,7 @@ def _continuous(a: np.ndarray, b: np.ndarray) -> dict:
         if np.all(diff == 0):      # stat_sig.py: no difference at all -> p 1, r 0
             row.update(wilcoxon_p=1.0, rank_biserial=0.0)
         else:
-            w = sps.wilcoxon(a, b, zero_method="wilcox", method=wilcoxon_method(diff))
+            w = sps.wilcoxon(a, b, zero_method="wilcox", method=stats.wilcoxon_method(diff))
             row["wilcoxon_stat"], row["wilcoxon_p"] = _none(w.statistic), _none(w.pvalue)
             row["rank_biserial"] = rank_biserial(diff)
     return row

@@ -12,6 +12,7 @@ import copy
 import json
 from typing import Iterable, Mapping
 
+from vital_core.agreement import weighted_kappa
 from vital_core.model import (IMPORTANCE_LABELS, NOT_JUDGED, SUPPORTED, UNLABELLED, ExampleResult, ResponseResult,
                               normalise_importance, order_by_tier)
 
@@ -62,3 +63,14 @@ def export_jsonl(records: Iterable[dict]) -> str:
 def complete(labels: Mapping[str, str], response: ResponseResult) -> bool:
     """True when every subclaim of ``response`` carries one of the three tiers."""
     return all(labels.get(s.id) in IMPORTANCE_LABELS for s in response.subclaims)
+
+
+def agreement_with(mine: Mapping[str, str], response: ResponseResult) -> tuple[int, float | None, float | None]:
+    """A person's labels against a labelled response, over the subclaims both labelled:
+    (how many, linear-weighted kappa, exact agreement); kappa and agreement undefined when none."""
+    theirs = {s.id: s.importance for s in response.subclaims if s.importance in IMPORTANCE_LABELS}
+    shared = [sid for sid in mine if sid in theirs]
+    if not shared:
+        return 0, None, None
+    kappa = weighted_kappa([mine[s] for s in shared], [theirs[s] for s in shared])
+    return len(shared), kappa, sum(mine[s] == theirs[s] for s in shared) / len(shared)

@@ -17,7 +17,6 @@ from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import NORMAL, ExampleResult
 from vital_core.stats import NOTICE_DROP, noticed, worsening
 
-CLEAR_DROP = NOTICE_DROP   # the old name, still read by pages/compare.py
 NOTICED, BARELY, NOT_NOTICED, UNKNOWN, NOT_A_SCORE = (
     "noticed", "barely moved", "did not notice", "undefined", "")
 

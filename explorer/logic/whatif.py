@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Iterable, Mapping
 
-from vital_core.model import (ALL_IMPORTANCE, VERDICTS, ResponseResult, normalise_importance, normalise_verdict,
+from vital_core.model import (ALL_IMPORTANCE, VERDICTS, ExampleResult, ResponseResult, normalise_importance, normalise_verdict,
                               order_by_tier)
 
 
@@ -49,6 +49,19 @@ def reorder_by_tier(response: ResponseResult) -> list[str]:
     """Importance order with tiers grouped (vital first), stable inside a tier."""
     current = response.ordered_subclaims()
     return order_by_tier([s.id for s in current], {s.id: s.importance for s in current})
+
+
+def has_edits(before: ResponseResult, after: ResponseResult) -> bool:
+    """Whether any subclaim's importance or verdict differs between the two."""
+    return [(s.id, s.importance, s.verdict) for s in before.subclaims] != \
+        [(s.id, s.importance, s.verdict) for s in after.subclaims]
+
+
+def with_variant(example: ExampleResult, variant: str, response: ResponseResult) -> ExampleResult:
+    """A copy of ``example`` holding only ``response`` as ``variant`` (the download of an edited result)."""
+    out = copy.deepcopy(example)
+    out.variants = {variant: response}
+    return out
 
 
 def changed_metrics(before: Mapping, after: Mapping) -> dict[str, tuple]:
