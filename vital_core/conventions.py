@@ -67,8 +67,8 @@ def paper_record_values(frame: pd.DataFrame) -> pd.DataFrame:
     out["n_subclaims"] = out["n_vital"] + out["n_okay"] + out["n_less_important"]
     # get_counts_error_tables.py get_nugget_scores: vital and okay nuggets per query
     out["n_vital_nuggets"] = _float(frame, "n_vital_nuggets")
-    out["n_okay_nuggets"] = _float(frame, "n_nuggets") - out["n_vital_nuggets"]
-    out["n_nuggets"] = _float(frame, "n_nuggets")
+    out["n_okay_nuggets"] = _float(frame, "n_okay_nuggets")
+    out["n_nuggets"] = out["n_vital_nuggets"] + out["n_okay_nuggets"]
     # precision_recall_table.py get_scores: `if line["score"]:` skips null and 0.0 scores (quirk Q1)
     score = factscore_score(frame)
     out["factscore_precision"] = score.where(score > 0)

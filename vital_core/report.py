@@ -36,7 +36,6 @@ STRICT_TABLES = [("Counts per response (cf. paper Table 3)", TABLE3_COUNTS + EXT
                  ("Precision and recall (cf. paper Table 4)", ALL_SCORES),
                  ("Share of responses flagged (cf. paper Table 5)", TABLE5_FLAGS),
                  ("Decay-weighted precision and recall (cf. paper Figure 5)", FIGURE5_DECAY)]
-LABELS = {"n_okay_nuggets": "Okay nuggets"}
 
 
 def _clean(value: Any) -> Any:
@@ -135,7 +134,7 @@ def _table(headers: list[str], rows: list[list[str]]) -> str:
 
 
 def _label(key: str) -> str:
-    return LABELS.get(key) or METRICS[key].label
+    return METRICS[key].label
 
 
 def _kind(key: str) -> str:

@@ -9,7 +9,6 @@ from vital_core.metrics.catalog import (ALL_SCORES, EXTRA_COUNTS, FIGURE5_DECAY,
                                         TABLE4_SCORES, TABLE5_FLAGS)
 from vital_core.model import ordered_conditions
 
-LABELS = {"n_okay_nuggets": "Okay nuggets"}
 # The tables of each convention: (tab title, keys, what a value means).
 TABLES = {
     conv.PAPER: [("Counts (Table 3)", conv.PAPER_COUNTS, "Mean number per response."),
@@ -24,7 +23,7 @@ TABLES = {
 
 
 def label(key: str) -> str:
-    return LABELS.get(key) or (METRICS[key].label if key in METRICS else key)
+    return (METRICS[key].label if key in METRICS else key)
 
 
 def means_display(means: pd.DataFrame, left_out: pd.DataFrame, keys: list[str], counts: pd.Series) -> pd.DataFrame:

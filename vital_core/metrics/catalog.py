@@ -71,6 +71,7 @@ _SPECS = [
                "true when any vital nugget is not supported"),
     MetricSpec("n_nuggets", "Nuggets", "count", True, "", "number of nuggets"),
     MetricSpec("n_vital_nuggets", "Vital nuggets", "count", True, "", "number of vital nuggets"),
+    MetricSpec("n_okay_nuggets", "Okay nuggets", "count", True, "", "number of okay nuggets"),
     MetricSpec("n_vital_nuggets_missed", "Vital nuggets not supported", "count", False, "assigned nuggets",
                "vital nuggets with no support at all (partial support counts as support, as the paper's RLR)"),
     MetricSpec("fc_precision", "Factual correctness precision", "score", True, "a reference answer",
@@ -95,7 +96,8 @@ METRICS: dict[str, MetricSpec] = {m.key: m for m in _SPECS}
 HEADLINE = ["factscore_precision", "vital_precision", "weighted_precision", "decay_precision", "rlp",
             "nugget_recall", "vital_recall", "rlr", "fc_f1"]
 # Paper Table 3: subclaims per tier and nuggets per tier, averaged per response.
-TABLE3_COUNTS = ["n_subclaims", "n_vital", "n_okay", "n_less_important", "n_nuggets", "n_vital_nuggets"]
+TABLE3_COUNTS = ["n_subclaims", "n_vital", "n_okay", "n_less_important", "n_nuggets", "n_vital_nuggets",
+                 "n_okay_nuggets"]
 # Counts the paper has no column for but a reader needs to trust the others.
 EXTRA_COUNTS = ["n_unlabelled", "n_not_judged", "n_contradicted"]
 # Paper Table 4 (precision and recall), then the method's other scores in the order the report prints them.

@@ -97,6 +97,7 @@ def compute_metrics(data: ScoringInput, weights: TierWeights = DEFAULT_WEIGHTS) 
         "rlr": rlr(nimp or [], assign) if has_nuggets else None,
         "n_nuggets": None if nimp is None else len(nimp),
         "n_vital_nuggets": None if nimp is None else sum(label == VITAL for label in nimp),
+        "n_okay_nuggets": None if nimp is None else sum(label == OKAY for label in nimp),
         "n_vital_nuggets_missed": vital_nuggets_missed(nimp or [], assign) if has_nuggets else None,
         "fc_precision": fcp,
         "fc_recall": fcr,

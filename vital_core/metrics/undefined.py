@@ -32,7 +32,8 @@ def why_undefined(key: str, response: ResponseResult, nuggets: list[Nugget] | No
         return f"needs {'at least two' if key.startswith('decay') else 'at least one'} ranked subclaims; " \
                f"this response has {len(claims)}"
     if key in ("nugget_recall", "nugget_recall_partial", "weighted_recall", "decay_recall",
-               "decay_recall_top5", "n_nuggets", "n_vital_nuggets", "vital_recall",
+               "decay_recall_top5", "n_nuggets", "n_vital_nuggets", "n_okay_nuggets", "n_vital_nuggets_missed",
+               "vital_recall",
                "vital_recall_partial", "rlr", "weighted_f1"):
         if nuggets is None:
             return "needs nuggets, which are built from evidence documents; none were given"

@@ -242,6 +242,7 @@ def _nugget_recall(c: _Columns, weights: TierWeights) -> dict[str, np.ndarray]:
         "rlr": np.where(ok_vital & (n_vnug > 0), (c.count(c.nrec, vital_n, c.full) < n_vnug).astype(float), np.nan),
         "n_nuggets": np.where(c.has_nuggets, n_nug, np.nan),
         "n_vital_nuggets": np.where(c.has_nuggets, n_vnug, np.nan),
+        "n_okay_nuggets": np.where(c.has_nuggets, c.count(c.nrec, c.ntier == OKAY_CODE), np.nan),
         "n_vital_nuggets_missed": np.where(ok_vital, c.count(c.nrec, vital_n & (c.nassign == NOT_SUPPORT_CODE)),
                                            np.nan)}
 
