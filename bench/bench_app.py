@@ -14,14 +14,13 @@ Explore and Sensitivity load the synthetic release by path (``?dataset=``);
 Score and Compare render the bundled demo; Agreement compares the reference
 labellings when ../shared is present. Target: warm <= 2 s per page.
 
-    python bench/bench_app.py              # full scale (about a minute)
-    python bench/bench_app.py --scale 0.1
-    python bench/bench_app.py --browser    # also time real page visits in headless Chromium
+    python -m bench.bench_app              # full scale (about a minute)
+    python -m bench.bench_app --scale 0.1
+    python -m bench.bench_app --browser    # also time real page visits in headless Chromium
 """
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import shutil
 import statistics
@@ -30,8 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import bench_report
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 PAGES = [("score", False), ("compare", False), ("sensitivity", False), ("explore", True), ("sensitivity", True),
          ("agreement", False)]
@@ -40,17 +40,16 @@ TARGET_WARM_S = 2.0
 TARGET_SENSITIVITY_COLD_S = {False: 3.0, True: 8.0}
 
 
-def _bench_report():
-    """bench/bench_report.py as a module (bench/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("bench_report", REPO / "bench" / "bench_report.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def render_times(page: str, dataset: Path | None, warm_runs: int) -> tuple[float, list[float], str, str]:
-    """Cold first render, warm re-renders, any problem shown on the page and what it loaded."""
+    """Cold first render, warm re-renders, any problem shown on the page and what it loaded.
+
+    Cold starts from nothing: Streamlit's in-memory caches are cleared and the on-disk dataset cache is
+    a new, empty folder, so a page that loads the release reads it (as a fresh server would)."""
+    import streamlit as st
     from streamlit.testing.v1 import AppTest
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    os.environ["VITAL_CACHE_DIR"] = tempfile.mkdtemp(prefix="cache-", dir=os.environ.get("VITAL_CACHE_DIR"))
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=900)
     if dataset is not None:
         at.query_params["dataset"] = str(dataset)
@@ -191,10 +190,11 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="bench-app-"))
     root = args.dir or workdir / "release"
     os.environ["VITAL_CACHE_DIR"] = str(workdir / "cache")   # start from an empty dataset cache
+    (workdir / "cache").mkdir()
     try:
         if not (root.exists() and any(root.iterdir())):
             start = time.perf_counter()
-            queries, size = _bench_report().generate(root, args.scale, args.seed)
+            queries, size = bench_report.generate(root, args.scale, args.seed)
             print(f"generated {queries} queries x 3 conditions, {size / 1e6:.0f} MB in "
                   f"{time.perf_counter() - start:.1f} s -> {root}")
         print(f"{'page':<12} {'data':<10} {'cold (baseline)':>16} {'warm median':>12} {'warm max':>9} "

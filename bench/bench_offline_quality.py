@@ -1,8 +1,8 @@
 """Quality and speed of the offline backend, measured on the VitalErrors NQ records.
 
-    python bench/bench_offline_quality.py              # all three parts
-    python bench/bench_offline_quality.py --part importance|detection|speed
-    python bench/bench_offline_quality.py --calibrate  # refit importance weights, print them
+    python -m bench.bench_offline_quality              # all three parts
+    python -m bench.bench_offline_quality --part importance|detection|speed
+    python -m bench.bench_offline_quality --calibrate  # refit importance weights, print them
 
 1. Importance agreement with people. The decomposition of
    ``labels/human/{condition}.jsonl`` (30 records) is kept fixed and importance
@@ -39,16 +39,15 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-from vital_core.agreement import weighted_kappa  # noqa: E402
-from vital_core.backends.base import Evidence  # noqa: E402
-from vital_core.backends.offline import OfflineBackend  # noqa: E402
-from vital_core.backends.offline import importance  # noqa: E402
-from vital_core.model import (EVIDENCE_REFERENCE, IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY,  # noqa: E402
+from vital_core.agreement import weighted_kappa
+from vital_core.backends.base import Evidence
+from vital_core.backends.offline import OfflineBackend
+from vital_core.backends.offline import importance
+from vital_core.model import (EVIDENCE_REFERENCE, IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY,
                               SUPPORTED, CONTRADICTED, VITAL, Document, strip_generation_prefix)
-from vital_core.pipeline import run_sync, score_example  # noqa: E402
-from vital_core.relabel import read_records, record_subclaims, relabel_records  # noqa: E402
+from vital_core.pipeline import run_sync, score_example
+from vital_core.relabel import read_records, record_subclaims, relabel_records
 
 DATA = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq"
 CONDITIONS = ("normal", "missing", "wrong")
@@ -303,7 +302,6 @@ def speed_examples() -> list[tuple[str, str, list[Document]]]:
 COLD_START = """
 import time, json, sys
 t0 = time.perf_counter()
-sys.path.insert(0, {repo!r})
 from vital_core.backends.offline import OfflineBackend
 from vital_core.model import Document
 from vital_core.pipeline import run_sync, score_example
@@ -323,7 +321,7 @@ def part_speed(backend: OfflineBackend) -> dict:
     examples = speed_examples()
     q, r, docs = examples[0]
     # cold start: a fresh interpreter imports, loads the model and scores one example
-    code = COLD_START.format(repo=str(REPO), query=q, response=r, doc=docs[0].text)
+    code = COLD_START.format(query=q, response=r, doc=docs[0].text)
     t = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     cold_total = time.perf_counter() - t

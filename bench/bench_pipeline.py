@@ -14,7 +14,7 @@ wrong) of ~22 subclaims in ~5 sentences, with 3 short documents per query.
 
 Targets: <= 6 calls per response; wall time >= 20x lower than the baseline.
 
-    python bench/bench_pipeline.py [--latency 0.2] [--baseline-responses 30]
+    python -m bench.bench_pipeline [--latency 0.2] [--baseline-responses 30]
 
 ``--baseline-responses K`` times the sequential baseline on the first K responses
 only and scales linearly (it is strictly sequential, so the scaling is exact up
@@ -25,22 +25,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
-from tests.mock_provider import MockProvider  # noqa: E402
-from vital_core.backends.openai.backend import OpenAICompatBackend  # noqa: E402
-from vital_core.runs import run_batch  # noqa: E402
-from vital_core.inputs import read_inputs  # noqa: E402
-from vital_core.backends.openai import prompts  # noqa: E402
-from vital_core.backends.openai.client import LLMClient, LLMSettings  # noqa: E402
-from vital_core.backends.openai.parsing import (extract_json, parse_decomposition, parse_ranking, parse_verdicts)  # noqa: E402
-from vital_core.backends.sentences import split_sentences  # noqa: E402
+from tests.mock_provider import MockProvider
+from vital_core.backends.openai.backend import OpenAICompatBackend
+from vital_core.runs import run_batch
+from vital_core.inputs import read_inputs
+from vital_core.backends.openai import prompts
+from vital_core.backends.openai.client import LLMClient, LLMSettings
+from vital_core.backends.openai.parsing import (extract_json, parse_decomposition, parse_ranking, parse_verdicts)
+from vital_core.backends.sentences import split_sentences
 
 CLAIMS_PER_SENTENCE = (5, 4, 5, 4, 4)   # 22 subclaims in 5 sentences
 KEY = "sk-bench-not-a-real-key"

@@ -22,8 +22,8 @@ per query), then prints:
 Targets: cold <= 2x the raw-parse floor, warm <= 1 s, peak RSS <= 3 GB.
 All files are read from the page cache (they were just written).
 
-    python bench/bench_report.py            # full scale (~1-2 minutes)
-    python bench/bench_report.py --scale 0.1
+    python -m bench.bench_report            # full scale (~1-2 minutes)
+    python -m bench.bench_report --scale 0.1
 """
 from __future__ import annotations
 
@@ -39,7 +39,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 # Queries per dataset/subset at scale 1 (6,726 in all; the split is synthetic).
 LAYOUT = {

@@ -46,7 +46,7 @@ FEATURES = ("sim_rank", "sim_gap", "claim_position", "position", "to_sentence", 
             "best_answer", "restates_only", "definition", "hedge", "meta")
 
 # Fitted weights (plus an intercept) and thresholds; see the module docstring.
-# Regenerate with ``python bench/bench_offline_quality.py --calibrate``.
+# Regenerate with ``python -m bench.bench_offline_quality --calibrate``.
 WEIGHTS = {
     "sim_rank": 0.2472, "sim_gap": 0.0385, "claim_position": 0.5419, "position": 0.1039,
     "to_sentence": 0.5696, "answer_type": 0.2633, "best_answer": 0.0806, "restates_only": -0.1806,
