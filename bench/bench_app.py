@@ -23,11 +23,16 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import socket
+import subprocess
 import statistics
 import sys
 import tempfile
 import time
+import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 from bench import bench_report
 
@@ -92,17 +97,19 @@ def wilcoxon_choice(rounds: int = 3) -> None:
           f"{auto:.2f} s (best of {rounds}, alternated) = {auto / ours:.0f}x")
 
 
-def browser_times(root: Path, warm_runs: int) -> list[tuple[str, float, float]]:
-    """Per page, in headless Chromium: the first visit (a new tab on the page's URL, which also
-    loads the app's code) and the median warm visit (one session moving between pages with the
-    sidebar links). A visit is timed until the script run has finished and the page's last
-    section is on screen (all five charts drawn for Sensitivity)."""
-    import socket
-    import subprocess
-    import urllib.request
-    from urllib.parse import quote
-    from playwright.sync_api import sync_playwright
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+READY = {"score": "text=Download result", "compare": ".js-plotly-plot", "explore": "text=Nuggets and their support",
+         "sensitivity": "text=Decay-weighted precision and recall", "agreement": "text=Annotate: your own labels"}
+NAV = {"score": "Score", "compare": "Compare variants", "explore": "Explore results",
+       "sensitivity": "Sensitivity", "agreement": "Agreement"}
+TITLES = {"score": "Score a response", "compare": "Compare variants", "explore": "Explore results",
+          "sensitivity": "Sensitivity", "agreement": "Agreement"}
 
+
+@contextmanager
+def streamlit_server():
+    """``streamlit run app.py`` on a free port of 127.0.0.1; yields its URL once healthy."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -111,15 +118,6 @@ def browser_times(root: Path, warm_runs: int) -> list[tuple[str, float, float]]:
                              "--browser.gatherUsageStats", "false"], cwd=REPO,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
-    ready = {"score": "text=Download result", "compare": ".js-plotly-plot", "explore": "text=Nuggets and their support",
-             "sensitivity": "text=Decay-weighted precision and recall", "agreement": "text=Annotate: your own labels"}
-    paths = {"score": "/", "compare": "/compare", "explore": f"/explore?dataset={quote(str(root))}",
-             "sensitivity": f"/sensitivity?dataset={quote(str(root))}", "agreement": "/agreement"}
-    nav = {"score": "Score", "compare": "Compare variants", "explore": "Explore results",
-           "sensitivity": "Sensitivity", "agreement": "Agreement"}
-    titles = {"score": "Score a response", "compare": "Compare variants", "explore": "Explore results",
-              "sensitivity": "Sensitivity", "agreement": "Agreement"}
-    out = []
     try:
         deadline = time.time() + 60
         while True:
@@ -128,53 +126,70 @@ def browser_times(root: Path, warm_runs: int) -> list[tuple[str, float, float]]:
                     break
             except OSError:
                 if time.time() > deadline:
-                    raise RuntimeError("streamlit did not start")
+                    raise RuntimeError("streamlit did not start") from None
                 time.sleep(0.3)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-
-            def finished(tab, page_name: str) -> None:
-                tab.locator(ready[page_name]).first.wait_for()
-                tab.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
-                if page_name == "sensitivity":
-                    tab.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 5")
-
-            def first_visit(page_name: str) -> float:
-                """A new tab (new session) opened on the page's URL: loads the app's code too."""
-                context = browser.new_context(viewport={"width": 1440, "height": 1000})
-                tab = context.new_page()
-                tab.set_default_timeout(600_000)
-                start = time.perf_counter()
-                tab.goto(url + paths[page_name])
-                finished(tab, page_name)
-                elapsed = time.perf_counter() - start
-                context.close()
-                return elapsed
-
-            cold = {name: first_visit(name) for name, _ in PAGES}
-            # Warm: one session moving between pages with the sidebar links, as a person does.
-            context = browser.new_context(viewport={"width": 1440, "height": 1000})
-            tab = context.new_page()
-            tab.set_default_timeout(600_000)
-            tab.goto(url + paths["explore"])
-            finished(tab, "explore")
-            warm: dict[str, list[float]] = {name: [] for name, _ in PAGES}
-            for _ in range(warm_runs):
-                for name, _ in PAGES:
-                    start = time.perf_counter()
-                    tab.locator("[data-testid='stSidebar']").get_by_role("link", name=nav[name]).first.click()
-                    tab.get_by_role("heading", name=titles[name]).first.wait_for()
-                    finished(tab, name)
-                    warm[name].append(time.perf_counter() - start)
-            context.close()
-            out = [(name, cold[name], statistics.median(warm[name])) for name, _ in PAGES]
-            browser.close()
+        yield url
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-    return out
+
+
+def _finished(tab, page_name: str) -> None:
+    """The script run has finished and the page's last section is on screen (Sensitivity: five charts)."""
+    tab.locator(READY[page_name]).first.wait_for()
+    tab.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
+    if page_name == "sensitivity":
+        tab.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 5")
+
+
+def _new_tab(browser):
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    tab = context.new_page()
+    tab.set_default_timeout(600_000)
+    return context, tab
+
+
+def _first_visit(browser, url: str, page_name: str) -> float:
+    """A new tab (new session) opened on the page's URL: loads the app's code too."""
+    context, tab = _new_tab(browser)
+    start = time.perf_counter()
+    tab.goto(url)
+    _finished(tab, page_name)
+    elapsed = time.perf_counter() - start
+    context.close()
+    return elapsed
+
+
+def _warm_visits(browser, start_url: str, names: list[str], runs: int) -> dict[str, list[float]]:
+    """One session moving between pages with the sidebar links, as a person does."""
+    context, tab = _new_tab(browser)
+    tab.goto(start_url)
+    _finished(tab, "explore")
+    warm: dict[str, list[float]] = {name: [] for name in names}
+    for _ in range(runs):
+        for name in names:
+            start = time.perf_counter()
+            tab.locator("[data-testid='stSidebar']").get_by_role("link", name=NAV[name]).first.click()
+            tab.get_by_role("heading", name=TITLES[name]).first.wait_for()
+            _finished(tab, name)
+            warm[name].append(time.perf_counter() - start)
+    context.close()
+    return warm
+
+
+def browser_times(root: Path, warm_runs: int) -> list[tuple[str, float, float]]:
+    """Per page, in headless Chromium: the first visit and the median warm visit (see the helpers)."""
+    from playwright.sync_api import sync_playwright
+    dataset = quote(str(root))
+    paths = {"score": "/score", "compare": "/compare", "explore": f"/explore?dataset={dataset}",
+             "sensitivity": f"/sensitivity?dataset={dataset}", "agreement": "/agreement"}
+    names = list(dict.fromkeys(name for name, _ in PAGES))
+    with streamlit_server() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=BROWSER_ARGS)
+        cold = {name: _first_visit(browser, url + paths[name], name) for name in names}
+        warm = _warm_visits(browser, url + paths["explore"], names, warm_runs)
+        browser.close()
+    return [(name, cold[name], statistics.median(warm[name])) for name in names]
 
 
 def main(argv: list[str] | None = None) -> int:

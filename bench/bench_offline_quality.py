@@ -47,7 +47,7 @@ from vital_core.backends.offline import importance
 from vital_core.model import (EVIDENCE_REFERENCE, IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY,
                               SUPPORTED, CONTRADICTED, VITAL, Document, strip_generation_prefix)
 from vital_core.pipeline import run_sync, score_example
-from vital_core.relabel import read_records, record_subclaims, relabel_records
+from vital_core.labelling import read_records, record_subclaims, label_records
 
 DATA = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq"
 CONDITIONS = ("normal", "missing", "wrong")
@@ -206,7 +206,7 @@ def part_importance(backend: OfflineBackend) -> dict:
     for condition in CONDITIONS:
         path = DATA / "labels" / "human" / f"{condition}.jsonl"
         rows = read_records(path)
-        lines, _ = run_sync(relabel_records(backend, rows, path))
+        lines, _ = run_sync(label_records(backend, rows, path))
         offline = [json.loads(line) for line in lines if line.strip()]
         results[condition] = {
             "offline": kappa(human[condition], offline),

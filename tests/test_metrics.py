@@ -219,17 +219,17 @@ def _random_input(rng) -> R.ScoringInput:
 
 
 @pytest.mark.parametrize("weights", [M.DEFAULT_WEIGHTS, M.TierWeights(1, 0.5, 0.1), M.TierWeights(0, 1, 0)])
-def test_batch_metrics_equal_the_pure_functions(weights):
+def test_column_metrics_equal_the_pure_functions(weights):
     """The vectorised path used to load big sets computes exactly what the pure functions compute."""
     import math
     import random
     rng = random.Random(7)
     inputs = [_random_input(rng) for _ in range(600)]
-    batch = VEC.BatchBuilder()
+    batch = VEC.MetricColumns()
     for data in inputs:
         batch.add(data)
-    halves = VEC.BatchBuilder.concat([batch.freeze(), batch])     # concat numbers records on
-    for got_batch, offset in ((VEC.batch_metrics(batch, weights), 0), (VEC.batch_metrics(halves, weights), 600)):
+    halves = VEC.MetricColumns.concat([batch.freeze(), batch])     # concat numbers records on
+    for got_batch, offset in ((VEC.column_metrics(batch, weights), 0), (VEC.column_metrics(halves, weights), 600)):
         for r, data in enumerate(inputs):
             expected = R.compute_metrics(data, weights)
             for key, value in expected.items():
@@ -242,7 +242,7 @@ def test_batch_metrics_equal_the_pure_functions(weights):
 
 def test_fc_precision_uses_the_reference_check_when_verdicts_came_from_documents():
     """Documents decide the VITAL verdicts; a separate check against the reference gives FC precision."""
-    from vital_core.metrics.vectorised import BatchBuilder, batch_metrics
+    from vital_core.metrics.vectorised import MetricColumns, column_metrics
     from vital_core.metrics.response import ScoringInput, compute_response_metrics
     from vital_core.model import ResponseResult, Subclaim
     subclaims = [Subclaim(id="S1", text="a", importance="vital", verdict="supported"),
@@ -255,11 +255,11 @@ def test_fc_precision_uses_the_reference_check_when_verdicts_came_from_documents
     m = compute_response_metrics(response, None)
     assert m["fc_precision"] == pytest.approx(1 / 3)
     assert m["factscore_precision"] == pytest.approx(2 / 3)            # unchanged: from the documents
-    batch = BatchBuilder()
+    batch = MetricColumns()
     batch.add(ScoringInput.from_response(response, None))
     batch.add(ScoringInput.from_response(ResponseResult(variant="x", text="", subclaims=subclaims,
                                                         evidence_mode="documents"), None))
-    cols = batch_metrics(batch)
+    cols = column_metrics(batch)
     assert cols["fc_precision"][0] == pytest.approx(1 / 3)
     assert np.isnan(cols["fc_precision"][1])
     again = ResponseResult.from_dict(response.to_dict())

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from vital_core.metrics.catalog import METRICS
+from vital_core.metrics.catalog import FIGURE5_DECAY, METRICS, TABLE3_COUNTS, TABLE4_SCORES, TABLE5_FLAGS
 
 PAPER, STRICT = "paper", "strict"
 CONVENTIONS = (PAPER, STRICT)
@@ -32,12 +32,8 @@ DESCRIPTION = {
 # Metrics that read the verdicts: undefined in ``strict`` for a response none of whose claims was judged.
 VERDICT_METRICS = [k for k, m in METRICS.items()
                    if k.endswith("precision") or k.endswith("precision_top5")] + ["rlp", "f1_at_k", "fc_f1"]
-PAPER_COUNTS = ["n_vital", "n_okay", "n_less_important", "n_subclaims",
-                "n_vital_nuggets", "n_okay_nuggets", "n_nuggets"]
-PAPER_SCORES = ["factscore_precision", "vital_precision", "nugget_recall", "vital_recall",
-                "decay_precision", "decay_recall", "decay_precision_top5", "decay_recall_top5", "f1_at_k"]
-PAPER_FLAGS = ["rlp", "rlr"]
-PAPER_KEYS = PAPER_COUNTS + PAPER_SCORES + PAPER_FLAGS
+# What the paper convention computes: its Tables 3, 4 (with SAFE's F1@K) and 5, and Figure 5.
+PAPER_KEYS = TABLE3_COUNTS + TABLE4_SCORES + ["f1_at_k"] + TABLE5_FLAGS + FIGURE5_DECAY
 FILE_COLUMNS = ["dataset", "subset", "condition"]
 
 

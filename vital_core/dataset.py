@@ -2,7 +2,7 @@
 
 ``load_dataset(path)`` streams the input files once, turns each raw record
 into integer label codes and computes every metric for all records at once
-(``metrics.batch_metrics``), keeping only a pandas frame and a flat subclaim
+(``metrics.column_metrics``), keeping only a pandas frame and a flat subclaim
 table (for the cumulative-precision and decay curves).
 Full ``ExampleResult`` objects are rebuilt on demand by ``Dataset.example``
 from remembered byte offsets, so opening the whole release stays fast and small.
@@ -38,7 +38,7 @@ from vital_core.loaders.examples import (OriginalRecord, iter_results_file, matc
                                          read_original, response_from_record)
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights, f1_at_k_from_counts, median_k
-from vital_core.metrics.vectorised import BatchBuilder, batch_metrics
+from vital_core.metrics.vectorised import MetricColumns, column_metrics
 from vital_core.metrics.response import ScoringInput
 from vital_core.model import ExampleResult, condition_order, ordered_conditions
 
@@ -59,7 +59,7 @@ class _Rows:
 
     def __init__(self) -> None:
         self.cols: dict[str, list] = {c: [] for c in ID_COLUMNS}
-        self.batches: list[BatchBuilder] = []
+        self.batches: list[MetricColumns] = []
         self.sort_key: list[tuple] = []
 
     def add_scan(self, group: str, g_rank: int, source: ConditionSource, scan: ConditionScan) -> None:
@@ -80,7 +80,7 @@ class _Rows:
         self.batches.append(scan.batch)
 
     def add_example(self, example: ExampleResult, index: int | None, sort_prefix: tuple) -> None:
-        batch = BatchBuilder()
+        batch = MetricColumns()
         c = self.cols
         for condition, response in example.variants.items():
             batch.add(ScoringInput.from_response(response, example.nuggets))
@@ -94,8 +94,8 @@ class _Rows:
         self.batches.append(batch)
 
     def finish(self, weights: TierWeights, f1_k: float | None) -> tuple[pd.DataFrame, pd.DataFrame, float | None]:
-        batch = BatchBuilder.concat(self.batches)
-        values = batch_metrics(batch, weights)
+        batch = MetricColumns.concat(self.batches)
+        values = column_metrics(batch, weights)
         n_sub = values["n_subclaims"]
         k = f1_k if f1_k is not None else median_k(int(x) for x in n_sub)
         values["f1_at_k"] = np.array([np.nan if (v := f1_at_k_from_counts(int(s), int(n), k)) is None else v
@@ -160,10 +160,6 @@ class Dataset:
     _originals: dict[str, list[OriginalRecord | None]] = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ access
-    @property
-    def example_ids(self) -> list[str]:
-        return list(dict.fromkeys(self.frame["example_id"]))
-
     @property
     def conditions(self) -> list[str]:
         return ordered_conditions(self.frame["condition"])

@@ -1,13 +1,10 @@
-"""Sensitivity statistics over a loaded set (the paper's Tables 3-5, Figures 3-5).
-
-One module on purpose (~430 lines): the tables' tests and the figures' curves share its grouping
-and pairing helpers.
+"""Sensitivity statistics over a loaded set: the project's paired tests and the Figures 3-4 curves.
 
 Every function takes the per-record frame of ``dataset.Dataset`` (one row per
-(example, condition), one column per metric; missing value = undefined).
+(example, condition), one column per metric; missing value = undefined). The
+tables' means are ``conventions``; the authors' own tests are ``paper_stats``.
 
-* ``condition_means``: mean of every metric per condition (flags: the share
-  flagged), with how many records were defined and how many left out.
+* ``noticed`` / ``NOTICED_RULE``: when a metric noticed the damage in a variant.
 * ``paired_tests``: each variant against its normal response, paired by
   example. Undefined metrics drop the pair (counted in ``n_dropped``). Scores:
   paired t-test and Wilcoxon signed-rank (scipy), Cohen's d_z. Flags: exact
@@ -16,8 +13,8 @@ Every function takes the per-record frame of ``dataset.Dataset`` (one row per
   rate: share of pairs where the metric ``noticed`` the damage (``NOTICED_RULE``,
   the same rule as the Compare page). ROC AUC: probability that a normal
   response scores better than a variant one (Mann-Whitney U / n1 n2; ties count 1/2).
-* ``cumulative_precision_curves`` / ``decay_curves``: mean precision over the
-  first n subclaims / decay-weighted precision over the top k, per condition.
+* ``cumulative_precision_curves``: mean precision over the first n subclaims,
+  per condition; ``well_supported`` keeps the points enough responses back.
 """
 from __future__ import annotations
 
@@ -29,7 +26,6 @@ import pandas as pd
 from scipy import stats as sps
 
 from vital_core.metrics.catalog import METRICS, TESTED, MetricSpec
-from vital_core.metrics.formulas import DECAY_SCHEMES
 from vital_core.model import NORMAL, condition_order, ordered_conditions
 
 UNKNOWN_GROUP = "unknown"
@@ -106,48 +102,6 @@ def _condition_masks(part: pd.DataFrame) -> list[tuple[str, np.ndarray]]:
 def _mean_and_count(values: np.ndarray) -> tuple[float | None, int]:
     defined = values[~np.isnan(values)]
     return (float(defined.mean()) if defined.size else None), int(defined.size)
-
-
-def condition_means(frame: pd.DataFrame, metrics: Iterable[str] | None = None, by: str | None = None) -> pd.DataFrame:
-    """Tidy table: [by,] condition, metric, mean, n (defined), n_undefined.
-
-    Flags average to the share of records flagged (paper Table 5); counts to
-    the mean count per response (Table 3).
-    """
-    keys = _metric_list(frame, metrics)
-    rows = []
-    for extra, part in _groups(frame, by):
-        numeric = {key: _as_float(part[key]) for key in keys}
-        for condition, mask in _condition_masks(part):
-            for key in keys:
-                mean, n = _mean_and_count(numeric[key][mask])
-                rows.append({**extra, "condition": condition, "metric": key, "mean": mean, "n": n,
-                             "n_undefined": int(mask.sum()) - n})
-    return pd.DataFrame(rows, columns=([by] if by else []) + ["condition", "metric", "mean", "n", "n_undefined"])
-
-
-def means_table(frame: pd.DataFrame, metrics: Iterable[str] | None = None, by: str | None = None,
-                undefined: bool = False) -> pd.DataFrame:
-    """Wide view of ``condition_means``: one row per [group,] condition with its record
-    count ``n`` and one column per metric (None where no record defines it).
-
-    ``undefined=True`` adds a column ``KEY__undefined`` (records left out) per metric.
-    """
-    keys = _metric_list(frame, metrics)
-    rows = []
-    for extra, part in _groups(frame, by):
-        numeric = {key: _as_float(part[key]) for key in keys}
-        for condition, mask in _condition_masks(part):
-            row = {**extra, "condition": condition, "n": int(mask.sum())}
-            for key in keys:
-                row[key], n = _mean_and_count(numeric[key][mask])
-                if undefined:
-                    row[f"{key}__undefined"] = row["n"] - n
-            rows.append(row)
-    cols = ([by] if by else []) + ["condition", "n"] + keys
-    if undefined:
-        cols += [f"{k}__undefined" for k in keys]
-    return pd.DataFrame(rows, columns=cols)
 
 
 def _pair_rows(part: pd.DataFrame, baseline: str, variant: str) -> tuple[np.ndarray, np.ndarray]:
@@ -385,47 +339,3 @@ def cumulative_precision_curves(dataset_or_examples, order: str = "response", by
     return _curve_rows(group[row], n, value, labels, "position", max_position, by)
 
 
-def decay_curves(dataset_or_examples, scheme: str = "release", by: str | None = None,
-                 max_k: int | None = None) -> pd.DataFrame:
-    """Mean decay-weighted precision of the top k subclaims in importance order, per condition and k.
-
-    ``scheme`` is "release" ((n-i)/i) or "linear" ((n-i+1)/n); the weights use
-    n = min(k, subclaims), as the top-k metric does, so the value at k = 5 is
-    the mean of ``decay_precision_top5`` (or ``linear_decay_precision_top5``).
-    Unranked responses are left out; where the weights sum to 0 (k = 1 under
-    the release scheme) the response is undefined and left out.
-    """
-    if scheme not in DECAY_SCHEMES:
-        raise ValueError(f"scheme must be one of {', '.join(DECAY_SCHEMES)} (got {scheme!r})")
-    ds = _as_dataset(dataset_or_examples)
-    sub = ds.subclaims
-    rank = sub["rank"].to_numpy(np.float64)
-    ranked = rank > 0
-    row = sub["row"].to_numpy(np.int64)[ranked]
-    rank = rank[ranked]
-    sup = sub["supported"].to_numpy(bool)[ranked].astype(float)
-    n_rows = len(ds.frame)
-    length = np.bincount(row, minlength=n_rows).astype(float)
-    has = length > 0
-    group, labels = _row_groups(ds.frame, by)
-    width = int(length.max()) if length.size else 0
-    if max_k is not None:
-        width = min(width, max_k)
-    parts_group, parts_k, parts_value = [], [], []
-    for k in range(1, width + 1):
-        n_eff = np.minimum(length[row], k)
-        keep = rank <= k
-        i = rank
-        w = (n_eff - i) / i if scheme == "release" else (n_eff - i + 1) / np.maximum(n_eff, 1)
-        w = np.where(keep, w, 0.0)
-        den = np.bincount(row, weights=w, minlength=n_rows)
-        num = np.bincount(row, weights=w * sup, minlength=n_rows)
-        ok = has & (den > 0)
-        idx = np.flatnonzero(ok)
-        parts_group.append(group[idx])
-        parts_k.append(np.full(idx.size, k))
-        parts_value.append(num[idx] / den[idx])
-    if not parts_group:
-        return pd.DataFrame(columns=([by] if by else []) + ["condition", "k", "precision", "n"])
-    return _curve_rows(np.concatenate(parts_group), np.concatenate(parts_k), np.concatenate(parts_value),
-                       labels, "k", None, by)

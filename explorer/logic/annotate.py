@@ -26,7 +26,7 @@ def _judgment(verdict: str):
     return False
 
 
-def relabelled(response: ResponseResult, labels: Mapping[str, str]) -> ResponseResult:
+def with_labels(response: ResponseResult, labels: Mapping[str, str]) -> ResponseResult:
     """A copy of ``response`` with ``labels`` (subclaim id -> label) applied and the order rebuilt."""
     out = copy.deepcopy(response)
     for s in out.subclaims:
@@ -40,7 +40,7 @@ def release_record(example: ExampleResult, variant: str, labels: Mapping[str, st
     """One response in the official ``new-metric-out`` record shape, with ``labels`` applied."""
     response = example.variants[variant]
     if labels is not None:
-        response = relabelled(response, labels)
+        response = with_labels(response, labels)
     sentences: list[dict] = []
     current_index = None
     for s in response.subclaims:

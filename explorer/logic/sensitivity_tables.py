@@ -11,7 +11,7 @@ from vital_core.model import ordered_conditions
 
 # The tables of each convention: (tab title, keys, what a value means).
 TABLES = {
-    conv.PAPER: [("Counts (Table 3)", conv.PAPER_COUNTS, "Mean number per response."),
+    conv.PAPER: [("Counts (Table 3)", TABLE3_COUNTS, "Mean number per response."),
                  ("Precision and recall (Table 4)", TABLE4_SCORES + ["f1_at_k"], "Mean of per-subset means."),
                  ("Response-level flags (Table 5)", TABLE5_FLAGS, "Share of responses flagged."),
                  ("Decay (Figure 5)", FIGURE5_DECAY, "Mean of per-subset means.")],

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from vital_core.errors import InputError, where
-from vital_core.metrics.vectorised import BatchBuilder
+from vital_core.metrics.vectorised import MetricColumns
 from vital_core.model import (NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NUGGET_IMPORTANCE, SUPPORTED, UNLABELLED,
                               InvalidLabelError, normalise_assignment, normalise_importance,
                               normalise_nugget_importance, normalise_verdict)
@@ -210,7 +210,7 @@ class ConditionScan:
     query: list[str]
     response_id: list[str]
     released_score: list[float | None]     # factscore-out's ``score`` (None: absent or null)
-    batch: BatchBuilder
+    batch: MetricColumns
     offsets: dict[str, list[int]]
     primary: Path
     linenos: list[int] | None
@@ -228,7 +228,7 @@ def scan_condition(source: ConditionSource, skip_bad: bool) -> ConditionScan:
     """
     log = LoadLog(skip_bad=skip_bad)
     files = open_condition(source)
-    batch = BatchBuilder()
+    batch = MetricColumns()
     add_codes = batch.add_codes
     index: list[int] = []
     query: list[str] = []

@@ -147,28 +147,21 @@ def _short(text: Any) -> str:
 class ReleaseRecord:
     """One record of a condition: the parsed lines of its files, matched by position.
 
-    ``fields`` merges them (the first non-null value in ``PRIORITY`` order wins);
+    ``get`` reads a field from them (the first non-null value in ``PRIORITY`` order wins);
     ``places`` names the record's line in each file (for messages).
     """
-    __slots__ = ("index", "query", "parsed", "_files", "_fields", "_ordered")
+    __slots__ = ("index", "query", "parsed", "_files", "_ordered")
 
     def __init__(self, index: int, query: str, parsed: dict[str, dict], files: dict[str, "FileLines"] | None = None,
                  places: dict[str, str] | None = None):
         self.index, self.query, self.parsed = index, query, parsed
         self._ordered = [parsed[k] for k in PRIORITY if k in parsed]
         self._files = files
-        self._fields: dict | None = None
         if places is not None:
             self._files = {k: _FixedPlace(v) for k, v in places.items()}
 
-    @property
-    def fields(self) -> dict:
-        if self._fields is None:
-            self._fields = merge_fields(self.parsed)
-        return self._fields
-
     def get(self, key: str) -> Any:
-        """The first non-null value of ``key`` among the parsed files (cheap ``fields[key]``)."""
+        """The first non-null value of ``key`` among the parsed files."""
         for rec in self._ordered:
             value = rec.get(key)
             if value is not None:
@@ -207,21 +200,6 @@ class LoadLog:
             raise exc
         self.skipped += 1
         self.problems.append(f"skipped: {exc}")
-
-
-def merge_fields(parsed: dict[str, dict]) -> dict:
-    merged: dict = {}
-    for kind in PRIORITY:
-        rec = parsed.get(kind)
-        if rec is None:
-            continue
-        for key, value in rec.items():
-            if key == "response" and isinstance(value, dict) and "nugget-assignment" in value:
-                if merged.get("nugget-assignment") is None:
-                    merged["nugget-assignment"] = value["nugget-assignment"]
-            if merged.get(key) is None:
-                merged[key] = value
-    return merged
 
 
 def open_condition(source: ConditionSource) -> dict[str, FileLines]:

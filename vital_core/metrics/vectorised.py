@@ -1,6 +1,6 @@
 """Every metric of many responses at once, over flat integer columns (numpy).
 
-``batch_metrics`` runs one helper per metric family (subclaim precision, decay
+``column_metrics`` runs one helper per metric family (subclaim precision, decay
 precision, nugget recall, factual correctness, WIMPE) over a ``_Columns``
 view of the batch; each helper is the vectorised twin of the formulas in
 ``formulas`` (tests/test_metrics.py checks that they agree).
@@ -17,10 +17,10 @@ from vital_core.metrics.response import ScoringInput
 from vital_core.model import EVIDENCE_REFERENCE, LESS_IMPORTANT, OKAY, SUPPORTED, VITAL
 
 
-class BatchBuilder:
-    """Collects many responses' scoring inputs as flat integer columns for ``batch_metrics``.
+class MetricColumns:
+    """Collects many responses' scoring inputs as flat integer columns for ``column_metrics``.
 
-    ``batch_metrics`` computes exactly the metrics of ``compute_metrics`` (the
+    ``column_metrics`` computes exactly the metrics of ``compute_metrics`` (the
     same formulas, vectorised with numpy; tests check they agree on random
     and real inputs). It is what makes loading the whole release fast.
     """
@@ -84,19 +84,19 @@ class BatchBuilder:
                 "evidence_reference": "bool", "fc_supported": "float64", "fc_total": "float64"}
     _RECORD_COLUMNS = ("sub_record", "nug_record", "ref_record")
 
-    def freeze(self) -> "BatchBuilder":
+    def freeze(self) -> "MetricColumns":
         """The same batch with numpy columns (compact to keep, pickle or concatenate)."""
-        out = BatchBuilder()
+        out = MetricColumns()
         out.n = self.n
         for name, dtype in self._COLUMNS.items():
             setattr(out, name, np.asarray(getattr(self, name), dtype=dtype))
         return out
 
     @classmethod
-    def concat(cls, parts: list["BatchBuilder"]) -> "BatchBuilder":
+    def concat(cls, parts: list["MetricColumns"]) -> "MetricColumns":
         """One batch of several (their records numbered on, in order)."""
         parts = [p.freeze() if isinstance(p.sub_record, list) else p for p in parts]
-        out = BatchBuilder()
+        out = MetricColumns()
         out.n = sum(p.n for p in parts)
         starts = np.cumsum([0] + [p.n for p in parts])[:-1]
         for name, dtype in cls._COLUMNS.items():
@@ -132,7 +132,7 @@ def _by_tier_code(weights: dict[str, float]) -> np.ndarray:
 class _Columns:
     """A batch's columns as numpy arrays, with per-record sums and ratios over them."""
 
-    def __init__(self, batch: BatchBuilder):
+    def __init__(self, batch: MetricColumns):
         self.n = batch.n
         arr = np.asarray
         # subclaims
@@ -270,7 +270,7 @@ def _wimpe(c: _Columns) -> dict[str, np.ndarray]:
     return {"wpa": np.where(c.has_ref, wpa_ref, wpa_nug), "pcp": np.where(c.has_ref, pcp_ref, np.nan)}
 
 
-def batch_metrics(batch: BatchBuilder, weights: TierWeights = DEFAULT_WEIGHTS) -> dict:
+def column_metrics(batch: MetricColumns, weights: TierWeights = DEFAULT_WEIGHTS) -> dict:
     """Every metric of ``compute_metrics`` for all responses of a batch, as numpy columns.
 
     Scores and flags are float arrays (flags 1.0 / 0.0) with NaN = undefined;

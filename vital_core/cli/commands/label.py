@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vital_core.relabel import read_records, relabel_records
+    from vital_core.labelling import read_records, label_records
 
     source, out = Path(args.input), Path(args.out)
     if not source.is_file():
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
     async def go():
         try:
-            return await relabel_records(backend, rows, source)
+            return await label_records(backend, rows, source)
         finally:
             await backend.aclose()
 

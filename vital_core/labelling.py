@@ -106,7 +106,7 @@ def read_records(path: Path) -> list[tuple[int, str, dict | None]]:
     return rows
 
 
-async def relabel_records(backend: Backend, rows: list[tuple[int, str, dict | None]], path: Path,
+async def label_records(backend: Backend, rows: list[tuple[int, str, dict | None]], path: Path,
                           on_record: Callable[[], None] | None = None) -> tuple[list[str], RelabelResult]:
     """Output lines (without newline) for ``rows`` and a summary; rankings run concurrently."""
     result = RelabelResult(lines_in=len(rows))
