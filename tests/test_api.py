@@ -1,0 +1,61 @@
+"""The Python API: vital_core.evaluate / vital_core.load, and the README's example."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import vital_core
+from vital_core.dataset import load_dataset
+from vital_core.metrics.catalog import METRICS
+
+REPO = Path(__file__).resolve().parents[1]
+DEMO_INPUT = REPO / "data" / "demo" / "demo_input.jsonl"
+
+
+def test_evaluate_equals_score_then_report(tmp_path: Path):
+    out = tmp_path / "scored.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "vital_core", "score", str(DEMO_INPUT), "--out", str(out),
+                           "--backend", "offline"], cwd=REPO, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    expected = load_dataset(out, use_cache=False).frame.set_index(["example_id", "condition"])
+    records = [__import__("json").loads(line) for line in DEMO_INPUT.read_text().splitlines() if line.strip()]
+    got = vital_core.evaluate(records).set_index(["id", "variant"])
+    assert len(got) == len(expected) == 36
+    for key in METRICS:
+        a = got[key].to_numpy(float)
+        b = expected.loc[got.index, key].astype("Float64").astype(float).to_numpy()
+        assert np.allclose(a, b, equal_nan=True, atol=1e-12), key
+    # undefined metrics say why, and a defined one never does (F1@K's K comes from the whole set)
+    row = got.iloc[0]
+    for key in [k for k in METRICS if k != "f1_at_k"]:
+        assert (f"{key}: " in row["undefined"]) == bool(np.isnan(row[key])), key
+
+
+def test_evaluate_takes_a_dataframe_and_names_bad_input():
+    frame = pd.DataFrame({"id": ["q1", "q1"], "variant": ["normal", "wrong"],
+                          "query": ["Who wrote Emma?"] * 2,
+                          "response": ["Jane Austen wrote Emma.", "Charlotte Bronte wrote Emma."],
+                          "documents": ["Emma is a novel by Jane Austen."] * 2})
+    got = vital_core.evaluate(frame)
+    assert list(got["variant"]) == ["normal", "wrong"] and got["factscore_precision"].notna().all()
+    with pytest.raises(ValueError, match="needs the column"):
+        vital_core.evaluate(pd.DataFrame({"query": ["q"]}))
+    with pytest.raises(ValueError, match="appears twice"):
+        vital_core.evaluate([{"id": "a", "query": "q", "responses": {"normal": "x."}}] * 2)
+    with pytest.raises(Exception, match="record 1|line 1"):
+        vital_core.evaluate([{"query": "q", "responses": "not an object"}])
+
+
+def test_readme_python_example_runs():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Python API", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "factscore_precision" in proc.stdout and "wrong" in proc.stdout
