@@ -124,3 +124,25 @@ def test_report_figures_writes_svg_and_png(tmp_path: Path):
     proc = run_cli("report", str(release), "--figures", str(tmp_path / "taken"), cache=tmp_path / "cache")
     assert proc.returncode == 2 and "is a file" in proc.stderr
     assert (tmp_path / "taken").read_text() == "mine"
+
+
+def test_report_export_parquet_and_csv_never_overwrites_a_foreign_file(release: Path, tmp_path: Path):
+    import pandas as pd
+    for name in ("frame.parquet", "frame.csv"):
+        out = tmp_path / name
+        proc = run_cli("report", str(release), "--export", str(out), cache=tmp_path / "cache")
+        assert proc.returncode == 0, proc.stderr
+        frame = pd.read_parquet(out) if name.endswith("parquet") else pd.read_csv(out)
+        assert len(frame) == 15 and {"example_id", "condition", "vital_precision", "rlp"} <= set(frame.columns)
+        assert frame["vital_precision"].isna().sum() == 5      # undefined stays empty, never 0
+        # our own export is replaced on the next run
+        proc = run_cli("report", str(release), "--export", str(out), cache=tmp_path / "cache")
+        assert proc.returncode == 0, proc.stderr
+    for name in ("notes.csv", "data.parquet"):
+        foreign = tmp_path / name
+        foreign.write_text("someone's data\n")
+        proc = run_cli("report", str(release), "--export", str(foreign), cache=tmp_path / "cache")
+        assert proc.returncode == 2 and "not an export of this project" in proc.stderr
+        assert foreign.read_text() == "someone's data\n"
+    proc = run_cli("report", str(release), "--export", str(tmp_path / "x.xlsx"), cache=tmp_path / "cache")
+    assert proc.returncode == 2 and ".parquet or .csv" in proc.stderr

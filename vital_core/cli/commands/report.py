@@ -25,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--figures", metavar="DIR",
                         help="also write Figures 3, 4 and 5 and the detection chart to DIR as SVG and PNG "
                              "(drawn with the app's colours by explorer.logic.figures)")
+    parser.add_argument("--export", metavar="FILE",
+                        help="also write the per-response frame (every metric, undefined left empty) to FILE: "
+                             ".parquet or .csv; an existing file is replaced only if it is such an export")
     parser.add_argument("--skip-bad", action="store_true",
                         help="skip malformed records or unknown labels instead of stopping; reports how many")
     parser.add_argument("--k", type=float, default=None, help="K of F1@K (default: median subclaim count)")
@@ -71,11 +74,24 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(render_text(dataset, by_query_type=not args.no_query_types, conventions=args.conventions))
+    if args.export:
+        export_to(dataset, Path(args.export))
     if args.figures:
         write_figures_to(dataset, Path(args.figures), args.conventions)
     if dataset.skipped:
         print(f"skipped {dataset.skipped} bad record(s)", file=sys.stderr)
     return 0
+
+
+def export_to(dataset, path: Path) -> None:
+    from vital_core.export import export_frame
+    try:
+        export_frame(dataset.frame, path)
+    except InputError as exc:
+        raise UsageError(f"--export {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"--export {path}: {exc.strerror or exc}") from None
+    print(f"export: {len(dataset.frame)} response(s) -> {path}", file=sys.stderr)
 
 
 def write_figures_to(dataset, folder: Path, conventions: str) -> None:

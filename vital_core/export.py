@@ -1,0 +1,65 @@
+"""The per-response frame of a loaded set as a Parquet or CSV file (``report --export``, Explore's download).
+
+An existing file is replaced only when it is recognised as this project's own export (a Parquet
+file carrying our schema tag, or a CSV whose header is our columns); anything else is refused, so
+a typo in the file name never overwrites a person's data.
+"""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pandas as pd
+
+from vital_core.atomic import atomic_replace
+from vital_core.errors import InputError
+
+FORMATS = {".parquet": "parquet", ".csv": "csv"}
+SCHEMA_TAG = b"vital-explorer-frame/1"     # Parquet key-value metadata: {b"vital-explorer": SCHEMA_TAG}
+
+
+def export_format(path: Path) -> str:
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise InputError(f"{path}: export to a .parquet or .csv file (the name decides the format)", path)
+    return fmt
+
+
+def frame_bytes(frame: pd.DataFrame, fmt: str) -> bytes:
+    """The frame as Parquet (tagged as ours) or CSV bytes; undefined values stay empty, never 0."""
+    if fmt == "csv":
+        return frame.to_csv(index=False).encode("utf-8")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), b"vital-explorer": SCHEMA_TAG})
+    sink = io.BytesIO()
+    pq.write_table(table, sink)
+    return sink.getvalue()
+
+
+def is_own_export(path: Path, frame: pd.DataFrame) -> bool:
+    """Whether ``path`` holds an export written by this project (so replacing it loses nothing)."""
+    try:
+        if export_format(path) == "csv":
+            with path.open(encoding="utf-8") as handle:
+                return handle.readline().rstrip("\r\n") == ",".join(frame.columns)
+        import pyarrow.parquet as pq
+        return (pq.read_schema(path).metadata or {}).get(b"vital-explorer") == SCHEMA_TAG
+    except Exception:   # unreadable or not Parquet (pyarrow raises its own errors): not ours
+        return False
+
+
+def export_frame(frame: pd.DataFrame, path: str | Path) -> Path:
+    """Write ``frame`` to ``path`` (format by suffix), all at once; refuses to replace a foreign file."""
+    path = Path(path)
+    fmt = export_format(path)
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder; give a file name such as results.{fmt}", path)
+    if path.exists() and not is_own_export(path, frame):
+        raise InputError(f"{path}: exists and is not an export of this project; choose another name "
+                         "(nothing was written)", path)
+    data = frame_bytes(frame, fmt)
+    with atomic_replace(path, "wb") as handle:
+        handle.write(data)
+    return path
