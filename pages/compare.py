@@ -13,15 +13,14 @@ from explorer.logic import palette, textdiff, damage as variants
 from vital_core import stats
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text
-from vital_core.metrics.catalog import HEADLINE, METRICS
+from vital_core.metrics.catalog import HEADLINE, METRICS, VARIANT_TABLE
 from vital_core.model import MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
 from vital_core.perturbation import PerturbationCheckError
 from vital_core.pipeline import run_sync, score_example
 
 RESULT_KEY = "compare_result"
 TEXT_KEYS = {NORMAL: "cmp_normal", MISSING: "cmp_missing", WRONG: "cmp_wrong"}
-TABLE_METRICS = HEADLINE + ["weighted_recall", "fc_precision", "fc_recall", "n_subclaims", "n_vital",
-                            "n_contradicted"]
+TABLE_METRICS = VARIANT_TABLE
 CHART_METRICS = [k for k in HEADLINE if METRICS[k].kind == "score"]
 
 

@@ -95,6 +95,8 @@ METRICS: dict[str, MetricSpec] = {m.key: m for m in _SPECS}
 # What a person compares first: the Score page's cards, Compare's chart and Explore's table.
 HEADLINE = ["factscore_precision", "vital_precision", "weighted_precision", "decay_precision", "rlp",
             "nugget_recall", "vital_recall", "rlr", "fc_f1"]
+# Compare's table of one example's variants: the headline, then what explains it.
+VARIANT_TABLE = HEADLINE + ["weighted_recall", "fc_precision", "fc_recall", "n_subclaims", "n_vital", "n_contradicted"]
 # Paper Table 3: subclaims per tier and nuggets per tier, averaged per response.
 TABLE3_COUNTS = ["n_subclaims", "n_vital", "n_okay", "n_less_important", "n_nuggets", "n_vital_nuggets",
                  "n_okay_nuggets"]
