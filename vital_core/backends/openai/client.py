@@ -42,6 +42,7 @@ from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 from vital_core.backends.openai import prompts
 from vital_core.backends.openai.parsing import ReplyParseError
 from vital_core.backends.openai.pricing import UsageTracker, load_prices
+from vital_core.backends.openai.batch import BatchCollector, DeferredToBatch
 from vital_core.backends.openai.retries import BackoffWait, RetryableReplyError, is_retryable, rejects_param
 
 log = logging.getLogger("vital_core.backends.openai")
@@ -143,6 +144,7 @@ class LLMClient:
         self._loops_lock = threading.Lock()
         self._cache = None
         self._cache_lock = threading.Lock()
+        self.collector: BatchCollector | None = None   # set for a batch export (batch.py)
 
     # ------------------------------------------------------------ resources
     def _resources(self):
@@ -268,6 +270,9 @@ class LLMClient:
                     self.usage.add(step, cache_hits=1)
                     return CallResult(value, stored["content"], cached=True, attempts=0)
 
+        if self.collector is not None:     # a batch export: record the request, send nothing
+            self.collector.add(key, dict(kwargs, messages=messages))
+            raise LLMCallError(f"{step}: deferred to the batch file", step=step) from DeferredToBatch(key)
         attempts = 0
         current = list(messages)
         followups: list[dict] = []

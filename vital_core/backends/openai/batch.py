@@ -1,0 +1,126 @@
+"""Batch runs: the requests a run still needs as an OpenAI Batch input file, and a Batch output file
+(OpenAI's or vLLM's ``run_batch``) loaded into the reply cache.
+
+A run with a ``BatchCollector`` on its client sends nothing: every call that misses the cache is
+recorded (``custom_id`` = the cache key, so the key and the base URL never appear) and fails that
+response's chain of steps, as the later steps need its answer. Importing the results fills the
+cache; the next export walks one stage further; once every stage is imported, a normal run
+finishes with no live call.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vital_core.atomic import atomic_replace
+from vital_core.backends.openai.pricing import price_for
+from vital_core.backends.openai.retrieval import estimate_tokens
+from vital_core.errors import InputError, where
+
+CHAT_URL = "/v1/chat/completions"
+BATCH_PRICE_FACTOR = 0.5     # the OpenAI Batch API bills half the live price
+KEY_PREFIX = "reply:"        # every reply-cache key starts with it (client.cache_key)
+
+
+class DeferredToBatch(RuntimeError):
+    """A call recorded for a batch instead of sent."""
+
+
+@dataclass
+class BatchCollector:
+    requests: dict[str, dict] = field(default_factory=dict)    # custom_id -> request line
+
+    def add(self, key: str, body: dict) -> None:
+        self.requests.setdefault(key, {"custom_id": key, "method": "POST", "url": CHAT_URL, "body": body})
+
+    def input_tokens(self) -> int:
+        return sum(estimate_tokens(m.get("content") or "") for r in self.requests.values()
+                   for m in r["body"]["messages"])
+
+    def estimate(self, model: str, prices: dict) -> str:
+        """Requests, input tokens and the input's estimated cost at batch prices, in one line."""
+        tokens = self.input_tokens()
+        price = price_for(model, prices)
+        cost = "unknown price" if price is None else f"~${tokens * price[0] * BATCH_PRICE_FACTOR / 1e6:.4f}"
+        max_out = max((r["body"].get("max_tokens") or r["body"].get("max_completion_tokens") or 0)
+                      for r in self.requests.values()) if self.requests else 0
+        return (f"{len(self.requests)} request(s), ~{tokens} input token(s), input cost at batch prices "
+                f"{cost} for {model} (output: at most {max_out} token(s) a request, billed when it returns)")
+
+
+def _is_request_file(path: Path) -> bool:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            first = json.loads(handle.readline() or "{}")
+    except (OSError, ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(first, dict) and str(first.get("custom_id", "")).startswith(KEY_PREFIX) \
+        and first.get("url") == CHAT_URL
+
+
+def write_requests(collector: BatchCollector, path: Path) -> int:
+    """The Batch input file (one request a line); an existing file is replaced only when it is one."""
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder; give a file name such as requests.jsonl", path)
+    if path.exists() and path.stat().st_size and not _is_request_file(path):
+        raise InputError(f"{path}: exists and is not a batch request file of this project; choose another "
+                         "name (nothing was written)", path)
+    with atomic_replace(path) as handle:
+        for line in collector.requests.values():
+            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+    return len(collector.requests)
+
+
+@dataclass
+class ImportReport:
+    imported: int = 0
+    failed: list[tuple[str, str]] = field(default_factory=list)    # (custom_id or line, why)
+
+    def lines(self) -> list[str]:
+        out = [f"imported {self.imported} reply(ies) into the cache"]
+        out += [f"not imported: {cid}: {why}" for cid, why in self.failed[:20]]
+        if len(self.failed) > 20:
+            out.append(f"... and {len(self.failed) - 20} more not imported")
+        return out
+
+
+def _reply_content(record: dict) -> tuple[str | None, str]:
+    """The reply text of one Batch output line, or (None, why not)."""
+    if record.get("error"):
+        return None, f"the batch reports an error: {json.dumps(record['error'])[:200]}"
+    response = record.get("response") or {}
+    status = response.get("status_code")
+    if status != 200:
+        return None, f"status {status}"
+    choices = (response.get("body") or {}).get("choices") or []
+    if not choices:
+        return None, "the reply has no choices"
+    if choices[0].get("finish_reason") == "length":
+        return None, "the reply was cut off (finish_reason=length)"
+    content = (choices[0].get("message") or {}).get("content")
+    return (content, "") if isinstance(content, str) else (None, "the reply has no text")
+
+
+def import_results(path: Path, cache, model: str) -> ImportReport:
+    """Load a Batch output file into the reply cache; every line that cannot be used is named."""
+    report = ImportReport()
+    with path.open(encoding="utf-8") as handle:
+        for line_no, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError as exc:
+                raise InputError(f"{where(path, line_no)}: malformed JSON ({exc})", path, line_no) from None
+            custom_id = record.get("custom_id") if isinstance(record, dict) else None
+            if not isinstance(custom_id, str) or not custom_id.startswith(KEY_PREFIX):
+                report.failed.append((where(path, line_no), "no custom_id of this project's requests"))
+                continue
+            content, why = _reply_content(record)
+            if content is None:
+                report.failed.append((custom_id, why))
+                continue
+            cache.set(custom_id, {"content": content, "model": model})
+            report.imported += 1
+    return report
