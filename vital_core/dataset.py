@@ -285,11 +285,9 @@ def _build(found: Discovery, weights: TierWeights, skip_bad: bool, f1_k: float |
         log.problems.extend(check_variants_agree(group, by_condition))
     examples: dict[str, ExampleResult] = {}
     g_base = len(sources_by_group)
+    seen: dict[str, str] = {}
     for f_rank, file in enumerate(found.results_files):
-        for e_rank, example in enumerate(iter_results_file(file, log)):
-            if example.id in examples:
-                log.bad(InputError(f"{file}: example id {example.id!r} appears twice", file))
-                continue
+        for e_rank, example in enumerate(iter_results_file(file, log, seen)):
             examples[example.id] = example
             rows.add_example(example, _index_of(example.id), (g_base + f_rank, e_rank))
     frame, subclaims, k = rows.finish(weights, f1_k)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class InputError(ValueError):
@@ -23,3 +24,38 @@ class InputError(ValueError):
 def where(path: str | Path, line: int | None = None) -> str:
     """``"file.jsonl line 12"``: how every message names a place in a file."""
     return f"{path} line {line}" if line is not None else str(path)
+
+
+class InvalidRecordError(ValueError):
+    """A field of a results record with the wrong JSON type (the message names the place and field)."""
+
+
+def json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return {dict: "an object", list: "a list", str: "a string"}.get(type(value), "a number"
+                                                                  if isinstance(value, (int, float)) else "a value")
+
+
+def typed(d: dict, key: str, kind: type, where: str = "", *, default: Any = None) -> Any:
+    """``d[key]`` when it is a ``kind`` (or absent / null: ``default``); anything else raises
+    ``InvalidRecordError`` naming ``where`` and the field."""
+    value = d.get(key)
+    if value is None:
+        return default
+    if isinstance(value, kind) and not isinstance(value, bool):
+        return value
+    raise InvalidRecordError(f"{where + ': ' if where else ''}field {key!r} must be "
+                             f"{json_type(kind())} or null, got {json_type(value)}")
+
+
+def typed_objects(items: list, key: str, where: str) -> list[dict]:
+    """The items of a list field, each of which must be an object."""
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise InvalidRecordError(f"{where + ': ' if where else ''}{key}[{i}] must be an object, "
+                                     f"got {json_type(item)}")
+    return items

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from vital_core.errors import InputError, where
-from vital_core.loaders.discover import first_record
 from vital_core.model import Document, ExampleResult, InvalidDocumentError
 
 KNOWN_FIELDS = ("id", "query", "responses", "documents", "reference", "dataset", "subset", "query_type")
@@ -68,8 +67,10 @@ def parse_input_record(obj: Any, path: Path, line: int) -> InputRecord:
         raise InputError(f"{place}: field \"query\" must be a non-empty string", path, line)
     responses = obj.get("responses")
     if not isinstance(responses, dict):
+        typo = next((k for k in ("response", "Responses", "answers", "answer") if k in obj), None)
         raise InputError(f"{place}: field \"responses\" must be an object such as "
-                         "{\"normal\": \"...\", \"missing\": \"...\", \"wrong\": \"...\"}", path, line)
+                         "{\"normal\": \"...\", \"missing\": \"...\", \"wrong\": \"...\"}"
+                         + (f" (found {typo!r}: did you mean \"responses\"?)" if typo else ""), path, line)
     for name, text in responses.items():
         if text is not None and not isinstance(text, str):
             raise InputError(f"{place}: responses.{name} must be a string or null, got {type(text).__name__}",
@@ -92,34 +93,63 @@ def parse_input_record(obj: Any, path: Path, line: int) -> InputRecord:
                        extra={k: v for k, v in obj.items() if k not in KNOWN_FIELDS})
 
 
+def _shape(obj: Any) -> str:
+    """What a parsed line looks like: "input" (``responses``), "results" (``variants``) or "other"."""
+    if not isinstance(obj, dict):
+        return "other"
+    if "variants" in obj or "format" in obj:
+        return "results"
+    return "input" if "responses" in obj else "other"
+
+
 def is_input_jsonl(path: str | Path) -> bool:
-    """True for a file in the project's input shape (first record has ``responses``)."""
+    """True for a file in the project's input shape: any line has ``responses`` (and none ``variants``).
+
+    Decided from every line, not the first alone: the input reader then checks each line
+    and refuses, naming it, one that lacks ``responses`` (a typo on line 1 must not turn
+    the file into another format whose records have no text).
+    """
     path = Path(path)
     if not path.is_file():
         return False
-    first = first_record(path, bad_json_raises=False)   # not JSON: not this shape (``loaders`` reports it)
-    return bool(first) and "responses" in first and "variants" not in first
+    shapes = set()
+    with open(path, "rb") as fh:
+        for raw in fh:
+            if raw.strip():
+                try:
+                    shapes.add(_shape(json.loads(raw)))
+                except (ValueError, RecursionError):
+                    continue   # the reader that takes the file names the bad line
+    return "input" in shapes and "results" not in shapes
+
+
+def _json_line(raw: bytes, path: Path, line_no: int) -> Any:
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise InputError(f"{where(path, line_no)}: the JSON is nested too deeply", path, line_no) from None
+    except ValueError as exc:
+        raise InputError(f"{where(path, line_no)}: not valid JSON ({exc})", path, line_no) from None
 
 
 def read_input_jsonl(path: str | Path) -> list[InputRecord]:
     path = Path(path)
     records: list[InputRecord] = []
-    seen: dict[str, str] = {}
     with open(path, "rb") as fh:
         for line_no, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                obj = json.loads(raw)
-            except ValueError as exc:
-                raise InputError(f"{where(path, line_no)}: not valid JSON ({exc})", path, line_no) from None
-            rec = parse_input_record(obj, path, line_no)
-            if rec.id in seen:
-                raise InputError(f"{where(path, line_no)}: id {rec.id!r} already used at {seen[rec.id]}; "
-                                 "ids must be unique", path, line_no)
-            seen[rec.id] = rec.place
-            records.append(rec)
+            if raw.strip():
+                records.append(parse_input_record(_json_line(raw, path, line_no), path, line_no))
+    check_unique(records)
     return records
+
+
+def check_unique(records: list[InputRecord]) -> None:
+    """Ids must be unique: resuming a batch and putting its output in order rely on them."""
+    seen: dict[str, str] = {}
+    for rec in records:
+        if rec.id in seen:
+            raise InputError(f"{rec.place}: id {rec.id!r} already used at {seen[rec.id]}; ids must be unique")
+        seen[rec.id] = rec.place
 
 
 def from_example(example: ExampleResult) -> InputRecord:
@@ -127,11 +157,22 @@ def from_example(example: ExampleResult) -> InputRecord:
                        responses={name: v.text for name, v in example.variants.items()},
                        documents=list(example.documents), reference=example.reference,
                        dataset=example.dataset, subset=example.subset, query_type=example.query_type,
-                       place=example.id)
+                       place=example.place or example.id)
 
 
-def read_inputs(path: str | Path) -> list[InputRecord]:
-    """Records to score from the project's input JSONL or anything ``loaders`` reads."""
+def check_has_text(records: list[InputRecord]) -> None:
+    """Every record must hold a response with text: a record with none would be scored as 0 subclaims."""
+    for rec in records:
+        if not any(text.strip() for text in rec.texts().values()):
+            raise InputError(f"{rec.place}: no response with text to score (responses: "
+                             f"{', '.join(rec.responses) or 'none'}); give each record at least one")
+
+
+def read_inputs(path: str | Path, *, require_text: bool = True) -> list[InputRecord]:
+    """Records to score from the project's input JSONL or anything ``loaders`` reads.
+
+    Ids are unique on every path; ``require_text`` (``score``) refuses a record with no response text.
+    """
     path = Path(path)
     if not path.exists():
         raise InputError(f"{path}: no such file or folder", path)
@@ -142,6 +183,9 @@ def read_inputs(path: str | Path) -> list[InputRecord]:
     else:
         from vital_core.loaders.load import load_examples
         records = [from_example(ex) for ex in load_examples(path).examples]
+        check_unique(records)
     if not records:
         raise InputError(f"{path}: no records found", path)
+    if require_text:
+        check_has_text(records)
     return records

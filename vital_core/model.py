@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
+from vital_core.errors import InvalidRecordError, json_type, typed, typed_objects as _objects  # noqa: F401
+
 RESULTS_FORMAT = "vital-explorer-results/1"
 
 # Importance tiers, most important first. "unlabelled" marks a subclaim the
@@ -202,9 +204,9 @@ class Document:
         """The documents of a record's ``documents`` field (``None`` = none); strict with ``where``."""
         if raw is None:
             return []
-        if where is not None and not isinstance(raw, list):
-            raise InvalidDocumentError(f"{where}: field \"documents\" must be a list of strings or objects "
-                                       f"with \"text\"")
+        if not isinstance(raw, list):   # never a string read as one-character documents
+            raise InvalidDocumentError(f"{where or 'record'}: field \"documents\" must be a list of strings or "
+                                       f"objects with \"text\", got {json_type(raw)}")
         return [cls.from_dict(item, i, where=None if where is None else f"{where}: documents[{i}]")
                 for i, item in enumerate(raw or [])]
 
@@ -229,11 +231,13 @@ class Subclaim:
 
     @classmethod
     def from_dict(cls, d: dict, where: str = "") -> "Subclaim":
-        return cls(id=str(d["id"]), text=str(d.get("text", "")),
-                   sentence_index=int(d.get("sentence_index", 0) or 0),
-                   sentence=str(d.get("sentence", "") or ""),
+        if "id" not in d:
+            raise InvalidRecordError(f"{where + ': ' if where else ''}a subclaim has no 'id'")
+        return cls(id=str(d["id"]), text=typed(d, "text", str, where, default=""),
+                   sentence_index=typed(d, "sentence_index", int, where, default=0),
+                   sentence=typed(d, "sentence", str, where, default=""),
                    importance=normalise_importance(d.get("importance"), where=where),
-                   rank=d.get("rank"),
+                   rank=typed(d, "rank", int, where),
                    verdict=normalise_verdict(d.get("verdict"), where=where),
                    reason=str(d.get("reason", "") or ""), evidence=str(d.get("evidence", "") or ""))
 
@@ -250,7 +254,7 @@ class Nugget:
 
     @classmethod
     def from_dict(cls, d: dict, index: int = 0, where: str = "") -> "Nugget":
-        return cls(id=str(d.get("id", f"N{index}")), text=str(d.get("text", "")),
+        return cls(id=str(d.get("id", f"N{index}")), text=typed(d, "text", str, where, default=""),
                    importance=normalise_nugget_importance(d.get("importance", OKAY), where=where))
 
 
@@ -277,6 +281,7 @@ class ResponseResult:
     n2s: dict[str, list[str]] | None = None   # release's nugget -> subclaim alignment
     error: str | None = None                  # a failed step keeps its error here
     warnings: list[str] = field(default_factory=list)
+    place: str = field(default="", repr=False, compare=False)   # "file line N" it was read from; not saved
 
     def ordered_subclaims(self) -> list[Subclaim]:
         """Subclaims in importance order (response order when not ranked)."""
@@ -311,21 +316,25 @@ class ResponseResult:
 
     @classmethod
     def from_dict(cls, d: dict, where: str = "") -> "ResponseResult":
-        assignment = d.get("nugget_assignment")
+        assignment = typed(d, "nugget_assignment", dict, where)
         if assignment is not None:
             assignment = {str(k): normalise_assignment(v, where=where) for k, v in assignment.items()}
-        refs = d.get("reference_claims")
-        fc = d.get("fc_verdicts")
+        refs = typed(d, "reference_claims", list, where)
+        fc = typed(d, "fc_verdicts", dict, where)
         if fc is not None:
             fc = {str(k): normalise_verdict(v, where=where) for k, v in fc.items()}
-        return cls(fc_verdicts=fc, variant=str(d.get("variant", NORMAL)), text=str(d.get("text", "")),
-                   subclaims=[Subclaim.from_dict(s, where) for s in d.get("subclaims") or []],
-                   order=[str(x) for x in d.get("order") or []],
+        error = d.get("error")
+        return cls(fc_verdicts=fc, variant=str(d.get("variant", NORMAL)), text=typed(d, "text", str, where, default=""),
+                   subclaims=[Subclaim.from_dict(s, where) for s in
+                              _objects(typed(d, "subclaims", list, where, default=[]), "subclaims", where)],
+                   order=[str(x) for x in typed(d, "order", list, where, default=[])],
                    nugget_assignment=assignment,
-                   reference_claims=None if refs is None else [Subclaim.from_dict(s, where) for s in refs],
-                   evidence_mode=str(d.get("evidence_mode", EVIDENCE_UNKNOWN)),
-                   response_id=str(d.get("response_id", "") or ""), n2s=d.get("n2s"),
-                   error=d.get("error"), warnings=list(d.get("warnings") or []))
+                   reference_claims=None if refs is None else
+                   [Subclaim.from_dict(s, where) for s in _objects(refs, "reference_claims", where)],
+                   evidence_mode=typed(d, "evidence_mode", str, where, default=EVIDENCE_UNKNOWN),
+                   response_id=str(d.get("response_id", "") or ""), n2s=typed(d, "n2s", dict, where),
+                   error=None if error is None else str(error),
+                   warnings=[str(w) for w in typed(d, "warnings", list, where, default=[])], place=where)
 
 
 @dataclass
@@ -342,6 +351,7 @@ class ExampleResult:
     query_type: str | None = None     # open-ended / single-answer / None (unknown)
     backend: dict[str, Any] = field(default_factory=dict)  # name, model, prompt_version; never a key
     error: str | None = None
+    place: str = field(default="", repr=False, compare=False)   # "file line N" it was read from; not saved
 
     def to_dict(self) -> dict:
         return {"format": RESULTS_FORMAT, "id": self.id, "query": self.query,
@@ -353,16 +363,20 @@ class ExampleResult:
 
     @classmethod
     def from_dict(cls, d: dict, where: str = "") -> "ExampleResult":
-        nuggets = d.get("nuggets")
-        return cls(id=str(d.get("id", "")), query=str(d.get("query", "")),
-                   variants={str(k): ResponseResult.from_dict({"variant": k, **v}, where)
-                             for k, v in (d.get("variants") or {}).items()},
-                   documents=Document.list_from(d.get("documents")),
-                   reference=d.get("reference"),
-                   nuggets=None if nuggets is None else [Nugget.from_dict(n, i, where) for i, n in enumerate(nuggets)],
+        """Read one results record; a field of the wrong type raises ``InvalidRecordError`` naming it."""
+        nuggets = typed(d, "nuggets", list, where)
+        variants = typed(d, "variants", dict, where, default={})
+        _objects(list(variants.values()), "variants", where)
+        error = d.get("error")
+        return cls(id=str(d.get("id", "")), query=typed(d, "query", str, where, default=""),
+                   variants={str(k): ResponseResult.from_dict({"variant": k, **v}, where) for k, v in variants.items()},
+                   documents=Document.list_from(d.get("documents"), where=where or None),
+                   reference=typed(d, "reference", str, where),
+                   nuggets=None if nuggets is None else
+                   [Nugget.from_dict(n, i, where) for i, n in enumerate(_objects(nuggets, "nuggets", where))],
                    dataset=str(d.get("dataset", "") or ""), subset=str(d.get("subset", "") or ""),
-                   query_type=d.get("query_type"), backend=dict(d.get("backend") or {}),
-                   error=d.get("error"))
+                   query_type=typed(d, "query_type", str, where), backend=typed(d, "backend", dict, where, default={}),
+                   error=None if error is None else str(error), place=where)
 
 
 def strip_generation_prefix(query: str) -> str:

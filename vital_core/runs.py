@@ -1,13 +1,14 @@
 """Resumable batch scoring: any backend, many records, nothing lost on a crash.
 
 Each finished record is appended to the output JSONL as one complete line
-written with a single ``os.write`` on an ``O_APPEND`` descriptor and then
-``fsync``-ed, so after Ctrl-C, ``kill -9`` or a power cut the file holds whole
-records plus at most one partial last line. On the next run that partial
-line is cut off, the ids already present are skipped, and the rest are scored.
-When every input record is done the file is rewritten (atomically, via a
-temporary file and ``os.replace``) in input order, so an interrupted and
-resumed run ends with the same file as an uninterrupted one.
+(``appendlog.AppendOnlyJsonl``), so after Ctrl-C, ``kill -9`` or a power cut
+the file holds whole records plus at most one partial last line. An existing
+output is used only when every line is one this command writes (``RESULTS_LINES``
+for ``score``, ``PERTURB_LINES`` for ``perturb``); then that partial line is cut
+off, the ids already present are skipped (only ids are kept in memory), and the
+rest are scored. When every input record is done the file is rewritten
+(atomically, via a temporary file and ``os.replace``) in input order, so an
+interrupted and resumed run ends with the same file as an uninterrupted one.
 
 A record whose scoring failed (after the client's retries) is written too,
 with its error (``ExampleResult.error`` or a variant's ``error``); the run goes
@@ -21,21 +22,20 @@ cost). The summary never contains an API key.
 from __future__ import annotations
 
 import asyncio
-import errno
 import json
-import os
 import sys
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Awaitable, Callable, Iterable
+from typing import Awaitable, Callable
 
+from vital_core.appendlog import ANY_RECORDS, AppendOnlyJsonl, Existing, LineFormat, OutputBusyError  # noqa: F401
 from vital_core.atomic import atomic_replace
 from vital_core.backends.base import Backend
 from vital_core.errors import InputError, where
 from vital_core.inputs import InputRecord
-from vital_core.model import ExampleResult
+from vital_core.model import RESULTS_FORMAT, ExampleResult
 from vital_core.pipeline import score_example
 
 SUMMARY_SUFFIX = ".summary.json"
@@ -56,106 +56,12 @@ def record_error(record: dict) -> str | None:
     return None
 
 
-class OutputBusyError(InputError):
-    """Another process is writing the same output file."""
-
-
-def _lock(fd: int) -> None:
-    """Lock ``fd`` exclusively without waiting; OSError when another process holds it."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - no flock on this platform
-        return
-    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-
-def _compact_json(record: dict) -> str:
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-
-
-class AppendOnlyJsonl:
-    """A JSONL file written one whole line at a time, recoverable after a crash.
-
-    ``open()`` locks the file (one writer at a time), cuts a trailing partial
-    line and returns the records already there, in file order.
-    """
-
-    def __init__(self, path: str | Path, *, id_key: str = "id"):
-        self.path = Path(path)
-        self.id_key = id_key
-        self._fd: int | None = None
-
-    def open(self) -> list[dict]:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            _lock(self._fd)
-        except OSError as exc:
-            os.close(self._fd)
-            self._fd = None
-            if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                raise OutputBusyError(f"{self.path}: another run is writing this file; wait for it "
-                                      "or choose another --out", self.path) from None
-            raise
-        return self._recover()
-
-    def _recover(self) -> list[dict]:
-        data = self.path.read_bytes()
-        end = data.rfind(b"\n") + 1
-        if end < len(data):
-            # A line cut short by a crash: it was never a finished record.
-            os.truncate(self.path, end)
-            data = data[:end]
-        records = []
-        for line_no, raw in enumerate(data.split(b"\n")[:-1], start=1):
-            if not raw.strip():
-                continue
-            try:
-                rec = json.loads(raw)
-            except ValueError as exc:
-                raise InputError(f"{where(self.path, line_no)}: not valid JSON ({exc}); this file is not "
-                                 "a results file this command wrote - choose another --out",
-                                 self.path, line_no) from None
-            if not isinstance(rec, dict) or self.id_key not in rec:
-                raise InputError(f"{where(self.path, line_no)}: not a record with an {self.id_key!r} field; "
-                                 "choose another --out", self.path, line_no)
-            records.append(rec)
-        return records
-
-    def append(self, record: dict, transform: Callable[[str], str] | None = None) -> None:
-        """Write one record as one line: a single write on an O_APPEND descriptor, then fsync.
-
-        ``transform`` may rewrite the serialised line (the command uses it to redact a key).
-        """
-        assert self._fd is not None, "open() first"
-        text = _compact_json(record)
-        if transform is not None:
-            text = transform(text)
-        data = (text + "\n").encode("utf-8")
-        written = os.write(self._fd, data)
-        while written < len(data):  # regular files do not short-write in practice; be safe anyway
-            written += os.write(self._fd, data[written:])
-        os.fsync(self._fd)
-
-    def rewrite(self, records: Iterable[dict]) -> None:
-        """Replace the whole file atomically (temporary file, fsync, rename)."""
-        with atomic_replace(self.path, "wb") as fh:
-            for record in records:
-                fh.write((_compact_json(record) + "\n").encode("utf-8"))
-        # Keep appending (and holding the lock) on the new file.
-        old = self._fd
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
-        try:
-            _lock(self._fd)
-        except OSError:
-            pass
-        if old is not None:
-            os.close(old)
-
-    def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+RESULTS_LINES = LineFormat(
+    "results file", lambda r: r.get("format") == RESULTS_FORMAT and isinstance(r.get("id"), str),
+    b'{"format":"' + RESULTS_FORMAT.encode() + b'",', f'a results record ("format": "{RESULTS_FORMAT}")')
+PERTURB_LINES = LineFormat(
+    "perturb output", lambda r: isinstance(r.get("id"), str) and isinstance(r.get("query"), str)
+    and isinstance(r.get("responses"), dict), b'{"id":', 'a record with "id", "query" and "responses"')
 
 
 def write_json_atomic(path: Path, payload: dict) -> None:
@@ -210,17 +116,20 @@ class BatchResult:
         return out
 
 
-def check_same_backend(existing: list[dict], backend_info: dict, path: Path) -> None:
-    """Refuse to mix results of different backends, models or prompts in one file."""
-    for line_no, rec in enumerate(existing, start=1):
-        theirs = rec.get("backend") or {}
-        keys = ("name", "model", "prompt_version")
+def same_backend(backend_info: dict, path: Path) -> Callable[[dict, int], None]:
+    """A check of each line already in ``path``: refuse to mix backends, models or prompts in one file."""
+    keys = ("name", "model", "prompt_version")
+
+    def show(d: dict) -> str:
+        return ", ".join(f"{k} {d.get(k) or '-'}" for k in keys)
+
+    def check(rec: dict, line_no: int) -> None:
+        theirs = rec.get("backend") if isinstance(rec.get("backend"), dict) else {}
         if any(str(theirs.get(k, "")) != str(backend_info.get(k, "")) for k in keys):
-            def show(d):
-                return ", ".join(f"{k} {d.get(k) or '-'}" for k in keys)
             raise InputError(f"{where(path, line_no)}: scored with {show(theirs)}; this run uses "
                              f"{show(backend_info)}. Use the same settings to resume, or another --out.",
                              path, line_no)
+    return check
 
 
 async def score_record(backend: Backend, record: InputRecord) -> ExampleResult:
@@ -245,28 +154,30 @@ def _progress(total: int, initial: int, enabled: bool, desc: str):
                 dynamic_ncols=True, desc=desc)
 
 
-def _open_output(out_path: Path, check_existing: Callable[[list[dict]], None] | None
-                 ) -> tuple[AppendOnlyJsonl, list[dict]]:
-    """Open (lock, recover) the output and let ``check_existing`` refuse the lines already there."""
-    output = AppendOnlyJsonl(out_path)
-    existing = output.open()
-    try:
-        if check_existing is not None:
-            check_existing(existing)
-    except BaseException:
-        output.close()
-        raise
-    return output, existing
+def _open_output(out_path: Path, lines: LineFormat, check_line: Callable[[dict, int], None] | None,
+                 error_of: Callable[[dict], str | None]) -> tuple[AppendOnlyJsonl, Existing, set[str]]:
+    """Open (lock, recognise, recover) the output: its finished ids and, of those, the failed ones.
+
+    The lines are read one at a time and not kept, so resuming a long run needs memory for ids only.
+    """
+    output = AppendOnlyJsonl(out_path, lines)
+    failed: set[str] = set()
+
+    def visit(rec: dict, line_no: int) -> None:
+        if check_line is not None:
+            check_line(rec, line_no)
+        if error_of(rec):
+            failed.add(str(rec["id"]))
+    return output, output.open(visit), failed
 
 
-def _pending(records: list[InputRecord], existing: list[dict], output: AppendOnlyJsonl, retry_failed: bool,
-             error_of: Callable[[dict], str | None]) -> list[InputRecord]:
+def _pending(records: list[InputRecord], existing: Existing, failed: set[str], output: AppendOnlyJsonl,
+             retry_failed: bool) -> list[InputRecord]:
     """The records still to do; with ``retry_failed`` the failed lines are dropped from the file first."""
-    if retry_failed and any(error_of(r) for r in existing):
-        existing = [r for r in existing if not error_of(r)]
-        output.rewrite(existing)
-    done = {str(r["id"]) for r in existing}
-    return [r for r in records if r.id not in done]
+    if retry_failed and failed:
+        output.drop(failed)
+        existing.ids -= failed
+    return [r for r in records if r.id not in existing.ids]
 
 
 async def _run_workers(todo: list[InputRecord], process: Callable[[InputRecord], Awaitable[dict]],
@@ -303,60 +214,58 @@ async def _run_workers(todo: list[InputRecord], process: Callable[[InputRecord],
         raise
 
 
-def _restore_input_order(output: AppendOnlyJsonl, records: list[InputRecord]) -> None:
-    """Every record done: put the file in input order (atomically), unless it already is."""
-    final = output._recover()
-    by_id = {str(r["id"]): r for r in final}
-    wanted = [r.id for r in records]
-    if all(i in by_id for i in wanted):
-        wanted_set = set(wanted)
-        ordered = [by_id[i] for i in wanted] + [r for r in final if str(r["id"]) not in wanted_set]
-        if [str(r["id"]) for r in ordered] != [str(r["id"]) for r in final]:
-            output.rewrite(ordered)
-
-
 def _write_summary(result: BatchResult, out_path: Path, started: float, usage: Callable[[], dict] | None,
-                   redact: Callable[[str], str] | None) -> None:
+                   redact: Callable[[str], str] | None, quiet: bool = False) -> None:
+    """Save the run summary; ``quiet`` (another error is on its way up) lets a failure to write it pass."""
     result.elapsed_s = time.monotonic() - started
     result.finished = datetime.now(timezone.utc).isoformat(timespec="seconds")
     result.usage = usage() if usage is not None else None
     text = json.dumps(result.to_dict(), ensure_ascii=False)
-    write_json_atomic(summary_path(out_path), json.loads(redact(text) if redact else text))
+    try:
+        write_json_atomic(summary_path(out_path), json.loads(redact(text) if redact else text))
+    except OSError:
+        if not quiet:
+            raise
 
 
 async def run_resumable(records: list[InputRecord], out_path: str | Path,
                         process: Callable[[InputRecord], Awaitable[dict]], *,
                         concurrency: int = 8, progress: bool = True, retry_failed: bool = False,
                         error_of: Callable[[dict], str | None] = record_error,
-                        check_existing: Callable[[list[dict]], None] | None = None,
+                        lines_format: LineFormat = ANY_RECORDS,
+                        check_line: Callable[[dict, int], None] | None = None,
                         redact: Callable[[str], str] | None = None, desc: str = "scoring", verb: str = "scored",
                         backend_info: dict | None = None,
                         usage: Callable[[], dict] | None = None) -> BatchResult:
     """Run ``process`` over the records not yet in ``out_path``, appending each line as it finishes.
 
     ``process`` must not raise for a record's own failure: it returns a line whose
-    ``error_of`` is the error. ``check_existing`` may refuse the lines already there.
+    ``error_of`` is the error. ``out_path`` is appended to only when each of its lines is
+    ``lines_format``'s; ``check_line(record, line)`` may refuse a line already there.
     """
     started = time.monotonic()
     out_path = Path(out_path)
     result = BatchResult(output=str(out_path), total=len(records), backend=dict(backend_info or {}),
                          started=datetime.now(timezone.utc).isoformat(timespec="seconds"), verb=verb)
-    output, existing = _open_output(out_path, check_existing)
+    output, existing, failed = _open_output(out_path, lines_format, check_line, error_of)
     try:
-        todo = _pending(records, existing, output, retry_failed, error_of)
+        todo = _pending(records, existing, failed, output, retry_failed)
         result.skipped = len(records) - len(todo)
         bar = _progress(len(records), result.skipped, progress, desc)
         try:
             await _run_workers(todo, process, output, result, bar, concurrency, error_of, redact)
         finally:
             bar.close()
-        _restore_input_order(output, records)
+        output.reorder([r.id for r in records])   # every record done: the file in input order
     except (KeyboardInterrupt, asyncio.CancelledError):
         result.interrupted = True
         raise
-    finally:
+    except BaseException:
         output.close()
-        _write_summary(result, out_path, started, usage, redact)
+        _write_summary(result, out_path, started, usage, redact, quiet=True)   # never hides the first error
+        raise
+    output.close()
+    _write_summary(result, out_path, started, usage, redact)
     return result
 
 
@@ -375,5 +284,4 @@ async def run_batch(backend: Backend, records: list[InputRecord], out_path: str 
 
     return await run_resumable(
         records, out_path, process, concurrency=concurrency, progress=progress, retry_failed=retry_failed,
-        check_existing=lambda existing: check_same_backend(existing, info, Path(out_path)),
-        redact=redact, desc="scoring", backend_info=info, usage=getattr(backend, "usage_summary", None))
+        lines_format=RESULTS_LINES, check_line=same_backend(info, Path(out_path)), redact=redact, desc="scoring", backend_info=info, usage=getattr(backend, "usage_summary", None))

@@ -105,7 +105,7 @@ def prepare_batch(args: argparse.Namespace, verb: str):
     out = Path(args.out)
     check_out_path(out, Path(args.input), "results.jsonl")
     try:
-        records = read_inputs(args.input)
+        records = read_inputs(args.input, require_text=verb == "scoring")
     except InputError as exc:
         raise UsageError(str(exc)) from None
     backend = backend_from_args(args)

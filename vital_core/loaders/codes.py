@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from vital_core.errors import InputError, where
+from vital_core.errors import InputError, InvalidRecordError, json_type, where
 from vital_core.metrics.vectorised import MetricColumns
 from vital_core.model import (NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NUGGET_IMPORTANCE, SUPPORTED, UNLABELLED,
                               InvalidLabelError, normalise_assignment, normalise_importance,
@@ -79,14 +79,17 @@ def _claims_careful(rec: ReleaseRecord, place: Callable[[], str], keep_items: bo
     ids: list[Any] = []
     items: list[dict] = []
     sentences: list[tuple[int, str]] = []
-    for s_index, sent in enumerate(rec.get("decomposition") or ()):
+    for s_index, sent in enumerate(_typed_list(rec.get("decomposition"), "decomposition", place)):
         if isinstance(sent, dict):
-            decomp = sent.get("decomp") or ()
+            decomp = _typed_list(sent.get("decomp"), f"decomposition[{s_index}].decomp", place)
         else:   # a bare list of claims
             decomp = sent if isinstance(sent, list) else [sent]
         for d in decomp:
+            if not isinstance(d, (dict, str)):
+                raise InvalidRecordError(f"{place()}: a claim of decomposition[{s_index}] must be an object "
+                                         f"or a string, got {json_type(d)}")
             if not isinstance(d, dict):
-                d = {"text": str(d)}
+                d = {"text": d}
             imp = d.get("importance")
             try:
                 tiers.append(tmemo[imp])
@@ -102,6 +105,16 @@ def _claims_careful(rec: ReleaseRecord, place: Callable[[], str], keep_items: bo
                 items.append(d)
                 sentences.append((s_index, str(sent.get("sentence") or "") if isinstance(sent, dict) else ""))
     return tiers, verdicts, ids, items, sentences
+
+
+def _typed_list(value: Any, name: str, place: Callable[[], str]) -> list:
+    """A list field of a release record (absent or null: empty); a string or object is bad input, never
+    read character by character or key by key."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise InvalidRecordError(f"{place()}: field {name!r} must be a list, got {json_type(value)}")
+    return value
 
 
 def _ranks(ids: list[Any], ranked: list) -> list[int]:
@@ -170,8 +183,8 @@ def record_codes(rec: ReleaseRecord, keep_items: bool = False) -> RecordCodes:
     nuggets = rec.get("nuggets")
     out.nuggets = out.nugget_tiers = out.assignment = None
     if nuggets is not None:
-        nuggets = nuggets if isinstance(nuggets, list) else []
         nplace = lambda: rec.place(NUGGETS, RECORDS, NEW_METRIC)   # noqa: E731
+        nuggets = _typed_list(nuggets, "nuggets", nplace)
         nmemo = _NUGGET_TIER_MEMO
         try:
             ntiers = [nmemo[n["importance"]] for n in nuggets]
@@ -191,6 +204,7 @@ def record_codes(rec: ReleaseRecord, keep_items: bool = False) -> RecordCodes:
                 raw = [raw.get(i) for i in nids]
                 out.assignment = [UNASSIGNED_CODE if a is None else _assign_lookup(a, nplace) for a in raw]
             else:
+                raw = _typed_list(raw, "nugget-assignment", nplace)
                 if len(raw) != len(nuggets):
                     raise InvalidLabelError(f"{nplace()}: {len(nuggets)} nuggets but {len(raw)} "
                                             f"nugget-assignment values")
@@ -199,6 +213,13 @@ def record_codes(rec: ReleaseRecord, keep_items: bool = False) -> RecordCodes:
                 except (KeyError, TypeError):
                     out.assignment = [_assign_lookup(a, nplace) for a in raw]
     response = rec.get("response")
+    text = response.get("text") if isinstance(response, dict) else response
+    if text is not None and not isinstance(text, str):
+        raise InvalidRecordError(f"{place()}: field 'response' must be a string or an object with a \"text\" "
+                                 f"string, got {json_type(text)}")
+    documents = rec.get("documents")
+    if documents is not None and not isinstance(documents, list):
+        raise InvalidRecordError(f"{place()}: field \"documents\" must be a list, got {json_type(documents)}")
     out.response_id = str(response.get("id", "")) if isinstance(response, dict) else ""
     return out
 
@@ -237,7 +258,7 @@ def scan_condition(source: ConditionSource, skip_bad: bool) -> ConditionScan:
     for rec in iter_condition(source, log, files=files):
         try:
             codes = record_codes(rec)
-        except InvalidLabelError as exc:
+        except (InvalidLabelError, InvalidRecordError) as exc:
             log.bad(InputError(str(exc)))
             continue
         add_codes(codes.tiers, codes.verdicts, codes.ranks, codes.nugget_tiers, codes.assignment)

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from vital_core.errors import InputError
-from vital_core.model import (EVIDENCE_UNKNOWN, RESULTS_FORMAT, Document, ExampleResult, InvalidLabelError, Nugget,
+from vital_core.errors import InputError, InvalidRecordError
+from vital_core.model import (EVIDENCE_UNKNOWN, RESULTS_FORMAT, Document, ExampleResult, InvalidDocumentError,
+                              InvalidLabelError, InvalidRecordError, Nugget,
                               ResponseResult, Subclaim, strip_generation_prefix)
 from vital_core.metrics.codes import ASSIGNMENTS_BY_CODE, TIERS_BY_CODE, UNASSIGNED_CODE, VERDICTS_BY_CODE
 from vital_core.loaders.codes import record_codes
@@ -21,9 +22,10 @@ def merge_condition(example: ExampleResult | None, example_id: str, rec, source,
     """Add one condition's record to its example, creating the example on first sight."""
     if example is None:
         example = ExampleResult(id=example_id, query=rec.query, dataset=source.dataset, subset=source.subset,
-                                query_type=source.query_type, documents=Document.list_from(rec.get("documents")))
+                                query_type=source.query_type, place=rec.place(),
+                                documents=Document.list_from(rec.get("documents"), where=rec.place()))
     elif not example.documents:
-        example.documents = Document.list_from(rec.get("documents"))
+        example.documents = Document.list_from(rec.get("documents"), where=rec.place())
     if nuggets is not None and example.nuggets is None:
         example.nuggets = nuggets
     example.variants[source.condition] = response
@@ -53,7 +55,7 @@ def response_from_record(rec: ReleaseRecord, condition: str) -> tuple[ResponseRe
         if codes.assignment is not None:
             assignment = {n.id: ASSIGNMENTS_BY_CODE[a] for n, a in zip(nuggets, codes.assignment) if a != UNASSIGNED_CODE}
     response = rec.get("response")
-    text = str(response.get("text") or "") if isinstance(response, dict) else str(response or "")
+    text = (response.get("text") if isinstance(response, dict) else response) or ""
     n2s = rec.get("N2S")
     result = ResponseResult(variant=condition, text=text, subclaims=subclaims, order=order,
                             nugget_assignment=assignment, evidence_mode=EVIDENCE_UNKNOWN,
@@ -89,7 +91,13 @@ def read_original(path: Path, log: LoadLog) -> list[OriginalRecord | None]:
         gold = rec.get("gold_response")
         if isinstance(gold, list):
             gold = "\n".join(str(g) for g in gold)
-        out.append(OriginalRecord(str(rec.get("query") or ""), Document.list_from(rec.get("documents")),
+        try:
+            documents = Document.list_from(rec.get("documents"), where=fl.where(i))
+        except InvalidDocumentError as exc:
+            log.bad(InputError(str(exc), fl.path, fl.lineno(i)))
+            out.append(None)
+            continue
+        out.append(OriginalRecord(str(rec.get("query") or ""), documents,
                                   None if gold is None else str(gold)))
     return out
 
@@ -121,29 +129,42 @@ def match_original(originals: list[OriginalRecord | None], queries: dict[int, st
 
 # --------------------------------------------------------------------------- own results format
 
-def iter_results_file(path: Path, log: LoadLog) -> Iterator[ExampleResult]:
+def iter_results_file(path: Path, log: LoadLog, seen: dict[str, str] | None = None) -> Iterator[ExampleResult]:
+    """The examples of a results file; an id used twice (in this file, or in ``seen``: id -> "file line N"
+    of the files read before) is bad input naming both lines."""
+    seen = {} if seen is None else seen
     fl = read_lines(path)
     for i, line in enumerate(fl.lines):
         place = fl.where(i)
         try:
-            rec = parse_line(line, place, fl.path, fl.lineno(i))
-            fmt = rec.get("format")
-            if fmt is not None and fmt != RESULTS_FORMAT:
-                raise InputError(f"{place}: unsupported results format {fmt!r} (this version reads "
-                                 f"{RESULTS_FORMAT!r})", fl.path, fl.lineno(i))
-            example = ExampleResult.from_dict(rec, where=place)
-        except InvalidLabelError as exc:
-            log.bad(InputError(str(exc), fl.path, fl.lineno(i)))
+            example = _results_record(line, place, fl, i)
+            if not example.id:
+                example.id = f"{path.stem}/{i}"
+            if example.id in seen:
+                raise InputError(f"{place}: id {example.id!r} already used at {seen[example.id]}; "
+                                 "ids must be unique", fl.path, fl.lineno(i))
+        except InputError as exc:
+            log.bad(exc)
             continue
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, InputError):
-                log.bad(exc)
-            else:
-                log.bad(InputError(f"{place}: not a valid results record ({type(exc).__name__}: {exc})",
-                                   fl.path, fl.lineno(i)))
-            continue
-        if not example.id:
-            example.id = f"{path.stem}/{i}"
+        seen[example.id] = place
         yield example
 
 
+def _results_record(line: bytes, place: str, fl, i: int) -> ExampleResult:
+    """One line of a results file as an ``ExampleResult``; anything wrong is an ``InputError`` naming it."""
+    try:
+        rec = parse_line(line, place, fl.path, fl.lineno(i))
+        fmt = rec.get("format")
+        if fmt is not None and fmt != RESULTS_FORMAT:
+            raise InputError(f"{place}: unsupported results format {fmt!r} (this version reads "
+                             f"{RESULTS_FORMAT!r})", fl.path, fl.lineno(i))
+        if "variants" not in rec:   # every line of a results file is a results record, not only the first
+            raise InputError(f"{place}: a results record needs a \"variants\" object; this line has "
+                             f"{', '.join(map(repr, list(rec)[:6])) or 'no fields'}", fl.path, fl.lineno(i))
+        return ExampleResult.from_dict(rec, where=place)
+    except InputError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        message = str(exc) if isinstance(exc, (InvalidLabelError, InvalidDocumentError, InvalidRecordError)) else \
+            f"{place}: not a valid results record ({type(exc).__name__}: {exc})"
+        raise InputError(message, fl.path, fl.lineno(i)) from None

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from vital_core.errors import InputError
-from vital_core.model import (ExampleResult, InvalidLabelError)
+from vital_core.errors import InputError, InvalidRecordError
+from vital_core.model import ExampleResult, InvalidDocumentError, InvalidLabelError
 from vital_core.loaders.discover import ConditionSource, Discovery, RECORDS, discover
 from vital_core.loaders.examples import (iter_results_file, match_original, merge_condition, read_original,
                                          response_from_record)
@@ -91,13 +91,13 @@ def load_group(group: str, sources: list[ConditionSource], log: LoadLog) -> list
         for rec in iter_condition(source, log, full=True):
             try:
                 response, nuggets = response_from_record(rec, source.condition)
-            except InvalidLabelError as exc:
+                examples[rec.index] = merge_condition(examples.get(rec.index), f"{group}/{rec.index}", rec,
+                                                      source, response, nuggets)
+            except (InvalidLabelError, InvalidRecordError, InvalidDocumentError) as exc:
                 log.bad(InputError(str(exc)))
                 continue
             seen[rec.index] = rec.query
             places[rec.index] = rec.place(source.primary())
-            examples[rec.index] = merge_condition(examples.get(rec.index), f"{group}/{rec.index}", rec,
-                                                  source, response, nuggets)
         queries[source.condition] = (seen, lambda i, f=places: f.get(i, f"record {i + 1}"))
     log.problems.extend(check_variants_agree(group, queries))
     original = next((s.original for s in sources if s.original is not None), None)
@@ -131,7 +131,8 @@ def load_examples(path: str | Path, *, skip_bad: bool = False) -> LoadResult:
     examples: list[ExampleResult] = []
     for group, sources in group_sources(found.sources).items():
         examples.extend(load_group(group, sources, log))
+    seen: dict[str, str] = {}
     for file in found.results_files:
-        examples.extend(iter_results_file(file, log))
+        examples.extend(iter_results_file(file, log, seen))
     source, kind = describe(found, path)
     return LoadResult(examples, log.skipped, log.problems, source, kind, str(path))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from vital_core.errors import InputError, where
-from vital_core.loaders.discover import (FACTSCORE, loads, ConditionSource, DATA, NUGGETS, PRIORITY,
+from vital_core.loaders.discover import (FACTSCORE, RECORDS, loads, ConditionSource, DATA, NUGGETS, PRIORITY,
                                         _QUERY_PREFIX)
 
 # --------------------------------------------------------------------------- reading lines
@@ -247,6 +247,11 @@ def iter_condition(source: ConditionSource, log: LoadLog, *, full: bool = False,
         except InputError as exc:
             log.bad(exc)
             continue
+        if primary == RECORDS and _foreign_shape(parsed[primary]):
+            log.bad(InputError(f"{ref.where(i)}: this line has {_foreign_shape(parsed[primary])!r} but the file's "
+                               f"first record is in the official record shape; one file holds one kind of "
+                               f"record", ref.path, ref.lineno(i)))
+            continue
         query = parsed[primary].get("query")
         if not isinstance(query, str):
             log.bad(InputError(f"{ref.where(i)}: record has no 'query' string", ref.path, ref.lineno(i)))
@@ -276,6 +281,11 @@ def iter_condition(source: ConditionSource, log: LoadLog, *, full: bool = False,
                 _query_mismatch(ref, fl, i, query, other)
         if not bad:
             yield ReleaseRecord(i, query, parsed, files)
+
+
+def _foreign_shape(rec: dict) -> str | None:
+    """The key that marks a line of the input or results format (not an official record), if any."""
+    return next((k for k in ("responses", "variants") if k in rec), None)
 
 
 def _query_mismatch(ref: FileLines, fl: FileLines, i: int, query: Any, other: Any) -> None:

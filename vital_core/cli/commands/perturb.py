@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 
 from vital_core.cli.backend_options import add_backend_arguments, key_redactor, prepare_batch, run_batch_command
-from vital_core.runs import run_resumable
+from vital_core.runs import PERTURB_LINES, run_resumable
 from vital_core.cli.main import UsageError
 from vital_core.inputs import InputRecord
 from vital_core.model import MISSING, NORMAL, WRONG
@@ -81,5 +81,5 @@ def run(args: argparse.Namespace) -> int:
     return run_batch_command(backend, out, lambda: run_resumable(
         records, out, lambda rec: perturb_record(backend, rec, kinds, args.overwrite),
         concurrency=args.concurrency, progress=not args.no_progress, retry_failed=args.retry_failed,
-        error_of=perturbation_error, redact=key_redactor(), desc="perturbing", verb="perturbed",
+        error_of=perturbation_error, lines_format=PERTURB_LINES, redact=key_redactor(), desc="perturbing", verb="perturbed",
         backend_info=backend.info.to_dict(), usage=getattr(backend, "usage_summary", None)))
