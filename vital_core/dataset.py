@@ -95,11 +95,8 @@ class _Rows:
 
     def finish(self, weights: TierWeights, f1_k: float | None) -> tuple[pd.DataFrame, pd.DataFrame, float | None]:
         batch = MetricColumns.concat(self.batches)
-        values = column_metrics(batch, weights)
-        n_sub = values["n_subclaims"]
-        k = f1_k if f1_k is not None else median_k(int(x) for x in n_sub)
-        values["f1_at_k"] = np.array([np.nan if (v := f1_at_k_from_counts(int(s), int(n), k)) is None else v
-                                      for s, n in zip(values["n_supported"], n_sub)], dtype=float)
+        failed = np.array([e is not None for e in self.cols["error"]], dtype=bool)
+        values, k = _metric_values(batch, weights, f1_k, failed)
         frame = pd.DataFrame(self.cols)
         frame["index"] = frame["index"].astype("Int64")
         frame["released_score"] = frame["released_score"].astype("Float64")
@@ -122,6 +119,8 @@ class _Rows:
                                   "rank": np.asarray(batch.sub_rank, dtype=np.int32),
                                   "importance": np.asarray(batch.sub_tier, dtype=np.int8),
                                   "supported": np.asarray(batch.sub_verdict, dtype=np.int8) == 0})
+        if failed.any() and record.size:   # a failed response's subclaims feed no curve either
+            subclaims = subclaims[~failed[record]].reset_index(drop=True)
         # rows in example order, conditions in their usual order
         order = sorted(range(len(self.sort_key)), key=self.sort_key.__getitem__)
         if order != list(range(len(order))):
@@ -131,6 +130,26 @@ class _Rows:
             subclaims["row"] = new_row[subclaims["row"].to_numpy()] if len(subclaims) else subclaims["row"]
             subclaims = subclaims.sort_values(["row", "position"], kind="stable").reset_index(drop=True)
         return frame, subclaims, k
+
+
+def _metric_values(batch: MetricColumns, weights: TierWeights, f1_k: float | None,
+                   failed: np.ndarray) -> tuple[dict[str, np.ndarray], float | None]:
+    """Every metric column; a failed response (a step raised: ``error`` set) has every metric undefined,
+    never 0.0 or flagged, and takes no part in F1@K's median K."""
+    values = column_metrics(batch, weights)
+    if failed.any():
+        for key, col in values.items():
+            values[key] = np.where(failed, np.nan, col.astype(float))
+    n_sub = values["n_subclaims"]
+    k = f1_k if f1_k is not None else median_k(int(x) for x in n_sub[~np.isnan(n_sub)])
+    values["f1_at_k"] = np.array([np.nan if np.isnan(n) or (v := f1_at_k_from_counts(int(s), int(n), k)) is None
+                                  else v for s, n in zip(values["n_supported"], n_sub)], dtype=float)
+    return values, k
+
+
+def failed_counts(frame: pd.DataFrame) -> pd.Series:
+    """Per condition, how many responses failed to score (``error`` set): left out of every mean."""
+    return frame["error"].notna().groupby(frame["condition"]).sum().astype(int)
 
 
 @dataclass

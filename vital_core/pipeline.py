@@ -2,7 +2,9 @@
 
 ``score_example`` turns a query, its evidence and its response variants into
 an ``ExampleResult``. A step that fails for one variant records the error on
-that variant and the others go on; nothing here raises for a model failure.
+that variant and the others go on; nothing here raises for a model failure. The
+reference answer's shared task is always awaited or cancelled, so its failure
+is never left unretrieved.
 ``on_step`` lets the app show progress step by step.
 """
 from __future__ import annotations
@@ -16,6 +18,8 @@ from vital_core.model import (EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_REFERE
                     Document, ExampleResult, ResponseResult, Subclaim)
 
 StepCallback = Callable[[str], None]
+# The most words one response may have (``--max-words``): longer ones are refused with a message, not scored.
+MAX_WORDS = 20_000
 
 
 def _noop(_: str) -> None:
@@ -101,47 +105,86 @@ async def score_response(backend: Backend, query: str, variant: str, text: str,
     return result
 
 
+def too_long(text: str, max_words: int | None) -> str | None:
+    """Why ``text`` is over the size limit for one response, or None."""
+    if not max_words:
+        return None
+    words = len(text.split())
+    if words <= max_words:
+        return None
+    return (f"the response has {words:,} words, more than the limit of {max_words:,} for one response "
+            f"(--max-words); shorten it or raise the limit")
+
+
+async def _settle(task: asyncio.Future | None) -> None:
+    """Await or cancel a shared task so that its exception is always retrieved."""
+    if task is None:
+        return
+    if not task.done():
+        task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
 async def score_example(backend: Backend, *, example_id: str, query: str,
                         responses: Mapping[str, str], documents: list[Document] | None = None,
                         reference: str | None = None, dataset: str = "", subset: str = "",
-                        query_type: str | None = None, on_step: StepCallback = _noop) -> ExampleResult:
+                        query_type: str | None = None, on_step: StepCallback = _noop,
+                        max_words: int | None = MAX_WORDS) -> ExampleResult:
+    """Score every variant of one example. A variant over ``max_words`` words is not sent to the backend:
+    it keeps an error saying so, and the others go on."""
     documents = list(documents or [])
     evidence = choose_evidence(documents, reference)
     example = ExampleResult(id=example_id, query=query, documents=documents, reference=reference,
                             dataset=dataset, subset=subset, query_type=query_type,
                             backend=backend.info.to_dict())
+    texts = {name: text for name, text in responses.items() if text is not None}
     reference_claims = None
-    if reference and reference.strip():
+    if reference and reference.strip() and any(not too_long(t, max_words) for t in texts.values()):
         on_step("decomposing and ranking the reference answer")
         reference_claims = asyncio.ensure_future(rank_reference_claims(backend, query, reference))
-    tasks = [score_response(backend, query, name, text, evidence, on_step, reference_claims)
-             for name, text in responses.items() if text is not None]
-    nugget_task = None
-    if documents:
+    try:
+        await _score_variants(backend, example, texts, evidence, on_step, reference_claims, max_words)
+    finally:
+        await _settle(reference_claims)
+    if example.nuggets is not None:
+        on_step(f"assigning {len(example.nuggets)} nuggets to each response")
+        await asyncio.gather(*(_assign(backend, query, example.nuggets, v) for v in example.variants.values()
+                               if not v.error))
+    return example
+
+
+async def _score_variants(backend: Backend, example: ExampleResult, texts: dict[str, str], evidence: Evidence,
+                          on_step: StepCallback, reference_claims, max_words: int | None) -> None:
+    """Every variant (and the nuggets, when there are documents) at once; failures kept as errors."""
+    async def one(name: str, text: str) -> ResponseResult:
+        reason = too_long(text, max_words)
+        if reason:
+            return ResponseResult(variant=name, text=text, evidence_mode=evidence.mode, error=f"TooLong: {reason}")
+        return await score_response(backend, example.query, name, text, evidence, on_step, reference_claims)
+
+    jobs = [one(name, text) for name, text in texts.items()]
+    if example.documents:
         on_step("building nuggets from the documents")
-        nugget_task = backend.make_nuggets(query, documents)
-    results = await asyncio.gather(*tasks, *( [nugget_task] if nugget_task else []),
-                                   return_exceptions=True)
-    variant_results = results[:len(tasks)]
-    for name, res in zip([n for n, t in responses.items() if t is not None], variant_results):
+        jobs.append(backend.make_nuggets(example.query, example.documents))
+    results = await asyncio.gather(*jobs, return_exceptions=True)
+    for name, res in zip(texts, results):
         if isinstance(res, BaseException):
-            res = ResponseResult(variant=name, text=responses[name], error=f"{type(res).__name__}: {res}")
+            res = ResponseResult(variant=name, text=texts[name], error=f"{type(res).__name__}: {res}")
         example.variants[name] = res
-    if nugget_task is not None:
+    if example.documents:
         nuggets = results[-1]
         if isinstance(nuggets, BaseException):
             example.error = f"nuggets: {type(nuggets).__name__}: {nuggets}"
         else:
             example.nuggets = nuggets
-            on_step(f"assigning {len(nuggets)} nuggets to each response")
 
-            async def assign(v: ResponseResult):
-                try:
-                    v.nugget_assignment = await backend.assign_nuggets(query, nuggets, v.text)
-                except Exception as exc:
-                    v.warnings.append(f"nugget assignment failed: {type(exc).__name__}: {exc}")
-            await asyncio.gather(*(assign(v) for v in example.variants.values()))
-    return example
+
+async def _assign(backend: Backend, query: str, nuggets, variant: ResponseResult) -> None:
+    """Assign the nuggets to one response; a failure is that response's error (its recall is not 0)."""
+    try:
+        variant.nugget_assignment = await backend.assign_nuggets(query, nuggets, variant.text)
+    except Exception as exc:
+        variant.error = f"nugget assignment: {type(exc).__name__}: {exc}"
 
 
 def run_sync(coro):

@@ -20,7 +20,7 @@ import pandas as pd
 
 from vital_core import conventions as conv
 from vital_core import paper_stats, stats
-from vital_core.dataset import Dataset
+from vital_core.dataset import Dataset, failed_counts
 from vital_core.model import ordered_conditions
 from vital_core.metrics.catalog import (ALL_SCORES, EXTRA_COUNTS, FIGURE5_DECAY, METRICS, TABLE3_COUNTS,
                                         TABLE4_SCORES, TABLE5_FLAGS, TESTED)
@@ -93,6 +93,7 @@ def build_report(dataset: Dataset, *, conventions: str = conv.PAPER, include_rec
         "skipped": dataset.skipped, "problems": list(dataset.problems),
         "conditions": conditions, "undefined": undefined,
         "not_judged": {c: int(n) for c, n in not_judged.items()},
+        "failed": {c: int(n) for c, n in failed_counts(frame).items()},
         "records": [], "tests": [{k: _clean(v) for k, v in row.items()}
                                  for row in report_tests(frame, conventions).to_dict(orient="records")],
     }
@@ -205,6 +206,10 @@ def _header(dataset: Dataset, conventions: str) -> list[str]:
     if not_judged.sum():
         out.append("not judged (subclaims, none judged): "
                    + ", ".join(f"{c}: {int(n)}" for c, n in not_judged.items() if n))
+    failed = failed_counts(frame)
+    if failed.sum():
+        out.append("failed (a step failed; every metric undefined, left out of every mean): "
+                   + ", ".join(f"{c}: {int(n)}" for c, n in failed.items() if n))
     if dataset.skipped:
         out.append(f"skipped {dataset.skipped} bad record(s) (--skip-bad)")
     out += [f"note: {p}" for p in dataset.problems[:20]]

@@ -114,7 +114,10 @@ def compute_response_metrics(response: ResponseResult, nuggets: list[Nugget] | N
     ``nuggets`` are the example's nuggets (shared by its variants); the
     response's ``nugget_assignment`` maps their ids to support values.
     Set-level metrics (F1@K with K from the set) are added by ``dataset``.
+    A response whose scoring failed (``response.error``) has every metric undefined:
+    a failed step is never scored as 0 or flagged.
     """
-    return compute_metrics(ScoringInput.from_response(response, nuggets), weights)
+    values = compute_metrics(ScoringInput.from_response(response, nuggets), weights)
+    return dict.fromkeys(values) if response.error else values
 
 

@@ -14,7 +14,7 @@ def why_undefined(key: str, response: ResponseResult, nuggets: list[Nugget] | No
     """The reason ``key`` is undefined (``None``) for ``response``; the catalog's need otherwise."""
     need = METRICS[key].needs if key in METRICS else "more data"
     claims = response.subclaims
-    if response.error and not claims:
+    if response.error:
         return f"scoring failed: {response.error}"
     tiers = [s.importance for s in claims]
     if key in ("factscore_precision",) and not claims:
