@@ -8,7 +8,7 @@ import plotly.express as px
 import streamlit as st
 
 from explorer import paths
-from explorer.logic import formatting
+from explorer.logic.formatting import escape_md
 from explorer.widgets import charts, data_source, shell
 from vital_core import agreement
 from explorer.logic import annotate, palette
@@ -53,10 +53,10 @@ def comparison_section(examples_a, examples_b, condition: str) -> None:
     try:
         result = agreement.compare_labellings(a, b)
     except InputError as exc:
-        st.error(f"The two labellings do not label the same records: {exc}")
+        st.error(f"The two labellings do not label the same records: {escape_md(exc)}")
         return
     for p in result.problems[:5]:
-        st.caption(f"Note: {p}")
+        st.caption(f"Note: {escape_md(p)}")
     if result.n == 0:
         st.info("No subclaim is labelled by both sides, so agreement is undefined.")
         return
@@ -102,7 +102,7 @@ def side_by_side(ea: ExampleResult, eb: ExampleResult, variant: str) -> None:
     vb = eb.variants.get(variant.split("/")[-1])
     if va is None or vb is None:
         return
-    st.markdown(f"**{formatting.escape(ea.query)}** — {variant}")
+    st.markdown(f"**{escape_md(ea.query)}** — {escape_md(variant)}")
     labels_b = {s.id: s.importance for s in vb.subclaims}
     table = pd.DataFrame([{"id": s.id, "subclaim": s.text, "A": s.importance, "B": labels_b.get(s.id, UNLABELLED),
                            "same": "✓" if s.importance == labels_b.get(s.id) else "✗"}
@@ -221,12 +221,12 @@ def render() -> None:
         try:
             examples_a = load(a_text).examples
         except (InputError, FileNotFoundError, OSError) as exc:
-            st.error(f"Could not read labelling A: {exc}")
+            st.error(f"Could not read labelling A: {escape_md(exc)}")
     if examples_a and b_text:
         try:
             examples_b = load(b_text).examples
         except (InputError, FileNotFoundError, OSError) as exc:
-            st.error(f"Could not read labelling B: {exc}")
+            st.error(f"Could not read labelling B: {escape_md(exc)}")
         else:
             comparison_section(examples_a, examples_b, condition)
     elif examples_a:

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from explorer.logic import formatting
+from explorer.logic.formatting import escape_md
 from explorer.widgets import backend_panel, charts, claims, demo, shell
 from explorer.logic import palette, textdiff, damage as variants
 from vital_core import stats
@@ -40,16 +41,16 @@ def generate_variants() -> None:
     try:
         backend = backend_panel.active_backend()
     except ValueError as exc:
-        st.session_state["cmp_notice"] = ("error", f"The backend cannot run: {exc}")
+        st.session_state["cmp_notice"] = ("error", f"The backend cannot run: {escape_md(exc)}")
         return
     problems = []
     results = run_sync(backend_panel.scoring_run(backend, _perturb_both(backend, query, normal)))
     for kind, result in zip((MISSING, WRONG), results):
         if isinstance(result, PerturbationCheckError):
-            problems.append(f"{kind}: the generated variant was rejected by its check ({result}); "
+            problems.append(f"{kind}: the generated variant was rejected by its check ({escape_md(result)}); "
                             f"its box keeps the previous text")
         elif isinstance(result, BaseException):
-            problems.append(f"{kind}: {result or type(result).__name__}; its box keeps the previous text")
+            problems.append(f"{kind}: {escape_md(result or type(result).__name__)}; its box keeps the previous text")
         else:
             st.session_state[TEXT_KEYS[kind]] = result
     if problems:
@@ -69,19 +70,19 @@ def run_scoring() -> None:
     try:
         docs = documents_from_text(st.session_state.get("cmp_documents") or "")
     except InputError as exc:
-        st.error(f"Could not read the evidence: {exc}")
+        st.error(f"Could not read the evidence: {escape_md(exc)}")
         return
     try:
         backend = backend_panel.active_backend()
     except ValueError as exc:
-        st.error(f"The backend cannot run: {exc}")
+        st.error(f"The backend cannot run: {escape_md(exc)}")
         return
     with backend_panel.scoring_status(f"Scoring {len(responses)} variants with the {backend.info.name} backend…") \
             as (status, on_step):
         result = run_sync(backend_panel.scoring_run(backend, score_example(
             backend, example_id="compare", query=query, responses=responses, documents=docs,
             reference=(st.session_state.get("cmp_reference") or "").strip() or None, on_step=on_step)))
-        failed = [f"{k}: {v.error}" for k, v in result.variants.items() if v.error]
+        failed = [f"{escape_md(k)}: {escape_md(v.error)}" for k, v in result.variants.items() if v.error]
         if failed:
             status.update(label="Some variants failed: " + "; ".join(failed), state="error")
         else:
@@ -123,7 +124,7 @@ def results() -> None:
         return
     st.divider()
     st.subheader("Comparison")
-    st.caption(f"Result {st.session_state.get('cmp_origin', '')}. Query: {example.query}")
+    st.caption(f"Result {st.session_state.get('cmp_origin', '')}. Query: {escape_md(example.query)}")
     current = {n: (st.session_state.get(TEXT_KEYS[n]) or "").strip() for n in TEXT_KEYS}
     if any(n in example.variants and current.get(n) and current[n] != example.variants[n].text.strip()
            for n in TEXT_KEYS):
@@ -142,7 +143,7 @@ def variant_columns(example: ExampleResult, names: list[str]) -> None:
     for col, name in zip(cols, names):
         v = example.variants[name]
         with col:
-            st.markdown(f"#### {name}")
+            st.markdown(f"#### {escape_md(name)}")
             if name == NORMAL:
                 col.html(f'<div class="vx-text">{formatting.escape(v.text)}</div>')
             else:
@@ -159,7 +160,7 @@ def damage_section(table: pd.DataFrame, names: list[str]) -> None:
     """Which metrics noticed the damage: a sentence per variant, then every metric with its change."""
     st.markdown("#### Which metrics noticed the damage?")
     for verdict in variants.damage_verdicts(table):
-        st.markdown(f"- {formatting.escape(verdict.sentence())}")
+        st.markdown(f"- {escape_md(verdict.sentence())}")
     st.caption(stats.NOTICED_RULE.capitalize() + " (the same rule as the detection rate on Sensitivity).")
     shown = pd.DataFrame({"metric": table["metric"]})
     for name in names:

@@ -6,6 +6,7 @@ import streamlit as st
 
 from explorer import paths
 from explorer.logic import formatting
+from explorer.logic.formatting import escape_md
 from explorer.widgets import claims, data_source, shell, url_state
 from explorer.logic import filters as explore, textdiff
 from vital_core.errors import InputError
@@ -162,15 +163,15 @@ def show_example(loaded: data_source.Loaded, example_id: str, condition: str | N
     try:
         example = loaded.example(example_id)
     except (KeyError, InputError, OSError) as exc:
-        st.warning(f"Could not open example {example_id}: {exc}")
+        st.warning(f"Could not open example {escape_md(example_id)}: {escape_md(exc)}")
         return
-    st.subheader(f"Example {example_id}")
+    st.subheader(f"Example {escape_md(example_id)}")
     meta = " · ".join(x for x in (example.dataset, example.subset, example.query_type or "query type unknown") if x)
-    st.caption(meta)
+    st.caption(escape_md(meta))
     st.markdown("**Query**")
     st.text(strip_generation_prefix(example.query) or example.query)
     if strip_generation_prefix(example.query) != example.query.strip():
-        st.caption(f"Asked as: {example.query}")
+        st.caption(f"Asked as: {escape_md(example.query)}")
     if example.documents or example.reference:
         with st.expander(f"Evidence ({len(example.documents)} document(s)"
                          f"{', reference answer' if example.reference else ''})"):
@@ -178,7 +179,7 @@ def show_example(loaded: data_source.Loaded, example_id: str, condition: str | N
                 st.markdown("**Reference answer**")
                 st.text(example.reference)
             for d in example.documents[:20]:
-                st.markdown(f"**{formatting.escape(d.title or d.id)}**")
+                st.markdown(f"**{escape_md(d.title or d.id)}**")
                 st.text(d.text[:3000] + ("…" if len(d.text) > 3000 else ""))
     names = ordered_conditions(example.variants)
     normal = example.variants.get(NORMAL)
@@ -187,7 +188,7 @@ def show_example(loaded: data_source.Loaded, example_id: str, condition: str | N
         v = example.variants[name]
         with col:
             marker = " ◀ selected row" if condition == name else ""
-            st.markdown(f"#### {name}{marker}")
+            st.markdown(f"#### {escape_md(name)}{marker}")
             if normal is not None and name != NORMAL:
                 col.html(f'<div class="vx-text">{textdiff.diff_html(normal.text, v.text)}</div>')
             else:
@@ -210,23 +211,23 @@ def render() -> None:
     try:
         loaded = data_source.load_source(source)
     except (InputError, FileNotFoundError, OSError) as exc:
-        st.error(f"Could not load {source}: {exc}")
+        st.error(f"Could not load {escape_md(source)}: {escape_md(exc)}")
         st.info("Check the path, or pick the bundled demo results above.")
         return
     frame = loaded.frame
     problems = getattr(loaded.dataset, "problems", [])
     skipped = getattr(loaded.dataset, "skipped", 0)
-    st.success(f"Loaded {loaded.label}: {frame['example_id'].nunique()} examples, {len(frame)} responses.")
+    st.success(f"Loaded {escape_md(loaded.label)}: {frame['example_id'].nunique()} examples, {len(frame)} responses.")
     if skipped:
         st.warning(f"{skipped} bad record(s) were skipped.")
     for p in problems[:5]:
-        st.warning(p)
+        st.warning(escape_md(p))
     if frame.empty:
         st.info("This source holds no records.")
         return
     filters = filters_ui(frame)
     filtered = explore.apply_filters(frame, filters)
-    st.caption(f"Showing rows with {explore.describe(filters)}.")
+    st.caption(f"Showing rows with {escape_md(explore.describe(filters))}.")
     if filtered.empty:
         st.info("No rows match these filters. Widen a range or clear a filter.")
         return

@@ -14,6 +14,7 @@ from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text, documents_from_upload
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import NORMAL, ExampleResult, InvalidLabelError, ResponseResult
+from explorer.logic.formatting import escape_md
 from explorer.logic.palette import importance_label, verdict_label
 from vital_core.pipeline import run_sync, score_example
 
@@ -36,7 +37,7 @@ def run_scoring(query: str, response: str, documents, reference: str) -> None:
             documents=documents, reference=reference or None, on_step=on_step)))
         variant = result.variants.get(NORMAL)
         if variant is not None and variant.error:
-            status.update(label=f"Scoring failed: {variant.error}", state="error")
+            status.update(label=f"Scoring failed: {escape_md(variant.error)}", state="error")
         else:
             n = len(variant.subclaims) if variant else 0
             status.update(label=f"Scored: {n} subclaims", state="complete", expanded=False)
@@ -76,12 +77,12 @@ def inputs() -> None:
         try:
             docs = collect_documents(st.session_state.get("score_documents") or "", uploads)
         except InputError as exc:
-            st.error(f"Could not read the evidence: {exc}")
+            st.error(f"Could not read the evidence: {escape_md(exc)}")
             return
         try:
             run_scoring(query, response, docs, (st.session_state.get("score_reference") or "").strip())
         except ValueError as exc:
-            st.error(f"The backend cannot run: {exc}")
+            st.error(f"The backend cannot run: {escape_md(exc)}")
 
 
 def editor_frame(rows: list[dict]) -> pd.DataFrame:
@@ -100,10 +101,10 @@ def results() -> None:
         return
     st.divider()
     st.subheader("Result")
-    st.caption(f"Query: {example.query}")
+    st.caption(f"Query: {escape_md(example.query)}")
     st.caption(f"Result {st.session_state.get('score_origin', '')}; evidence: {response.evidence_mode}.")
     if example.error:
-        st.warning(f"Part of the scoring failed: {example.error}")
+        st.warning(f"Part of the scoring failed: {escape_md(example.error)}")
     scored_metrics = compute_response_metrics(response, example.nuggets)
     cards = st.container()
     claims_box = st.container()
@@ -151,7 +152,7 @@ def whatif_editor(example: ExampleResult, response: ResponseResult) -> ResponseR
     try:
         return whatif.apply_edits(response, table.to_dict("records"))
     except InvalidLabelError as exc:
-        st.error(f"That edit was not applied: {exc}")
+        st.error(f"That edit was not applied: {escape_md(exc)}")
         return response
 
 

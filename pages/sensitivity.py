@@ -7,6 +7,7 @@ import streamlit as st
 
 from explorer.logic import filters as explore, palette
 from explorer.logic import sensitivity_tables as tables
+from explorer.logic.formatting import escape_md, plot_text
 from explorer.widgets import charts, data_source, shell
 from vital_core import conventions as conv
 from vital_core import stats
@@ -59,8 +60,9 @@ def condition_colours(conditions) -> dict[str, str]:
 
 def grouped_bars(table: pd.DataFrame, title: str, filename: str, key: str) -> None:
     """Mean per metric, bars grouped by condition (colour and pattern), one facet row per group."""
-    conditions = ordered_conditions(table["condition"])
-    fig = px.bar(table, x="metric", y="mean", color="condition", barmode="group",
+    plotted = plot_text(table)
+    conditions = ordered_conditions(plotted["condition"])
+    fig = px.bar(plotted, x="metric", y="mean", color="condition", barmode="group",
                  facet_row="group" if "group" in table else None,
                  category_orders={"condition": conditions}, color_discrete_map=condition_colours(conditions),
                  pattern_shape="condition", pattern_shape_map=palette.CONDITION_PATTERNS, title=title)
@@ -72,7 +74,7 @@ def not_judged_note(not_judged: pd.Series, convention: str) -> None:
     total = int(not_judged.sum())
     if not total:
         return
-    per = ", ".join(f"{c} {int(n)}" for c, n in not_judged.items() if n)
+    per = ", ".join(f"{escape_md(c)} {int(n)}" for c, n in not_judged.items() if n)
     how = ("counts them as unsupported in VITAL precision, RLP and decay precision, and skips them in "
            "FactScore" if convention == conv.PAPER else "leaves them out of every precision-side mean")
     st.warning(f"Not judged: {total} response(s) have subclaims but no verdict at all ({per}). "
@@ -83,7 +85,7 @@ def means_section(data: dict, convention: str) -> None:
     st.header("Per-condition means")
     for group in data["groups"]:
         if group["name"]:
-            st.subheader(f"Query type: {group['name']}")
+            st.subheader(f"Query type: {escape_md(group['name'])}")
         not_judged_note(group["not_judged"], convention)
         tabs = st.tabs([title for title, _, _ in tables.TABLES[convention]])
         for tab, (_, keys, note) in zip(tabs, tables.TABLES[convention]):
@@ -138,8 +140,9 @@ def detection_section(tests: pd.DataFrame, by: str | None) -> None:
         st.info("No pairs of a normal response and a variant to compare.")
         return
     det = tables.detection_frame(tests, by)
-    variants = list(dict.fromkeys(det["variant"]))
-    fig = px.bar(det, x="metric", y="detection_rate", color="variant", barmode="group", facet_row=by,
+    plotted = plot_text(det)
+    variants = list(dict.fromkeys(plotted["variant"]))
+    fig = px.bar(plotted, x="metric", y="detection_rate", color="variant", barmode="group", facet_row=by,
                  color_discrete_map=condition_colours(variants), pattern_shape="variant",
                  pattern_shape_map=palette.CONDITION_PATTERNS, labels={"detection_rate": "detection rate"},
                  title="Share of pairs where the metric noticed the damage")
@@ -156,8 +159,9 @@ def curves_section(data: dict, by: str | None) -> None:
             if curve.empty:
                 st.info(f"No subclaims to plot in {order} order.")
                 continue
-            conditions = ordered_conditions(curve["condition"])
-            fig = px.line(curve, x="position", y="precision", color="condition", line_dash="condition",
+            plotted = plot_text(curve)
+            conditions = ordered_conditions(plotted["condition"])
+            fig = px.line(plotted, x="position", y="precision", color="condition", line_dash="condition",
                           facet_row=by, category_orders={"condition": conditions},
                           color_discrete_map=condition_colours(conditions), markers=True,
                           hover_data=["n"], title=f"{order.capitalize()} order",
@@ -185,13 +189,13 @@ def source_header():
     try:
         loaded = data_source.load_source(source)
     except (InputError, FileNotFoundError, OSError) as exc:
-        st.error(f"Could not load {source}: {exc}")
+        st.error(f"Could not load {escape_md(source)}: {escape_md(exc)}")
         st.page_link("pages/explore.py", label="Choose another data source on Explore results",
                      icon=":material/table_view:")
         return None
     frame = loaded.frame
     cols = st.columns([3, 1])
-    cols[0].caption(f"Data: {loaded.label} — {frame['example_id'].nunique()} examples, {len(frame)} responses.")
+    cols[0].caption(f"Data: {escape_md(loaded.label)} — {frame['example_id'].nunique()} examples, {len(frame)} responses.")
     with cols[1]:
         st.page_link("pages/explore.py", label="Change data source", icon=":material/table_view:")
     return loaded
@@ -215,7 +219,7 @@ def render() -> None:
                           horizontal=True, key="sens_conventions")
     st.caption(conv.DESCRIPTION[convention])
     types = explore.choices(frame, "query_type")
-    view = st.radio("Query types", [ALL, SPLIT] + types, horizontal=True, key="sens_view")
+    view = st.radio("Query types", [ALL, SPLIT] + types, horizontal=True, key="sens_view", format_func=escape_md)
     by = "query_type" if view == SPLIT else None
     data = compute(loaded.token, view, convention)
     means_section(data, convention)

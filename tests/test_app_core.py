@@ -3,6 +3,7 @@ variant verdicts, undefined reasons, evidence input, annotation export, settings
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -205,3 +206,24 @@ def test_offline_quality_banner_reads_the_benchmark_json(tmp_path):
                     "false flags 6%; median 0.21 s per response")
     path.write_text("{broken")
     assert settings.offline_quality(path) is None
+
+
+@pytest.mark.parametrize("text", [
+    "![x](http://evil.example/a.png)", "[click](javascript:alert(1))", "<img src=x onerror=alert(1)>",
+    "# heading", "1. item", "> quote", "**bold** _it_ ~~s~~ `code`", "$x^2$", ":red[text] :material/home:",
+    "a | b", "&lt;img&gt;", "back\\slash", "    indented code", "see http://evil.example and www.evil.example"])
+def test_escape_md_leaves_no_markdown_construct(text):
+    from explorer.logic.formatting import escape_md
+    out = escape_md(text)
+    unescaped = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", out).replace("\u2060", "")
+    assert unescaped == text.lstrip(), "a person reads the text as written (indent dropped)"
+    assert not re.search(r"[!-/:-@\[-`{-~]", re.sub(r"\\[!-/:-@\[-`{-~]", "", out)), "every punctuation mark is escaped"
+    assert not re.search(r"(?i)\b(https?:|www\.)", re.sub(r"\\(.)", r"\1", out)), "no bare link survives"
+
+
+def test_plot_text_escapes_chart_labels_and_keeps_numbers():
+    from explorer.logic.formatting import plot_text
+    frame = pd.DataFrame({"condition": ["<a href='http://evil.example'>x</a>"], "mean": [0.5]})
+    out = plot_text(frame)
+    assert out.loc[0, "condition"] == "&lt;a href='http://evil.example'&gt;x&lt;/a&gt;" and out.loc[0, "mean"] == 0.5
+    assert frame.loc[0, "condition"].startswith("<a"), "the CSV keeps the original"

@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import json
 
-from tests.app_helpers import assert_clean, open_page, texts
+from tests.app_helpers import (assert_clean, hostile, hostile_results_file, leaks, markdown_sources, open_page,
+                               texts)
+from explorer.logic.formatting import escape_md
 
 
 def test_demo_results_load_by_default_with_example_detail():
     at = open_page("explore")
     assert any("bundled demo results" in s and "12 examples" in s for s in texts(at, "success"))
     assert at.dataframe, "the paginated table is shown"
-    assert any(h.value.startswith("Example demo-") for h in at.subheader)
+    assert any(h.startswith("Example demo-") for h in texts(at, "subheader"))
     # three variants side by side, each with its ranked subclaims
     markdowns = texts(at, "markdown")
     for name in ("normal", "missing", "wrong"):
@@ -40,7 +42,7 @@ def test_reference_folder_by_url_query_param(reference_dir):
     path = str(reference_dir / "gpt-4o")
     at = open_page("explore", query_params={"dataset": path, "example": "gpt-4o/3", "condition": "wrong"})
     assert any("50 examples, 150 responses" in s for s in texts(at, "success"))
-    assert any(h.value == "Example gpt-4o/3" for h in at.subheader)
+    assert "Example gpt-4o/3" in texts(at, "subheader")
     assert any("◀ selected row" in m for m in texts(at, "markdown"))
     # nuggets are absent from these records: the page says so instead of failing
     assert any("No nuggets" in i for i in texts(at, "info"))
@@ -82,4 +84,20 @@ def test_uploaded_results_file_is_explored(tmp_path):
         ("mine.jsonl", (json.dumps(ex.to_dict()) + "\n").encode(), "application/json")).run()
     assert_clean(at)
     assert any("uploaded file mine.jsonl" in s and "1 examples" in s for s in texts(at, "success"))
-    assert any(h.value == "Example up-1" for h in at.subheader)
+    assert "Example up-1" in texts(at, "subheader")
+
+
+def test_markdown_in_a_results_file_shows_as_text(tmp_path, monkeypatch):
+    monkeypatch.setenv("VITAL_DATA_ROOTS", str(tmp_path))
+    path = hostile_results_file(tmp_path)
+    at = open_page("explore", query_params={"dataset": str(path)})
+    sources = markdown_sources(at)
+    assert not leaks(sources), leaks(sources)[:3]
+    joined = "\n".join(sources)
+    for field in ("id", "dataset", "subset", "querytype", "doctitle", "variant", "normal-warning",
+                  "variant-error"):
+        assert escape_md(hostile(field)) in joined, field
+    # the filters describe a chosen (hostile) subset in the same escaped way
+    at.multiselect(key="flt_subset").set_value([hostile("subset")]).run()
+    assert_clean(at)
+    assert not leaks(markdown_sources(at)), leaks(markdown_sources(at))[:3]

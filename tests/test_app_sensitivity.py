@@ -1,7 +1,7 @@
 """AppTest: the Sensitivity page."""
 from __future__ import annotations
 
-from tests.app_helpers import assert_clean, open_page, texts
+from tests.app_helpers import assert_clean, hostile, hostile_results_file, leaks, markdown_sources, open_page, texts
 from vital_core.conventions import DESCRIPTION
 from vital_core.stats import NOTICED_RULE
 
@@ -44,7 +44,7 @@ def test_split_and_filter_by_query_type():
     at = open_page("sensitivity")
     at.radio(key="sens_view").set_value("Split by query type").run()
     assert_clean(at)
-    assert [s.value for s in at.subheader if s.value.startswith("Query type")] == [
+    assert [s for s in texts(at, "subheader") if s.startswith("Query type")] == [
         "Query type: open-ended", "Query type: single-answer"]
     at.radio(key="sens_view").set_value("single-answer").run()
     assert_clean(at)
@@ -67,3 +67,17 @@ def test_single_condition_set_explains_missing_pairs(reference_dir):
     at = open_page("sensitivity", query_params={"dataset": str(reference_dir / "gpt-4o" / "normal.jsonl")})
     assert any("Only one condition is loaded" in i for i in texts(at, "info"))
     assert any("No paired tests" in i for i in texts(at, "info"))
+
+
+def test_markdown_in_query_types_shows_as_text(tmp_path, monkeypatch):
+    monkeypatch.setenv("VITAL_DATA_ROOTS", str(tmp_path))
+    path = hostile_results_file(tmp_path)
+    at = open_page("sensitivity", query_params={"dataset": str(path)})
+    at.radio(key="sens_view").set_value("Split by query type").run()
+    assert_clean(at)
+    assert not leaks(markdown_sources(at)), leaks(markdown_sources(at))[:3]
+    assert any(h.endswith(hostile("querytype")) for h in texts(at, "subheader"))
+    # plotly reads tags in legend names, facet titles and hover text: they reach it escaped
+    specs = [c.proto.spec for c in _charts(at)]
+    assert specs and not [s for s in specs if "<img" in s or "\\u003cimg" in s]
+    assert any("&lt;img" in s or "\\u0026lt;img" in s for s in specs)

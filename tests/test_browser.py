@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.app_helpers import hostile_results_file
+
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,9 +41,18 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def hostile_dir(tmp_path_factory) -> Path:
+    """A data folder the server may read (VITAL_DATA_ROOTS), holding a results file full of markdown payloads."""
+    folder = tmp_path_factory.mktemp("data")
+    hostile_results_file(folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, hostile_dir):
     port = _free_port()
-    env = {**os.environ, "VITAL_CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}
+    roots = os.pathsep.join([str(REPO), str(REPO / "data"), str(REPO.parent / "shared"), str(hostile_dir)])
+    env = {**os.environ, "VITAL_CACHE_DIR": str(tmp_path_factory.mktemp("cache")), "VITAL_DATA_ROOTS": roots}
     log = (tmp_path_factory.mktemp("log") / "streamlit.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
@@ -227,3 +238,28 @@ def test_xss_text_is_shown_literally(server, page):
     assert page.locator(".vx-row").filter(has_text="<script>alert(1)</script>").count() >= 1 or \
         page.locator(".vx-row").filter(has_text="<img src=x onerror=alert(1)>").count() >= 1
     shot(page, "xss")
+
+
+def test_markdown_in_a_results_file_fetches_nothing(server, page, hostile_dir):
+    """Images, links and HTML in every text field of a results file stay text: Chromium fetches nothing
+    outside this machine (checked by the page fixture) and no dialog fires."""
+    path = hostile_dir / "hostile.jsonl"
+    page.goto(f"{server}/explore?dataset={path}")
+    page.get_by_text("1 examples, 3 responses").wait_for()
+    page.locator(".vx-row").first.wait_for()
+    settle(page, 1000)
+    no_error_on_page(page)
+    page.get_by_text("Evidence (1 document(s)", exact=False).click()
+    page.locator("details.vx-claim summary").first.click()
+    settle(page, 1000)
+    assert page.get_by_text("![x](http://evil.example/id.png)", exact=False).count() >= 1, "the id shows as text"
+    shot(page, "explore-markdown")
+    page.goto(f"{server}/sensitivity?dataset={path}")
+    page.get_by_text("Per-condition means").wait_for()
+    settle(page, 1000)
+    page.get_by_text("Split by query type").click()
+    settle(page, 1000)
+    no_error_on_page(page)
+    assert page.dialogs == [], f"a dialog fired: {page.dialogs}"
+    assert page.evaluate("() => document.querySelectorAll('[data-testid=stMain] img').length") == 0
+    shot(page, "sensitivity-markdown")

@@ -1,7 +1,8 @@
-"""A metric value, or a mean of one, as the app writes it; text escaped for HTML."""
+"""A metric value, or a mean of one, as the app writes it; text escaped for HTML or for markdown."""
 from __future__ import annotations
 
 import html
+import re
 
 from vital_core.metrics.catalog import METRICS
 
@@ -33,3 +34,36 @@ def format_mean(key: str, value) -> str:
 def escape(text: object) -> str:
     return html.escape(str(text), quote=True)
 
+
+def plot_text(frame):
+    """A copy of a chart's data with its text cells HTML-escaped: plotly draws legend names, facet
+    titles, ticks and hover text from them and reads tags such as ``<a href>`` in them (it shows
+    ``&lt;`` as ``<``). The CSV download keeps the original frame."""
+    out = frame.copy()
+    for column in out.columns:
+        if any(isinstance(v, str) for v in out[column]):
+            out[column] = [html.escape(v, quote=False) if isinstance(v, str) else v for v in out[column]]
+    return out
+
+
+
+# Every ASCII punctuation character: CommonMark renders a backslash-escaped one as itself.
+_MD_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+_LINE_INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
+# GFM turns a bare http://, https:// or www. into a link after escapes are resolved: a word joiner
+# (U+2060, invisible) after the scheme or "www" breaks that pattern.
+_BARE_URL = re.compile(r"(?i)\b(https?|www)(?=:|\.)")
+
+
+def escape_md(text: object) -> str:
+    """Text that Streamlit's markdown (st.markdown, captions, alerts, subheaders, expander, metric,
+    status and radio labels, help tooltips) shows exactly as written.
+
+    Every ASCII punctuation character is backslash-escaped, so no image or link (``![x](url)``,
+    ``[a](javascript:..)``, ``<http://..>``, bare ``http://``), HTML, emphasis, heading, list,
+    table, LaTeX (``$``) or Streamlit directive (``:red[..]``, ``:material/..:``) can start;
+    a bare ``http://`` or ``www.`` gets an invisible word joiner so that it is not made a link;
+    a line's indent is dropped so that no text turns into a code block.
+    """
+    text = _BARE_URL.sub("\\1\u2060", _LINE_INDENT.sub("", str(text)))
+    return _MD_PUNCTUATION.sub(r"\\\1", text)

@@ -6,6 +6,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
+from explorer.logic.formatting import escape_md
 from vital_core.backends import (config as backend_settings)
 
 # The sidebar's widget keys. Streamlit forgets a widget's value when a page that does not draw
@@ -73,12 +74,12 @@ def scoring_status(label: str):
     with st.status(label, expanded=True) as status:
         def on_step(message: str) -> None:
             if threading.get_ident() == script_thread:  # st calls only from the script thread
-                status.write(message)
+                status.write(escape_md(message))
         yield status, on_step
 
 
 def backend_caption() -> None:
-    st.caption(f"Active backend: **{current_settings().label()}** (change it in the sidebar).")
+    st.caption(f"Active backend: **{escape_md(current_settings().label())}** (change it in the sidebar).")
 
 
 def sidebar_backend() -> None:
@@ -104,7 +105,7 @@ def sidebar_backend() -> None:
                       help="Kept only in this browser session; never written to disk, logs, URLs or results.")
         problems = backend_settings.validate(current_settings(), current_api_key())
         for p in problems:
-            sb.warning(p)
+            sb.warning(escape_md(p))
     s = current_settings()
     if s.name == backend_settings.OFFLINE:
         figures = backend_settings.describe_quality(backend_settings.offline_quality())
@@ -112,5 +113,5 @@ def sidebar_backend() -> None:
         sb.info(f"**Active: offline backend** — embedded, deterministic, no network. "
                 f"Measured quality: {quality}.", icon=":material/computer:")
     else:
-        sb.info(f"**Active: {s.label()}**", icon=":material/cloud:")
+        sb.info(f"**Active: {escape_md(s.label())}**", icon=":material/cloud:")
 

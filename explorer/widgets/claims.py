@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from explorer.logic import palette
+from explorer.logic.formatting import escape_md
 from vital_core.model import NOT_JUDGED, Nugget, ResponseResult
 
 def legend(where=None) -> None:
@@ -51,13 +52,13 @@ def show_subclaims(response: ResponseResult, *, details: bool = True, where=None
     """The colour-coded subclaim list; ``compact`` for narrow columns, ``height`` scrolls long lists."""
     target = where or st
     if response.error:
-        target.error(f"Scoring this response failed: {response.error}")
+        target.error(f"Scoring this response failed: {escape_md(response.error)}")
     if not response.subclaims:
         target.info("No subclaims: the response was empty or could not be decomposed, "
                     "so every precision metric is undefined.")
         return
     for w in response.warnings:
-        target.warning(w)
+        target.warning(escape_md(w))
     if all(s.verdict == NOT_JUDGED for s in response.subclaims):
         target.warning("Not judged: none of these subclaims has a verdict (in the release, FactScore found no "
                        "usable document). The paper's tables count them as unsupported; the strict "

@@ -6,7 +6,7 @@ from typing import Iterable
 import pandas as pd
 import streamlit as st
 
-from explorer.logic.formatting import format_value
+from explorer.logic.formatting import escape_md, format_value
 from vital_core.metrics.catalog import HEADLINE, METRICS
 from vital_core.metrics.undefined import why_undefined
 from vital_core.model import Nugget
@@ -34,7 +34,7 @@ def metric_cards(values: dict, response: ResponseResult, nuggets: list[Nugget] |
             help_text = spec.description
             with col:
                 if value is None:
-                    reason = why_undefined(key, response, nuggets)
+                    reason = escape_md(why_undefined(key, response, nuggets))
                     st.metric(spec.label, "undefined", delta=delta, delta_color="off",
                               help=f"{spec.description}. Undefined: {reason}.", border=True)
                     st.caption(f"Undefined — {reason}.")

@@ -17,6 +17,7 @@ from typing import Callable
 import streamlit as st
 
 from explorer.logic import palette
+from explorer.logic.formatting import escape_md
 from explorer.paths import FAVICON
 from explorer.widgets.backend_panel import keep_sidebar_state, sidebar_backend
 
@@ -40,7 +41,7 @@ HOME = PAGES[0]   # where app.py (the URL "/") sends a visitor
 
 def friendly_error(what: str, exc: BaseException) -> None:
     """A failure shown as a sentence, never a traceback."""
-    st.error(f"{what}: {type(exc).__name__}: {exc}", icon=":material/error:")
+    st.error(f"{what}: {type(exc).__name__}: {escape_md(exc)}", icon=":material/error:")
 
 
 def configure_page() -> None:
