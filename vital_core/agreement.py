@@ -98,6 +98,34 @@ def _matched_variants(ea: ExampleResult, eb: ExampleResult) -> list[tuple[str, s
     return matched
 
 
+def _claim_text(text: str) -> str:
+    return " ".join(text.casefold().split()).rstrip(".!?;, ")
+
+
+class ClaimCheck:
+    """Shared subclaim ids whose texts differ between the labellings: different claims, not two labellings."""
+
+    def __init__(self) -> None:
+        self.shared = self.differ = 0
+        self.example = ""
+
+    def add(self, ra, rb, where: str) -> None:
+        texts_b = {s.id: s.text for s in rb.subclaims}
+        for s in ra.subclaims:
+            if s.id in texts_b:
+                self.shared += 1
+                if _claim_text(s.text) != _claim_text(texts_b[s.id]):
+                    self.differ += 1
+                    self.example = self.example or f"{where} {s.id}: {s.text[:60]!r} vs {texts_b[s.id][:60]!r}"
+
+    def check(self) -> None:
+        """Refuse when most shared ids hold different texts (e.g. normal.jsonl against wrong.jsonl)."""
+        if self.shared and self.differ / self.shared > 0.5:
+            raise InputError(f"{self.differ} of the {self.shared} subclaim ids the two inputs share hold different "
+                             f"claims (e.g. {self.example}); agreement compares two labellings of the same "
+                             "decompositions, so these inputs cannot be compared")
+
+
 def _compare_response(ra, rb) -> tuple[list[tuple[str, str]], int, float | None]:
     """(label pairs of the subclaims both label, subclaims left out, Kendall tau of the two orders)."""
     labels_b = {s.id: s.importance for s in rb.subclaims}
@@ -132,7 +160,9 @@ def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *, strict
 
     Examples are paired by position up to the shorter list (the rest is
     reported in ``problems``). A pair whose queries differ raises InputError
-    (``strict_queries=False`` skips it with a note instead).
+    (``strict_queries=False`` skips it with a note instead), and so do inputs most
+    of whose shared subclaim ids hold different texts (different claims, e.g. the
+    normal and the wrong responses, not two labellings of one decomposition).
     """
     problems: list[str] = []
     if len(a) != len(b):
@@ -145,6 +175,7 @@ def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *, strict
     per_example = []
     excluded = 0
     compared_examples = 0
+    claims = ClaimCheck()
     for position, (ea, eb) in enumerate(zip(a, b)):
         if normalised_query(ea.query) != normalised_query(eb.query):
             message = (f"example {position + 1} differs between the labellings: "
@@ -157,6 +188,7 @@ def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *, strict
         matched = _matched_variants(ea, eb)
         for va, vb in matched:
             variant = va if va == vb else f"{va}/{vb}"
+            claims.add(ea.variants[va], eb.variants[vb], f"example {position + 1}")
             local, left_out, tau = _compare_response(ea.variants[va], eb.variants[vb])
             excluded += left_out
             pairs.extend(local)
@@ -169,6 +201,7 @@ def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *, strict
                                 "kendall_tau": tau})
         for variant in sorted((set(ea.variants) ^ set(eb.variants)) if len(matched) != 1 or matched[0][0] == matched[0][1] else set()):
             problems.append(f"example {position + 1}: variant {variant!r} is in only one labelling")
+    claims.check()
     kappa, exact, tau = _summary(pairs, taus)
     confusion = pd.DataFrame(0, index=list(IMPORTANCE_LABELS), columns=list(IMPORTANCE_LABELS))
     for x, y in pairs:

@@ -86,29 +86,32 @@ def read_records(path: Path) -> list[tuple[int, str, dict | None]]:
     """(line number, raw line, parsed record or None for a blank line); bad lines raise InputError."""
     rows = []
     try:
-        handle = path.open(encoding="utf-8")
+        handle = path.open("rb")
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})", path) from None
     with handle:
-        for lineno, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                rows.append((lineno, raw, None))
-                continue
+        for lineno, data in enumerate(handle, start=1):
             try:
-                record = json.loads(raw)
+                raw = data.decode("utf-8")
+                record = json.loads(raw) if raw.strip() else None
+            except UnicodeDecodeError:
+                raise InputError(f"{where(path, lineno)}: not UTF-8 text", path, lineno) from None
             except json.JSONDecodeError as exc:
                 raise InputError(f"{where(path, lineno)}: not valid JSON ({exc.msg} at column {exc.colno})",
                                  path, lineno) from None
-            except UnicodeDecodeError:
-                raise InputError(f"{where(path, lineno)}: not UTF-8 text", path, lineno) from None
-            record_subclaims(record, where(path, lineno))   # validate before any model call
+            except RecursionError:
+                raise InputError(f"{where(path, lineno)}: the JSON is nested too deeply", path, lineno) from None
+            if record is not None:
+                record_subclaims(record, where(path, lineno))   # validate before any model call
             rows.append((lineno, raw, record))
     return rows
 
 
 async def label_records(backend: Backend, rows: list[tuple[int, str, dict | None]], path: Path,
-                          on_record: Callable[[], None] | None = None) -> tuple[list[str], RelabelResult]:
-    """Output lines (without newline) for ``rows`` and a summary; rankings run concurrently."""
+                        on_record: Callable[[], None] | None = None,
+                        timeout: float | None = None) -> tuple[list[str], RelabelResult]:
+    """Output lines (without newline) for ``rows`` and a summary; rankings run concurrently, each
+    within ``timeout`` seconds (a record past it is left unlabelled and listed)."""
     result = RelabelResult(lines_in=len(rows))
 
     async def one(lineno: int, record: dict) -> Ranking | None:
@@ -117,7 +120,11 @@ async def label_records(backend: Backend, rows: list[tuple[int, str, dict | None
         if not subclaims:
             return Ranking(labels={}, order=[])
         try:
-            ranking = await backend.rank(record["query"], subclaims)
+            ranking = await asyncio.wait_for(backend.rank(record["query"], subclaims), timeout)
+        except asyncio.TimeoutError:
+            result.failed.append(f"{where(path, lineno)}: ranking took longer than {timeout:g} s "
+                                 "(--record-timeout) and was stopped")
+            return None
         except Exception as exc:  # one record's failure is reported, the others go on
             result.failed.append(f"{where(path, lineno)}: ranking failed: {type(exc).__name__}: {exc}")
             return None

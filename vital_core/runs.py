@@ -36,9 +36,10 @@ from vital_core.backends.base import Backend
 from vital_core.errors import InputError, where
 from vital_core.inputs import InputRecord
 from vital_core.model import RESULTS_FORMAT, ExampleResult
-from vital_core.pipeline import score_example
+from vital_core.pipeline import MAX_WORDS, score_example
 
 SUMMARY_SUFFIX = ".summary.json"
+RECORD_TIMEOUT = 600.0   # seconds one record may take in all (--record-timeout)
 
 
 def summary_path(out_path: str | Path) -> Path:
@@ -132,20 +133,27 @@ def same_backend(backend_info: dict, path: Path) -> Callable[[dict, int], None]:
     return check
 
 
-async def score_record(backend: Backend, record: InputRecord) -> ExampleResult:
-    """Score one input record; never raises (a failure becomes the record's error)."""
+def timed_out(timeout: float) -> str:
+    return (f"TimeoutError: the record took longer than {timeout:g} s in all (--record-timeout) and was "
+            "stopped; run again with --retry-failed to try it again")
+
+
+async def score_record(backend: Backend, record: InputRecord, *, timeout: float | None = RECORD_TIMEOUT,
+                       max_words: int | None = MAX_WORDS) -> ExampleResult:
+    """Score one input record within ``timeout`` seconds; never raises (a failure becomes the record's error)."""
     texts = record.texts()
     try:
         if not texts:
             raise ValueError(f"{record.place or record.id}: no response with text to score")
-        return await score_example(backend, example_id=record.id, query=record.query, responses=texts,
-                                   documents=record.documents, reference=record.reference,
-                                   dataset=record.dataset, subset=record.subset, query_type=record.query_type)
+        return await asyncio.wait_for(score_example(
+            backend, example_id=record.id, query=record.query, responses=texts, documents=record.documents,
+            reference=record.reference, dataset=record.dataset, subset=record.subset,
+            query_type=record.query_type, max_words=max_words), timeout)
     except Exception as exc:
+        error = timed_out(timeout) if isinstance(exc, asyncio.TimeoutError) else f"{type(exc).__name__}: {exc}"
         return ExampleResult(id=record.id, query=record.query, documents=list(record.documents),
                              reference=record.reference, dataset=record.dataset, subset=record.subset,
-                             query_type=record.query_type, backend=backend.info.to_dict(),
-                             error=f"{type(exc).__name__}: {exc}")
+                             query_type=record.query_type, backend=backend.info.to_dict(), error=error)
 
 
 def _progress(total: int, initial: int, enabled: bool, desc: str):
@@ -271,7 +279,8 @@ async def run_resumable(records: list[InputRecord], out_path: str | Path,
 
 async def run_batch(backend: Backend, records: list[InputRecord], out_path: str | Path, *,
                     concurrency: int = 8, progress: bool = True, retry_failed: bool = False,
-                    redact: Callable[[str], str] | None = None) -> BatchResult:
+                    redact: Callable[[str], str] | None = None, record_timeout: float | None = RECORD_TIMEOUT,
+                    max_words: int | None = MAX_WORDS) -> BatchResult:
     """Score ``records`` into ``out_path`` (one ``ExampleResult.to_dict`` line each), resumably.
 
     ``redact`` rewrites every serialised line and the summary (the command passes one
@@ -280,7 +289,7 @@ async def run_batch(backend: Backend, records: list[InputRecord], out_path: str 
     info = backend.info.to_dict()
 
     async def process(record: InputRecord) -> dict:
-        return (await score_record(backend, record)).to_dict()
+        return (await score_record(backend, record, timeout=record_timeout, max_words=max_words)).to_dict()
 
     return await run_resumable(
         records, out_path, process, concurrency=concurrency, progress=progress, retry_failed=retry_failed,

@@ -11,10 +11,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from vital_core.backends import BACKEND_NAMES, config
-from vital_core.cli.main import UsageError
+from vital_core.cli.main import UsageError, number_in
+from vital_core.pipeline import MAX_WORDS
+from vital_core.runs import RECORD_TIMEOUT
 
 
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,23 +29,33 @@ def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--model", help="model name (default: env VITAL_MODEL, else gpt-4o-mini)")
     g.add_argument("--base-url", help="endpoint base URL, e.g. http://localhost:8000/v1 "
                                       "(default: env OPENAI_BASE_URL, else api.openai.com)")
-    g.add_argument("--concurrency", type=int, default=8,
+    g.add_argument("--concurrency", type=number_in(int, 1, 1000), default=8,
                    help="at most this many requests in flight, shared by all records (default 8)")
     g.add_argument("--cache-dir", help="LLM reply cache folder (default: env VITAL_CACHE_DIR, "
                                        "else ~/.cache/vital-explorer/llm)")
-    g.add_argument("--cache-size-mb", type=int, default=1024, help="cache size limit in MB (default 1024)")
+    g.add_argument("--cache-size-mb", type=number_in(int, 1), default=1024, help="cache size limit in MB (default 1024)")
     g.add_argument("--no-cache", action="store_true", help="neither read nor write the reply cache")
-    g.add_argument("--temperature", type=float, default=0.0, help="sampling temperature (default 0)")
-    g.add_argument("--max-tokens", type=int, default=4000, help="reply token limit per call (default 4000)")
-    g.add_argument("--timeout", type=float, default=60.0, help="seconds per request (default 60)")
-    g.add_argument("--max-attempts", type=int, default=4,
+    g.add_argument("--temperature", type=number_in(float, 0, 2), default=0.0, help="sampling temperature (default 0)")
+    g.add_argument("--max-tokens", type=number_in(int, 1), default=4000, help="reply token limit per call (default 4000)")
+    g.add_argument("--timeout", type=number_in(float, 0, above=True), default=60.0, help="seconds per request (default 60)")
+    g.add_argument("--max-attempts", type=number_in(int, 1, 100), default=4,
                    help="attempts per call, first included, on 429/5xx/timeouts/bad replies (default 4)")
-    g.add_argument("--backoff", type=float, default=1.0,
+    g.add_argument("--backoff", type=number_in(float, 0, 3600), default=1.0,
                    help="first retry delay in seconds, doubled each retry, plus jitter (default 1)")
     g.add_argument("--structured-output", choices=("auto", "json_schema", "off"), default="auto",
                    help="JSON-schema response_format: auto = use it, fall back to text when rejected")
     g.add_argument("--prices", help="JSON file {\"model\": [input $/1M tokens, output $/1M tokens]} "
                                     "for the cost estimate (default table: see README)")
+    g.add_argument("--record-timeout", type=number_in(float, 0, above=True), default=RECORD_TIMEOUT,
+                   help="seconds one record may take in all, retries included; after that it is kept with "
+                        f"its error and the run goes on (default {RECORD_TIMEOUT:g})")
+
+
+def add_size_argument(parser: argparse.ArgumentParser) -> None:
+    """``--max-words``: the size limit for one response (``score`` and ``perturb``)."""
+    parser.add_argument("--max-words", type=number_in(int, 1), default=MAX_WORDS,
+                        help="the most words one response may have; a longer one is kept with an error "
+                             f"saying so, not scored (default {MAX_WORDS})")
 
 
 # The command line's names for the settings, in ``config.validate``'s messages.
@@ -86,11 +99,28 @@ def key_redactor():
 
 
 def check_out_path(out: Path, source: Path, example_name: str) -> None:
-    """Refuse an ``--out`` that is the input file itself or a folder."""
+    """Refuse, before any work, an ``--out`` that is the input itself, a folder, under a file or not writable.
+
+    Nothing is written: a probe file is created in the target folder and removed at once.
+    """
     if out.exists() and source.exists() and out.resolve() == source.resolve():
         raise UsageError("--out must not be the input file")
     if out.is_dir():
         raise UsageError(f"--out {out} is a folder; give a file name such as {example_name}")
+    if out.exists() and not out.is_file():
+        raise UsageError(f"--out {out} is not a regular file; give a file name such as {example_name}")
+    folder = out.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise UsageError(f"--out {out}: {folder} is a file, not a folder")
+    try:
+        if out.exists():
+            os.close(os.open(out, os.O_WRONLY | os.O_APPEND))
+        else:
+            tempfile.TemporaryFile(dir=folder).close()
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot write there ({exc.strerror or exc})") from None
 
 
 def prepare_batch(args: argparse.Namespace, verb: str):
@@ -99,15 +129,11 @@ def prepare_batch(args: argparse.Namespace, verb: str):
     Shared by ``score`` and ``perturb``; bad input becomes a ``UsageError``
     before any model is loaded or called.
     """
-    from vital_core.errors import InputError
     from vital_core.inputs import read_inputs
 
     out = Path(args.out)
     check_out_path(out, Path(args.input), "results.jsonl")
-    try:
-        records = read_inputs(args.input, require_text=verb == "scoring")
-    except InputError as exc:
-        raise UsageError(str(exc)) from None
+    records = read_inputs(args.input, require_text=verb == "scoring")   # bad input: one sentence, exit 2
     backend = backend_from_args(args)
     print(f"{verb} {len(records)} record(s) with {backend.info.description or backend.info.name}",
           file=sys.stderr)
@@ -118,10 +144,9 @@ def run_batch_command(backend, out, start_batch) -> int:
     """Run a resumable batch (``start_batch()`` returns its coroutine), print the summary.
 
     Shared by ``score`` and ``perturb``: the backend is closed however the run
-    ends, bad input becomes a usage error, Ctrl-C says how to resume.
-    Exit status: 0 all done, 1 some records failed.
+    ends, Ctrl-C says how to resume, and so does a write that fails (disk full).
+    Exit status: 0 all done, 1 some records failed or the output could not be written.
     """
-    from vital_core.errors import InputError
     from vital_core.pipeline import run_sync
 
     async def go():
@@ -132,12 +157,14 @@ def run_batch_command(backend, out, start_batch) -> int:
 
     try:
         result = run_sync(go())
-    except InputError as exc:
-        raise UsageError(str(exc)) from None
     except KeyboardInterrupt:
         print(f"interrupted: finished records are saved in {out}; run the same command again to resume",
               file=sys.stderr)
         raise
+    except OSError as exc:
+        print(f"error: cannot write {exc.filename or out} ({exc.strerror or exc}); the records finished "
+              f"before are saved in {out}: make room and run the same command again to resume", file=sys.stderr)
+        return 1
     for line in result.lines():
         print(line)
     print(f"summary: {result.summary_path}")

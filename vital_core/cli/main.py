@@ -5,11 +5,19 @@ Each command module defines ``add_arguments(parser)`` and ``run(args) -> int``
 that listing the commands imports none of them. Modules are imported only when
 their command runs, so ``report`` never loads the offline model or the openai
 client.
+
+Every command shares one logging setup (``setup_logging``: quiet by default,
+``--verbose`` shows per-call warnings, written above the progress bar) and one
+way to fail: a user error is one sentence on stderr, never a traceback
+(``VITAL_DEBUG=1`` keeps the traceback of an unexpected error).
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import logging
+import math
+import os
 import sys
 
 # command -> its one-line help (module vital_core.cli.commands.<command>)
@@ -26,6 +34,47 @@ class UsageError(Exception):
     """Bad command-line input: printed as ``vital_core COMMAND: error: ...``, exit 2."""
 
 
+def number_in(kind: type, low: float | None = None, high: float | None = None, *, above: bool = False):
+    """An argparse ``type``: a finite ``kind`` (int or float) within [low, high] (``above``: > low)."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {'an integer' if kind is int else 'a number'}, "
+                                             f"got {text!r}") from None
+        bad = not math.isfinite(value) or (low is not None and (value <= low if above else value < low)) \
+            or (high is not None and value > high)
+        if bad:
+            bounds = [f"{'above' if above else 'at least'} {low:g}" if low is not None else "",
+                      f"at most {high:g}" if high is not None else ""]
+            raise argparse.ArgumentTypeError(f"must be {' and '.join(b for b in bounds if b)} (got {text})")
+        return value
+    return parse
+
+
+class _ProgressSafeHandler(logging.Handler):
+    """Log lines written above tqdm's progress bar instead of through it."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            from tqdm import tqdm
+            tqdm.write(self.format(record), file=sys.stderr)
+        except Exception:   # logging must never sink the command
+            self.handleError(record)
+
+
+def setup_logging(verbose: bool) -> None:
+    """One handler for every library: errors only by default, warnings too with ``--verbose``."""
+    handler = _ProgressSafeHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING if verbose else logging.ERROR)
+    for noisy in ("httpx", "httpcore", "openai"):   # one INFO line per HTTP request
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    logging.captureWarnings(True)                   # numpy / pandas warnings follow the same rule
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; only ``command``'s module is imported (the rest show their help line)."""
     parser = argparse.ArgumentParser(prog="python -m vital_core", description="VITAL Explorer commands: score responses, report metrics, compare labellings.")
@@ -36,6 +85,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if name == command:
             module = importlib.import_module(f"vital_core.cli.commands.{name}")
             module.add_arguments(p)
+            p.add_argument("--verbose", "-v", action="store_true",
+                           help="show warnings (each failed or retried model call, library warnings) on stderr")
             p.set_defaults(_module=module, _parser=p)
     return parser
 
@@ -45,12 +96,35 @@ def main(argv: list[str] | None = None) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
+    setup_logging(args.verbose)
+    prefix = f"{parser.prog} {args.command}: error:"
     try:
         return int(args._module.run(args) or 0)
     except UsageError as exc:
         args._parser.print_usage(sys.stderr)
-        print(f"{parser.prog} {args.command}: error: {exc}", file=sys.stderr)
+        print(f"{prefix} {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:   # one sentence, never a traceback, for whatever a user can cause
+        return _report_failure(exc, prefix)
+
+
+def _report_failure(exc: Exception, prefix: str) -> int:
+    from vital_core.errors import InputError
+    if os.environ.get("VITAL_DEBUG") == "1":
+        raise exc
+    if isinstance(exc, InputError):
+        print(f"{prefix} {exc}", file=sys.stderr)
+        return 2
+    if isinstance(exc, BrokenPipeError):   # the reader went away (``| head``): nothing more to say
+        sys.stdout = open(os.devnull, "w")
+        return 1
+    if isinstance(exc, OSError):
+        name = f" {exc.filename}" if exc.filename else ""
+        print(f"{prefix} cannot read or write{name}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"{prefix} unexpected {type(exc).__name__}: {exc} (set VITAL_DEBUG=1 to see the traceback)",
+          file=sys.stderr)
+    return 1

@@ -75,8 +75,9 @@ class BackoffWait:
     def __call__(self, retry_state) -> float:
         exc = retry_state.outcome.exception() if retry_state.outcome else None
         after = _retry_after_seconds(exc) if exc is not None else None
-        if after is not None:
-            return min(after, self.cap) + random.uniform(0, 0.05 * max(after, 0.1))
+        if after is not None:   # jitter from the capped wait, and never beyond the cap
+            wait = min(after, self.cap)
+            return min(wait + random.uniform(0, 0.05 * max(wait, 0.1)), self.cap)
         # initial, 2x, 4x ... plus up to one initial of jitter, capped.
         exponential = self.initial * 2 ** (retry_state.attempt_number - 1)
         return min(exponential + random.uniform(0, self.initial), self.max)

@@ -20,7 +20,6 @@ from pathlib import Path
 from vital_core.atomic import atomic_replace
 from vital_core.cli.backend_options import add_backend_arguments, backend_from_args, check_out_path, key_redactor
 from vital_core.cli.main import UsageError
-from vital_core.errors import InputError
 from vital_core.pipeline import run_sync
 
 
@@ -37,10 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if not source.is_file():
         raise UsageError(f"{source}: no such file" if not source.exists() else f"{source} is not a file")
     check_out_path(out, source, "labels.jsonl")
-    try:
-        rows = read_records(source)
-    except InputError as exc:
-        raise UsageError(str(exc)) from None
+    rows = read_records(source)   # bad input: one sentence naming the line, exit 2, before any model work
     backend = backend_from_args(args)
     n_records = sum(1 for _, _, r in rows if r is not None)
     print(f"labelling {n_records} record(s) with {backend.info.name} ({backend.info.model})",
@@ -48,15 +44,19 @@ def run(args: argparse.Namespace) -> int:
 
     async def go():
         try:
-            return await label_records(backend, rows, source)
+            return await label_records(backend, rows, source, timeout=args.record_timeout)
         finally:
             await backend.aclose()
 
     lines, result = run_sync(go())
     redact = key_redactor() or (lambda text: text)
-    with atomic_replace(out) as handle:   # never a half-written output
-        for line in lines:
-            handle.write(line + "\n")
+    try:
+        with atomic_replace(out) as handle:   # never a half-written output
+            for line in lines:
+                handle.write(line + "\n")
+    except OSError as exc:
+        print(f"error: cannot write {out} ({exc.strerror or exc}); nothing was written", file=sys.stderr)
+        return 1
     for warning in result.warnings:
         print(f"warning: {redact(warning)}", file=sys.stderr)
     for failure in result.failed:

@@ -16,9 +16,12 @@ Exit status: 0 all variants made, 1 some failed their checks, 2 bad usage.
 from __future__ import annotations
 
 import argparse
+import asyncio
 
-from vital_core.cli.backend_options import add_backend_arguments, key_redactor, prepare_batch, run_batch_command
-from vital_core.runs import PERTURB_LINES, run_resumable
+from vital_core.cli.backend_options import (add_backend_arguments, add_size_argument, key_redactor, prepare_batch,
+                                           run_batch_command)
+from vital_core.pipeline import MAX_WORDS, too_long
+from vital_core.runs import PERTURB_LINES, RECORD_TIMEOUT, run_resumable, timed_out
 from vital_core.cli.main import UsageError
 from vital_core.inputs import InputRecord
 from vital_core.model import MISSING, NORMAL, WRONG
@@ -35,34 +38,51 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--retry-failed", action="store_true",
                         help="try again the records that failed a check in an earlier run of this output")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_size_argument(parser)
     add_backend_arguments(parser)
 
 
-async def perturb_record(backend, record: InputRecord, kinds: list[str], overwrite: bool) -> dict:
-    """The record with its variants filled in; failures under ``perturbation_errors``. Never raises."""
+async def perturb_record(backend, record: InputRecord, kinds: list[str], overwrite: bool, *,
+                         timeout: float | None = RECORD_TIMEOUT, max_words: int | None = MAX_WORDS) -> dict:
+    """The record with its variants filled in; failures under ``perturbation_errors``. Never raises.
+
+    The whole record gets ``timeout`` seconds; a kind not made by then keeps that as its error.
+    """
     responses = dict(record.responses)
     errors: dict[str, str] = {}
-    normal = responses.get(NORMAL)
-    for kind in kinds:
-        if responses.get(kind) and not overwrite:
-            continue
-        if not normal or not normal.strip():
-            errors[kind] = "no normal response to perturb"
-            continue
-        try:
-            variant = await backend.perturb(record.query, normal, kind)
-            check = check_variant(kind, normal, variant)  # every backend's output is checked here too
-            if not check.ok:
-                raise ValueError(f"check failed: {check.message}")
-            responses[kind] = variant
-        except Exception as exc:
-            errors[kind] = f"{type(exc).__name__}: {exc}"
+    todo = [k for k in kinds if overwrite or not responses.get(k)]
+    try:
+        await asyncio.wait_for(_make_variants(backend, record.query, responses, todo, errors, max_words), timeout)
+    except asyncio.TimeoutError:
+        for kind in todo:
+            if kind not in errors and responses.get(kind) == record.responses.get(kind):
+                errors[kind] = timed_out(timeout)
     line = record.to_dict()
     line["responses"] = responses
     line.pop(ERRORS_FIELD, None)
     if errors:
         line[ERRORS_FIELD] = errors
     return line
+
+
+async def _make_variants(backend, query: str, responses: dict, kinds: list[str], errors: dict[str, str],
+                         max_words: int | None) -> None:
+    normal = responses.get(NORMAL)
+    for kind in kinds:
+        if not normal or not normal.strip():
+            errors[kind] = "no normal response to perturb"
+            continue
+        if too_long(normal, max_words):
+            errors[kind] = too_long(normal, max_words)
+            continue
+        try:
+            variant = await backend.perturb(query, normal, kind)
+            check = check_variant(kind, normal, variant)  # every backend's output is checked here too
+            if not check.ok:
+                raise ValueError(f"check failed: {check.message}")
+            responses[kind] = variant
+        except Exception as exc:
+            errors[kind] = f"{type(exc).__name__}: {exc}"
 
 
 def perturbation_error(line: dict) -> str | None:
@@ -79,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--kinds takes missing and/or wrong (got {args.kinds!r})")
     out, records, backend = prepare_batch(args, "perturbing")
     return run_batch_command(backend, out, lambda: run_resumable(
-        records, out, lambda rec: perturb_record(backend, rec, kinds, args.overwrite),
+        records, out, lambda rec: perturb_record(backend, rec, kinds, args.overwrite, timeout=args.record_timeout,
+                                                max_words=args.max_words),
         concurrency=args.concurrency, progress=not args.no_progress, retry_failed=args.retry_failed,
         error_of=perturbation_error, lines_format=PERTURB_LINES, redact=key_redactor(), desc="perturbing", verb="perturbed",
         backend_info=backend.info.to_dict(), usage=getattr(backend, "usage_summary", None)))

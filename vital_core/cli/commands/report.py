@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from vital_core.cli.main import UsageError
+from vital_core.cli.main import UsageError, number_in
 from vital_core.conventions import CONVENTIONS, PAPER
 from vital_core.errors import InputError
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              ".parquet or .csv; an existing file is replaced only if it is such an export")
     parser.add_argument("--skip-bad", action="store_true",
                         help="skip malformed records or unknown labels instead of stopping; reports how many")
-    parser.add_argument("--k", type=float, default=None, help="K of F1@K (default: median subclaim count)")
+    parser.add_argument("--k", type=number_in(float, 0, above=True), default=None, help="K of F1@K (default: median subclaim count)")
     parser.add_argument("--no-query-types", action="store_true", help="do not split the tables by query type")
     parser.add_argument("--cache-dir", default=None, help="dataset cache folder (default $VITAL_CACHE_DIR or "
                                                           "~/.cache/vital-explorer)")

@@ -24,7 +24,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from vital_core.cli.backend_options import add_backend_arguments, key_redactor, prepare_batch, run_batch_command
+from vital_core.cli.backend_options import (add_backend_arguments, add_size_argument, key_redactor, prepare_batch,
+                                           run_batch_command)
 from vital_core.cli.main import UsageError
 from vital_core.errors import InputError
 from vital_core.pipeline import run_sync
@@ -43,6 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch-export", metavar="FILE",
                         help="write the requests this run still needs as an OpenAI Batch input file instead of "
                              "calling the endpoint (no results are written)")
+    add_size_argument(parser)
     add_backend_arguments(parser)
 
 
@@ -57,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
             return export_batch(backend, records, Path(args.batch_export))
     return run_batch_command(backend, out, lambda: run_batch(
         backend, records, out, concurrency=args.concurrency, progress=not args.no_progress,
-        retry_failed=args.retry_failed, redact=key_redactor()))
+        retry_failed=args.retry_failed, redact=key_redactor(), record_timeout=args.record_timeout,
+        max_words=args.max_words))
 
 
 def import_batch(backend, path: Path) -> None:
