@@ -272,7 +272,7 @@ def test_cache_is_reused_and_invalidated(release: Path, tmp_path: Path):
 def test_cache_dir_from_environment(release: Path, tmp_path: Path, monkeypatch):
     monkeypatch.setenv("VITAL_CACHE_DIR", str(tmp_path / "envcache"))
     load_dataset(release)
-    assert list((tmp_path / "envcache").glob("dataset-*.pkl"))
+    assert list((tmp_path / "envcache").glob("dataset-*.frame.parquet"))
 
 
 def test_dataset_from_examples(release: Path):

@@ -7,17 +7,16 @@ table (for the cumulative-precision and decay curves).
 Full ``ExampleResult`` objects are rebuilt on demand by ``Dataset.example``
 from remembered byte offsets, so opening the whole release stays fast and small.
 
-The frame and what ``example`` needs are pickled under the cache folder
-(``VITAL_CACHE_DIR`` or ``~/.cache/vital-explorer``), keyed by the absolute
-path, size and mtime of every input file, the tier weights, F1@K's K, the
-skip-bad flag and a hash of the scoring code, so any change rebuilds.
+The frame, the subclaim table and what ``example`` needs are cached on disk as
+Parquet and JSON (``dataset_cache``: nothing in it can run code), keyed by the
+absolute path, size and mtime of every input file, the tier weights, F1@K's K,
+the skip-bad flag and a hash of the scoring code, so any change rebuilds.
 """
 from __future__ import annotations
 
 import hashlib
 import multiprocessing
 import os
-import pickle
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,8 +25,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from vital_core import __version__
-from vital_core.atomic import atomic_replace
+from vital_core import __version__, dataset_cache
 from vital_core.errors import InputError
 from vital_core.loaders.load import describe, group_sources
 from vital_core.loaders.discover import FACTSCORE, NEW_METRIC, RECORDS
@@ -35,7 +33,7 @@ from vital_core.loaders.codes import ConditionScan, scan_condition
 from vital_core.loaders.discover import ConditionSource, Discovery, discover
 from vital_core.loaders.records import LoadLog, ReleaseRecord, check_variants_agree, parse_line, read_line_at
 from vital_core.loaders.examples import (OriginalRecord, iter_results_file, match_original, merge_condition,
-                                         read_original, response_from_record)
+                                         read_original, read_results_line, response_from_record)
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights, f1_at_k_from_counts, median_k
 from vital_core.metrics.vectorised import MetricColumns, column_metrics
@@ -46,7 +44,7 @@ ID_COLUMNS = ["example_id", "index", "condition", "dataset", "subset", "query_ty
               "response_id", "error", "released_score"]   # released_score: factscore-out's own `score`
 METRIC_COLUMNS = [k for k in METRICS if k != "f1_at_k"] + ["f1_at_k"]
 # The code a cached frame depends on: these modules and every module of these packages.
-_CODE_MODULES = ("dataset.py", "model.py", "errors.py")
+_CODE_MODULES = ("dataset.py", "dataset_cache.py", "model.py", "errors.py")
 _CODE_PACKAGES = ("metrics", "loaders")
 
 
@@ -176,7 +174,9 @@ class Dataset:
     _sources: dict[str, list[ConditionSource]] = field(default_factory=dict, repr=False)
     _offsets: dict[tuple[str, str], dict[str, list[int]]] = field(default_factory=dict, repr=False)
     _examples: dict[str, ExampleResult] = field(default_factory=dict, repr=False)
-    _originals: dict[str, list[OriginalRecord | None]] = field(default_factory=dict, repr=False)
+    # results-file examples, read again on demand: id -> (file, byte offset, line number)
+    _result_lines: dict[str, tuple[str, int, int]] = field(default_factory=dict, repr=False)
+    _originals: dict[str, list[OriginalRecord | None]] = field(default_factory=dict, repr=False)   # not cached
 
     # ------------------------------------------------------------------ access
     @property
@@ -187,6 +187,8 @@ class Dataset:
         """The full example (subclaims, nuggets, documents, every variant), read on demand."""
         if example_id in self._examples:
             return self._examples[example_id]
+        if example_id in self._result_lines:
+            return read_results_line(*self._result_lines[example_id])
         group, _, index_text = example_id.rpartition("/")
         if group not in self._sources or not index_text.isdigit():
             raise KeyError(f"no example {example_id!r} in this dataset")
@@ -223,7 +225,7 @@ class Dataset:
         subclaims = subclaims.sort_values(["row", "position"], kind="stable").reset_index(drop=True)
         return Dataset(self.frame.iloc[positions].reset_index(drop=True), subclaims, self.weights, self.f1_k,
                        self.skipped, list(self.problems), self.source, self.kind, self.path, self.from_cache,
-                       self._sources, self._offsets, self._examples, self._originals)
+                       self._sources, self._offsets, self._examples, self._result_lines, self._originals)
 
     def _read_record(self, source: ConditionSource, index: int, offsets: dict[str, list[int]]) -> ReleaseRecord:
         parsed, places = {}, {}
@@ -252,11 +254,6 @@ class Dataset:
             if orig.documents:
                 example.documents = orig.documents
             example.reference = orig.reference
-
-    def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
-        state["_originals"] = {}     # a lazily filled cache: never pickled
-        return state
 
 
 # Inputs larger than this are read by two worker processes (when the process has no other threads).
@@ -302,16 +299,15 @@ def _build(found: Discovery, weights: TierWeights, skip_bad: bool, f1_k: float |
         queries.setdefault(group, {})[source.condition] = (dict(zip(scan.index, scan.query)), scan.place)
     for group, by_condition in queries.items():
         log.problems.extend(check_variants_agree(group, by_condition))
-    examples: dict[str, ExampleResult] = {}
     g_base = len(sources_by_group)
     seen: dict[str, str] = {}
+    result_lines: dict[str, tuple[str, int, int]] = {}
     for f_rank, file in enumerate(found.results_files):
-        for e_rank, example in enumerate(iter_results_file(file, log, seen)):
-            examples[example.id] = example
+        for e_rank, example in enumerate(iter_results_file(file, log, seen, result_lines)):
             rows.add_example(example, _index_of(example.id), (g_base + f_rank, e_rank))
     frame, subclaims, k = rows.finish(weights, f1_k)
     return Dataset(frame, subclaims, weights, k, log.skipped, log.problems, _sources=sources_by_group,
-                   _offsets=offsets, _examples=examples)
+                   _offsets=offsets, _result_lines=result_lines)
 
 
 def _index_of(example_id: str) -> int | None:
@@ -370,28 +366,19 @@ def load_dataset(path: str | Path, weights: TierWeights = DEFAULT_WEIGHTS, cache
     path = Path(path).resolve()
     found = discover(path)
     source, kind = describe(found, path)
-    cache_file = None
+    folder = Path(cache_dir or default_cache_dir())
+    key = cache_key(found.input_files(), weights, skip_bad, f1_k) if use_cache else ""
     if use_cache:
-        cache_file = Path(cache_dir or default_cache_dir()) / \
-            f"dataset-{cache_key(found.input_files(), weights, skip_bad, f1_k)}.pkl"
-        try:
-            with open(cache_file, "rb") as fh:
-                dataset = pickle.load(fh)
-            if isinstance(dataset, Dataset):
-                dataset.from_cache = True
-                return dataset
-        except FileNotFoundError:
-            pass
-        except Exception:   # a stale or damaged cache file is rebuilt, never trusted
-            pass
+        cached = dataset_cache.read(folder, key)
+        if cached is not None:
+            return Dataset(**cached, from_cache=True)
     dataset = _build(found, weights, skip_bad, f1_k, workers)
     dataset.source, dataset.kind, dataset.path = source, kind, str(path)
-    if cache_file is not None:
+    if use_cache:
         try:
-            with atomic_replace(cache_file, "wb") as fh:
-                pickle.dump(dataset, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            dataset_cache.write(folder, key, dataset.frame, dataset.subclaims, dataset_cache.meta_of(dataset))
         except OSError as exc:
-            dataset.problems.append(f"dataset cache not written to {cache_file.parent}: {exc}")
+            dataset.problems.append(f"dataset cache not written to {folder}: {exc}")
     return dataset
 
 

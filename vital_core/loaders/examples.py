@@ -6,13 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from vital_core.errors import InputError, InvalidRecordError
+from vital_core.errors import InputError, InvalidRecordError, where
 from vital_core.model import (EVIDENCE_UNKNOWN, RESULTS_FORMAT, Document, ExampleResult, InvalidDocumentError,
                               InvalidLabelError, InvalidRecordError, Nugget,
                               ResponseResult, Subclaim, strip_generation_prefix)
 from vital_core.metrics.codes import ASSIGNMENTS_BY_CODE, TIERS_BY_CODE, UNASSIGNED_CODE, VERDICTS_BY_CODE
 from vital_core.loaders.codes import record_codes
-from vital_core.loaders.records import (LoadLog, ReleaseRecord, parse_line, read_lines)
+from vital_core.loaders.records import LoadLog, ReleaseRecord, parse_line, read_line_at, read_lines
 
 # --------------------------------------------------------------------------- record -> model
 
@@ -129,15 +129,17 @@ def match_original(originals: list[OriginalRecord | None], queries: dict[int, st
 
 # --------------------------------------------------------------------------- own results format
 
-def iter_results_file(path: Path, log: LoadLog, seen: dict[str, str] | None = None) -> Iterator[ExampleResult]:
+def iter_results_file(path: Path, log: LoadLog, seen: dict[str, str] | None = None,
+                      lines: dict[str, tuple[str, int, int]] | None = None) -> Iterator[ExampleResult]:
     """The examples of a results file; an id used twice (in this file, or in ``seen``: id -> "file line N"
-    of the files read before) is bad input naming both lines."""
+    of the files read before) is bad input naming both lines. ``lines`` collects id -> (path, byte
+    offset, line number), to read an example again later (``read_results_line``)."""
     seen = {} if seen is None else seen
     fl = read_lines(path)
     for i, line in enumerate(fl.lines):
         place = fl.where(i)
         try:
-            example = _results_record(line, place, fl, i)
+            example = parse_results_line(line, fl.path, fl.lineno(i))
             if not example.id:
                 example.id = f"{path.stem}/{i}"
             if example.id in seen:
@@ -147,24 +149,32 @@ def iter_results_file(path: Path, log: LoadLog, seen: dict[str, str] | None = No
             log.bad(exc)
             continue
         seen[example.id] = place
+        if lines is not None:
+            lines[example.id] = (str(path), fl.offsets[i], fl.lineno(i))
         yield example
 
 
-def _results_record(line: bytes, place: str, fl, i: int) -> ExampleResult:
+def read_results_line(path: str, offset: int, lineno: int) -> ExampleResult:
+    """The example on the results-file line at ``offset`` (remembered by ``iter_results_file``)."""
+    return parse_results_line(read_line_at(Path(path), offset), Path(path), lineno)
+
+
+def parse_results_line(line: bytes, path: Path, lineno: int) -> ExampleResult:
     """One line of a results file as an ``ExampleResult``; anything wrong is an ``InputError`` naming it."""
+    place = where(path, lineno)
     try:
-        rec = parse_line(line, place, fl.path, fl.lineno(i))
+        rec = parse_line(line, place, path, lineno)
         fmt = rec.get("format")
         if fmt is not None and fmt != RESULTS_FORMAT:
             raise InputError(f"{place}: unsupported results format {fmt!r} (this version reads "
-                             f"{RESULTS_FORMAT!r})", fl.path, fl.lineno(i))
+                             f"{RESULTS_FORMAT!r})", path, lineno)
         if "variants" not in rec:   # every line of a results file is a results record, not only the first
             raise InputError(f"{place}: a results record needs a \"variants\" object; this line has "
-                             f"{', '.join(map(repr, list(rec)[:6])) or 'no fields'}", fl.path, fl.lineno(i))
+                             f"{', '.join(map(repr, list(rec)[:6])) or 'no fields'}", path, lineno)
         return ExampleResult.from_dict(rec, where=place)
     except InputError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         message = str(exc) if isinstance(exc, (InvalidLabelError, InvalidDocumentError, InvalidRecordError)) else \
             f"{place}: not a valid results record ({type(exc).__name__}: {exc})"
-        raise InputError(message, fl.path, fl.lineno(i)) from None
+        raise InputError(message, path, lineno) from None
