@@ -27,10 +27,8 @@ def _load(path: str, signature: tuple):
 
 
 def load(path_text: str):
-    path = data_source.resolve_source(path_text.strip())
-    if path is None or not path.exists():
-        raise FileNotFoundError(f"no file or folder at {path_text}")
-    return _load(str(path.resolve()), data_source.signature(path))
+    path = data_source.existing_path(path_text.strip())
+    return _load(str(path), data_source.signature(path))
 
 
 def available_labellers() -> list[str]:

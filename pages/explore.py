@@ -24,14 +24,14 @@ PAGE_SIZES = [25, 50, 100]
 def _mode_of(source: str) -> str:
     if not source or source == paths.DEMO_SOURCE:
         return "demo"
-    return "upload" if source.startswith("upload:") else "path"
+    return "upload" if source.startswith(data_source.UPLOAD_PREFIX) else "path"
 
 
 def set_source(source: str) -> None:
     st.session_state["data_source"] = source
     for key in ("explore_example", "explore_condition", "explore_page"):
         st.session_state.pop(key, None)
-    url_state.set_qp(dataset=None if source.startswith("upload:") or source == paths.DEMO_SOURCE else source,
+    url_state.set_qp(dataset=None if source.startswith(data_source.UPLOAD_PREFIX) or source == paths.DEMO_SOURCE else source,
                example=None, condition=None)
 
 
@@ -61,16 +61,15 @@ def source_picker() -> None:
                            "or a results file", key="explore_path",
                            placeholder=str(paths.REFERENCE / "gpt-4o"))
         cols[1].button("Load", on_click=on_load_path, type="primary", width="stretch")
-        if paths.REFERENCE.is_dir():
-            st.caption(f"Reference data on this machine: `{paths.REFERENCE / 'gpt-4o'}`")
+        roots = ", ".join(f"`{root}`" for root in paths.data_roots())
+        st.caption(f"The app reads paths under {roots} (set `{paths.DATA_ROOTS_ENV}` to change them)."
+                   + (f" Reference data on this machine: `{paths.REFERENCE / 'gpt-4o'}`" if paths.REFERENCE.is_dir()
+                      else ""))
     elif mode == "upload":
         upload = st.file_uploader("A results file (.jsonl): the project's results format or official records",
                                   type=["jsonl"], key="explore_upload")
-        if upload is not None:
-            data = upload.getvalue()
-            if st.session_state.get("uploaded_results", (None, None))[1] != data:
-                st.session_state["uploaded_results"] = (upload.name, data)
-                set_source(f"upload:{upload.name}")
+        if upload is not None and data_source.take_upload(upload.name, upload.getvalue()):
+            set_source(f"{data_source.UPLOAD_PREFIX}{upload.name}")
 
 
 def filters_ui(frame: pd.DataFrame) -> explore.Filters:
@@ -211,8 +210,9 @@ def render() -> None:
     try:
         loaded = data_source.load_source(source)
     except (InputError, FileNotFoundError, OSError) as exc:
-        st.error(f"Could not load {escape_md(source)}: {escape_md(exc)}")
-        st.info("Check the path, or pick the bundled demo results above.")
+        st.error(f"Could not load {escape_md(data_source.source_label(source))}: {escape_md(exc)}")
+        st.info("Upload another file, or pick the bundled demo results above." if _mode_of(source) == "upload"
+                else "Check the path, or pick the bundled demo results above.")
         return
     frame = loaded.frame
     problems = getattr(loaded.dataset, "problems", [])

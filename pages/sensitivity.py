@@ -189,7 +189,7 @@ def source_header():
     try:
         loaded = data_source.load_source(source)
     except (InputError, FileNotFoundError, OSError) as exc:
-        st.error(f"Could not load {escape_md(source)}: {escape_md(exc)}")
+        st.error(f"Could not load {escape_md(data_source.source_label(source))}: {escape_md(exc)}")
         st.page_link("pages/explore.py", label="Choose another data source on Explore results",
                      icon=":material/table_view:")
         return None

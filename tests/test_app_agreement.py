@@ -22,9 +22,13 @@ def test_condition_filter_changes_the_comparison(reference_dir):
     assert int(metric_values(at)["Subclaims compared"]) < int(everything)
 
 
-def test_missing_paths_are_explained(tmp_path):
+def test_missing_paths_are_explained(tmp_path, monkeypatch):
+    monkeypatch.setenv("VITAL_DATA_ROOTS", str(tmp_path))
     at = open_page("agreement", session={"agr_a": str(tmp_path / "nope"), "agr_b": ""})
-    assert any("Could not read labelling A" in e for e in texts(at, "error"))
+    assert any("Could not read labelling A: no file or folder at" in e for e in texts(at, "error"))
+    at = open_page("agreement", session={"agr_a": "/etc", "agr_b": ""})
+    assert any(f"Could not read labelling A: /etc is outside the folders this app reads ({tmp_path.resolve()})" in e
+               for e in texts(at, "error"))
     at = open_page("agreement", session={"agr_a": "", "agr_b": ""})
     assert any("Enter labelling A" in i for i in texts(at, "info"))
 

@@ -227,3 +227,29 @@ def test_plot_text_escapes_chart_labels_and_keeps_numbers():
     out = plot_text(frame)
     assert out.loc[0, "condition"] == "&lt;a href='http://evil.example'&gt;x&lt;/a&gt;" and out.loc[0, "mean"] == 0.5
     assert frame.loc[0, "condition"].startswith("<a"), "the CSV keeps the original"
+
+
+def test_text_files_tell_text_from_binary():
+    from explorer.logic.text_files import decode_text, is_text
+    assert is_text("plain ASCII\nlines\n".encode()) and is_text("café ☃ naïve".encode())
+    assert is_text("café in Latin-1".encode("latin-1")) and is_text("UTF-16 text".encode("utf-16"))
+    assert is_text(("é" * 4097).encode()[:8192 - 1]), "a sample cut inside a character is still text"
+    assert not is_text(bytes(range(256)) * 8) and not is_text(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)
+    assert decode_text("a.txt", "\ufeffwith a BOM".encode()) == "with a BOM"
+    with pytest.raises(InputError, match=r"^notes\.txt is not a text file"):
+        decode_text("notes.txt", bytes(range(256)) * 8)
+
+
+def test_session_folder_holds_one_upload_and_goes_with_its_owner():
+    import gc
+    from explorer.logic.session_files import SessionFolder, name_in_message
+    folder = SessionFolder()
+    first = folder.place("../../etc/a b.jsonl", b"1")
+    assert first.parent == folder.path and first.name == "a b.jsonl"
+    second = folder.place("two.jsonl", b"2")
+    assert [p.name for p in folder.path.iterdir()] == ["two.jsonl"], "a new upload replaces the last"
+    assert name_in_message(f"{second} line 2: malformed JSON", second, "two.jsonl") == "two.jsonl line 2: malformed JSON"
+    path = folder.path
+    del folder
+    gc.collect()
+    assert not path.exists()

@@ -1,7 +1,10 @@
 """AppTest: the Explore results page."""
 from __future__ import annotations
 
+import gc
 import json
+import os
+import time
 
 from tests.app_helpers import (assert_clean, hostile, hostile_results_file, leaks, markdown_sources, open_page,
                                texts)
@@ -50,7 +53,8 @@ def test_reference_folder_by_url_query_param(reference_dir):
     assert sum(w.startswith("Not judged: none of these subclaims") for w in texts(at, "warning")) == 3
 
 
-def test_path_typed_in_loads_and_bad_path_explains(tmp_path, reference_dir):
+def test_path_typed_in_loads_and_bad_path_explains(tmp_path, reference_dir, monkeypatch):
+    monkeypatch.setenv("VITAL_DATA_ROOTS", os.pathsep.join([str(tmp_path), str(reference_dir)]))
     at = open_page("explore")
     at.radio(key="explore_mode").set_value("path").run()
     at.text_input(key="explore_path").set_value(str(tmp_path / "nothing-here")).run()
@@ -64,7 +68,8 @@ def test_path_typed_in_loads_and_bad_path_explains(tmp_path, reference_dir):
     assert at.query_params.get("dataset") == str(reference_dir / "gpt-4o")
 
 
-def test_malformed_results_file_names_file_and_line(tmp_path):
+def test_malformed_results_file_names_file_and_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("VITAL_DATA_ROOTS", str(tmp_path))
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format": "vital-explorer-results/1", "id": "a", "query": "q", "variants": {}}\n{not json\n')
     at = open_page("explore", query_params={"dataset": str(bad)})
@@ -101,3 +106,64 @@ def test_markdown_in_a_results_file_shows_as_text(tmp_path, monkeypatch):
     at.multiselect(key="flt_subset").set_value([hostile("subset")]).run()
     assert_clean(at)
     assert not leaks(markdown_sources(at)), leaks(markdown_sources(at))[:3]
+
+
+def test_paths_outside_the_data_roots_are_refused(tmp_path, monkeypatch):
+    inside, outside = tmp_path / "inside", tmp_path / "outside"
+    inside.mkdir(), outside.mkdir()
+    (outside / "secret.jsonl").write_text("{}\n")
+    (inside / "link").symlink_to(outside)          # a link out of a root does not open it
+    monkeypatch.setenv("VITAL_DATA_ROOTS", str(inside))
+    for wanted in ("/", str(outside / "secret.jsonl"), str(inside / "link"), str(inside / ".." / "outside")):
+        started = time.monotonic()
+        at = open_page("explore", query_params={"dataset": wanted})
+        assert time.monotonic() - started < 30, "nothing is walked before the path is checked"
+        errors = texts(at, "error")
+        assert len(errors) == 1 and f"{wanted} is outside the folders this app reads ({inside.resolve()})" in errors[0]
+        assert not texts(at, "success")
+    at = open_page("explore")
+    at.radio(key="explore_mode").set_value("path").run()
+    assert any(str(inside.resolve()) in c for c in texts(at, "caption")), "the page names the roots"
+    at.text_input(key="explore_path").set_value("/etc").run()
+    at.button[[b.label for b in at.button].index("Load")].click().run()
+    assert_clean(at)
+    assert any("/etc is outside the folders this app reads" in e for e in texts(at, "error"))
+
+
+def _upload(at, name: str, data: bytes):
+    at.radio(key="explore_mode").set_value("upload").run()
+    at.file_uploader(key="explore_upload").set_value((name, data, "application/json")).run()
+    assert_clean(at)
+    return at
+
+
+def test_bad_upload_names_the_file_never_the_temporary_path():
+    at = _upload(open_page("explore"), "mine.jsonl",
+                 b'{"format": "vital-explorer-results/1", "id": "a", "query": "q", "variants": {}}\n{oops\n')
+    errors, infos = " ".join(texts(at, "error")), " ".join(texts(at, "info"))
+    assert "the uploaded file mine.jsonl" in errors and "mine.jsonl line 2" in errors
+    assert "vital-session-" not in errors and "/tmp" not in errors and "check the path" not in (errors + infos).lower()
+    assert "Upload another file" in infos
+
+
+def test_binary_upload_and_binary_path_are_refused_with_a_sentence(tmp_path, monkeypatch):
+    noise = bytes(range(256)) * 40
+    at = _upload(open_page("explore"), "noise.jsonl", noise)
+    errors = " ".join(texts(at, "error"))
+    assert "noise.jsonl is not a text file" in errors and "surrogates" not in errors
+    monkeypatch.setenv("VITAL_DATA_ROOTS", str(tmp_path))
+    (tmp_path / "noise.jsonl").write_bytes(noise)
+    at = open_page("explore", query_params={"dataset": str(tmp_path / "noise.jsonl")})
+    errors = " ".join(texts(at, "error"))
+    assert "noise.jsonl is not a text file" in errors and "surrogates" not in errors
+
+
+def test_upload_lives_in_a_session_folder_removed_with_the_session(tmp_path):
+    data = hostile_results_file(tmp_path).read_bytes()      # any valid results file
+    at = _upload(open_page("explore"), "mine.jsonl", data)
+    assert any("uploaded file mine.jsonl" in s for s in texts(at, "success"))
+    folder = at.session_state["upload_folder"].path
+    assert folder.name.startswith("vital-session-") and [p.name for p in folder.iterdir()] == ["mine.jsonl"]
+    del at
+    gc.collect()
+    assert not folder.exists(), "the session's uploads go when its state is dropped"

@@ -137,3 +137,13 @@ def test_documents_and_reference_together_define_factual_correctness():
            reference="The Berlin Wall fell on 9 November 1989.")
     values = metric_values(at)
     assert values["Factual correctness F1"] != "undefined", "documents decide verdicts; the reference gives FC"
+
+
+def test_binary_evidence_is_refused_with_a_sentence_and_nothing_is_scored():
+    at = open_page("score")
+    for name in ("photo.txt", "archive.jsonl"):
+        at.file_uploader(key="score_uploads").set_value([(name, bytes(range(256)) * 40, "text/plain")])
+        _score(at, "Who?", "Someone did it.")
+        errors = " ".join(texts(at, "error"))
+        assert f"Could not read the evidence: {name} is not a text file" in errors
+        assert "surrogates" not in errors and not at.status, "nothing was scored"

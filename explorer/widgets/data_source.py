@@ -5,16 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 import hashlib
 import os
-import tempfile
 
 import pandas as pd
 import streamlit as st
 
+from explorer.logic.session_files import SessionFolder, name_in_message
+from explorer.logic.text_files import SAMPLE, check_text_file, is_text, not_text
 from explorer.paths import DEMO_INPUT
 from explorer.paths import DEMO_RESULTS
 from explorer.paths import DEMO_SOURCE
+from explorer.paths import allowed_path
 from explorer.widgets.url_state import qp
+from vital_core.errors import InputError
 from vital_core.model import ExampleResult
+
+UPLOAD_PREFIX = "upload:"
 
 def signature(path: Path) -> tuple:
     """Size and mtime of a file, or of every file under a folder: invalidates the cache on change."""
@@ -37,13 +42,6 @@ def _dataset_resource(path: str, signature: tuple):
     return load_dataset(path)
 
 
-@st.cache_resource(show_spinner="Reading the uploaded file…", max_entries=2)
-def _uploaded_resource(digest: str, name: str, data: bytes):
-    from vital_core.dataset import load_dataset
-    folder = Path(tempfile.mkdtemp(prefix="vital-upload-"))
-    target = folder / Path(name).name
-    target.write_bytes(data)
-    return load_dataset(str(target))
 
 
 def _read_jsonl(path: Path) -> dict[str, dict]:
@@ -75,12 +73,31 @@ def demo_results() -> dict[str, dict]:
 
 
 def resolve_source(source: str) -> Path | None:
-    """A data-source string from the URL or a text box as a path (None for uploads)."""
+    """A data-source string from the URL or a text box as a path (None for uploads); a path outside
+    the data roots raises ``paths.OutsideDataRoots`` (a PermissionError) naming them."""
     if not source or source == DEMO_SOURCE:
         return DEMO_RESULTS
-    if source.startswith("upload:"):
+    if source.startswith(UPLOAD_PREFIX):
         return None
-    return Path(source).expanduser()
+    return allowed_path(source)
+
+
+def existing_path(source: str) -> Path:
+    """The file or folder a path source names, inside the data roots, and not a binary file."""
+    path = resolve_source(source)
+    if path is None or not path.exists():
+        raise FileNotFoundError(f"no file or folder at {source}")
+    check_text_file(path, source)
+    return path
+
+
+def source_label(source: str) -> str:
+    """How a message names a data source."""
+    if not source or source == DEMO_SOURCE:
+        return "the bundled demo results"
+    if source.startswith(UPLOAD_PREFIX):
+        return f"the uploaded file {source[len(UPLOAD_PREFIX):]}"
+    return source
 
 
 class Loaded:
@@ -102,24 +119,50 @@ class Loaded:
 def dataset_for_token(token: tuple):
     """The cached Dataset behind a ``Loaded.token`` (for st.cache_data functions keyed by it)."""
     if token[0] == "upload":
-        upload = st.session_state.get("uploaded_results")
-        name, data = upload
-        return _uploaded_resource(token[1], name, data)
+        return load_upload().dataset
     return _dataset_resource(token[0], token[1])
+
+
+def take_upload(name: str, data: bytes) -> bool:
+    """Keep an uploaded results file in this session; True when it differs from the one kept."""
+    kept = st.session_state.get("uploaded_results")
+    if kept is not None and kept[1] == data:
+        return False
+    st.session_state["uploaded_results"] = (name, data)
+    return True
+
+
+def load_upload() -> Loaded:
+    """The session's uploaded results file, loaded once from the session's temporary folder."""
+    upload = st.session_state.get("uploaded_results")
+    if not upload:
+        raise FileNotFoundError("the uploaded file is no longer in this session; upload it again")
+    name, data = upload
+    digest = hashlib.sha256(data).hexdigest()
+    held = st.session_state.get("uploaded_dataset")
+    if held is not None and held.token[1] == digest:
+        return held
+    st.session_state.pop("uploaded_dataset", None)
+    if not is_text(data[:SAMPLE]):
+        raise InputError(f"{not_text(name)}: upload a results file in JSON Lines", name)
+    folder = st.session_state.setdefault("upload_folder", SessionFolder())
+    target = folder.place(name, data)
+    try:
+        from vital_core.dataset import load_dataset
+        with st.spinner("Reading the uploaded file…"):
+            dataset = load_dataset(target, use_cache=False)   # session data stays out of the shared cache
+    except (InputError, OSError) as exc:
+        raise InputError(name_in_message(str(exc), target, name), name) from None
+    loaded = Loaded(f"uploaded file {name}", dataset, ("upload", digest))
+    st.session_state["uploaded_dataset"] = loaded
+    return loaded
 
 
 def load_source(source: str) -> Loaded:
     """Load the current data source (demo, a path or the uploaded file); raises on bad input."""
-    if source.startswith("upload:"):
-        upload = st.session_state.get("uploaded_results")
-        if not upload:
-            raise FileNotFoundError("the uploaded file is no longer in this session; upload it again")
-        name, data = upload
-        digest = hashlib.sha256(data).hexdigest()
-        return Loaded(f"uploaded file {name}", _uploaded_resource(digest, name, data), ("upload", digest))
-    path = resolve_source(source)
-    if not path.exists():
-        raise FileNotFoundError(f"no file or folder at {path}")
+    if source.startswith(UPLOAD_PREFIX):
+        return load_upload()
+    path = existing_path(source)
     sig = signature(path)
     dataset = _dataset_resource(str(path), sig)
     label = "bundled demo results" if path == DEMO_RESULTS else str(path)

@@ -1,12 +1,8 @@
-"""Text of an uploaded file, whatever its encoding."""
+"""Text of an uploaded file, whatever its encoding; a binary file raises InputError naming it."""
 from __future__ import annotations
+
+from explorer.logic.text_files import decode_text
 
 
 def read_uploaded_text(upload) -> str:
-    raw = upload.getvalue()
-    for encoding in ("utf-8-sig", "latin-1"):  # utf-8-sig reads plain UTF-8 too and drops a BOM
-        try:
-            return raw.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return raw.decode("utf-8", errors="replace")
+    return decode_text(upload.name, upload.getvalue())
