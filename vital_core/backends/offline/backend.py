@@ -7,6 +7,8 @@ perturbation. Deterministic: the same input always gives the same output.
 """
 from __future__ import annotations
 
+import asyncio
+
 from vital_core.model import EVIDENCE_NONE, EVIDENCE_REFERENCE, Document, Nugget, Subclaim
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
 from vital_core.backends.offline import decompose, importance, nuggets, perturb, verify
@@ -38,10 +40,21 @@ class OfflineBackend(Backend):
         """Load the embedding model now rather than on the first request."""
         get_embedder().encode(["warm up"])
 
+    # Every step is CPU work: it runs in a worker thread (``asyncio.to_thread``) so the event loop stays
+    # free - other records go on (``--concurrency``), the progress bar moves, a deadline can fire.
+
     async def decompose(self, query: str, response: str) -> list[DecomposedSentence]:
+        return await asyncio.to_thread(self._decompose, response)
+
+    @staticmethod
+    def _decompose(response: str) -> list[DecomposedSentence]:
         return [DecomposedSentence(text=s, claims=c) for s, c in decompose.decompose(response)]
 
     async def rank(self, query: str, subclaims: list[Subclaim]) -> Ranking:
+        return await asyncio.to_thread(self._rank, query, subclaims)
+
+    @staticmethod
+    def _rank(query: str, subclaims: list[Subclaim]) -> Ranking:
         if not subclaims:
             return Ranking(labels={}, order=[])
         labels, order, _ = importance.rank_claims(
@@ -50,6 +63,10 @@ class OfflineBackend(Backend):
         return Ranking(labels=labels, order=order)
 
     async def verify(self, query: str, subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:
+        return await asyncio.to_thread(self._verify, subclaims, evidence)
+
+    @staticmethod
+    def _verify(subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:
         claims = [s.text for s in subclaims]
         if evidence.mode == EVIDENCE_NONE:
             documents: list[Document] = []
@@ -62,10 +79,10 @@ class OfflineBackend(Backend):
         return [Verdict(verdict=v.verdict, reason=v.reason, evidence=v.evidence) for v in verdicts]
 
     async def make_nuggets(self, query: str, documents: list[Document]) -> list[Nugget]:
-        return nuggets.make_nuggets(query, documents)
+        return await asyncio.to_thread(nuggets.make_nuggets, query, documents)
 
     async def assign_nuggets(self, query: str, nugget_list: list[Nugget], response: str) -> dict[str, str]:
-        return nuggets.assign_nuggets(nugget_list, response)
+        return await asyncio.to_thread(nuggets.assign_nuggets, nugget_list, response)
 
     async def perturb(self, query: str, response: str, kind: str) -> str:
-        return perturb.perturb(query, response, kind)
+        return await asyncio.to_thread(perturb.perturb, query, response, kind)
