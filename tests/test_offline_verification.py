@@ -27,7 +27,7 @@ def test_right_year_is_supported():
 def test_paraphrase_is_supported():
     v = verdict("Gustave Eiffel's engineering company designed the tower.")
     assert v.verdict == SUPPORTED, v.reason
-    assert "aligned" in v.reason
+    assert v.reason.startswith("supported") and "Gustave Eiffel" in v.reason
 
 
 def test_unrelated_claim_has_not_enough_evidence():
@@ -45,7 +45,7 @@ def test_wrong_number_word_is_contradicted():
 def test_wrong_name_is_contradicted():
     docs = [Document(id="D1", text="Paul Hogan played Crocodile Dundee in the 1986 film.")]
     v = verdict("Mel Gibson played Crocodile Dundee in the 1986 film.", docs)
-    assert v.verdict == CONTRADICTED and "name mismatch" in v.reason and "mel gibson" in v.reason
+    assert v.verdict == CONTRADICTED and "name mismatch" in v.reason and "Mel Gibson" in v.reason
 
 
 def test_negation_is_contradicted_but_only_in_the_matching_clause():

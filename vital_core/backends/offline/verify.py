@@ -1,69 +1,54 @@
-"""Claim verification against evidence by alignment and typed comparison.
+"""Claim verification against evidence: supported, contradicted or not enough evidence.
 
 For each claim the evidence sentences best aligned with it (MiniLM cosine;
-leading pronouns of evidence sentences resolved first) are retrieved. Then
-the first rule that fires decides:
+leading pronouns resolved) are retrieved and compared word by word with the
+spaCy analysis of ``analysis``: lemmas, synonyms, names with their other
+forms (abbreviations, demonyms), normalised numbers, units and dates. The
+first rule that fires decides:
 
-1. ``contradicted`` — number / date / name mismatch: closely aligned
-   evidence states another value where the claim's own value appears nowhere
-   in the evidence ("around 1600" stays compatible with "1599-1601");
-2. ``contradicted`` — title mismatch: a quoted title given differently;
-3. ``contradicted`` — negation mismatch: the same statement negated on one
-   side only (judged on the matching clause, and only when what is negated is
-   what the other side states);
-4. ``contradicted`` — opposite wording, from a small list (``ANTONYMS``);
-5. ``contradicted`` — substituted wording (reference mode only): the claim's
-   response sentence follows a reference sentence closely but swaps a short
-   span for words the reference never uses, and the claim carries them;
-6. ``supported`` — closely aligned (cosine plus share of the claim's content
-   words found), every number, date and name it states found, and no rare
-   word that the evidence never uses;
-7. ``not_enough_evidence`` otherwise, saying what was not found.
+1. ``contradicted`` when an aligned sentence (or one of its clauses) states
+   the same thing as the claim except for one slot: roles reversed, the
+   statement negated, an opposite word, another value for the claim's
+   number/date/measure, or another name of the same kind (person, country,
+   city) — see ``conflicts``; each needs the rest of the claim stated there;
+2. ``supported`` when the aligned sentences state every name and value of
+   the claim and most of its words (``SUPPORT_COVERAGE``);
+3. ``contradicted`` — substituted wording, against a reference answer only
+   (the claim's response sentence follows a reference sentence closely but
+   swaps a short span for words the reference never uses);
+4. ``not_enough_evidence`` otherwise, naming what the evidence does not say.
 
-The rules are ``RULES``, in this order, one small function each; the word-level
-comparisons they use are in ``wording``. The reason names the rule that fired
-and quotes the evidence sentence. With no evidence at all the backend has
-nothing to check against and says so.
+A fact the evidence is silent about is never contradicted: every
+contradiction needs a sentence that states the rest of the claim. Reasons
+quote the claim's words as written and the evidence sentence.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 
 from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
-from vital_core.backends.offline.answer_types import Mentions, extract_mentions, words
-from vital_core.backends.offline.embedder import embed
-from vital_core.backends.offline.importance import STOPWORDS
+from vital_core.backends.offline.answer_types import words
+from vital_core.backends.offline.analysis import Analysis, analyse_texts, lemma_found, name_found
+from vital_core.backends.offline import conflicts
+from vital_core.backends.offline.conflicts import (antonym_conflict, name_conflict, negation_conflict, rest_coverage,
+                                                   role_conflict, value_conflict, value_found)
 from vital_core.backends.offline.decompose import resolve_pronouns, split_sentences
-from vital_core.backends.offline.word_rarity import is_rare
-from vital_core.backends.offline.wording import (antonym_conflict, compatible_number, compatible_year, fmt_num, keys,
-                                                 matching_clause, names_missing, negation_mismatch, quoted, stems,
-                                                 substitution, typed_conflict, word_key)
+from vital_core.backends.offline.embedder import embed
+from vital_core.backends.offline.evidence_units import clauses_of
+from vital_core.backends.offline.wording import substitution
 
 NO_EVIDENCE_REASON = "no evidence given (offline backend has no world knowledge)"
 
-# Cosine thresholds (MiniLM): below ALIGN_MIN nothing in the evidence is about
-# the claim; above CONFLICT_MIN a typed mismatch is read as a contradiction.
-ALIGN_MIN = 0.45
-CONFLICT_MIN = 0.55
-# Supported: cosine >= 0.60 with >= 80% of the claim's content words found
-# in the aligned window, cosine >= 0.85 with >= 60% found, or >= 0.50 with all.
-SUPPORT_SIM_WITH_COVERAGE = 0.60
-SUPPORT_COVERAGE = 0.80
-SUPPORT_SIM = 0.85
-SUPPORT_COVERAGE_HIGH_SIM = 0.60
-SUPPORT_SIM_ALL_WORDS = 0.50      # every content word found: a looser cosine will do
-NEGATION_MIN = 0.70
-NEGATION_COVERAGE = 0.70          # share of the claim's words in the aligned sentence
-ANTONYM_MIN = 0.65
+ALIGN_MIN = 0.30            # below this no evidence sentence is about the claim
+CONFLICT_MIN = 0.45         # a sentence this close may contradict the claim
+SUPPORT_SIM = 0.40          # and this close may support it ...
+SUPPORT_COVERAGE = 0.75     # ... stating this share of its words (names count 1.5)
 TOP_K = 3
-# Substituted wording (reference mode): the response sentence follows a reference sentence this closely.
+PREDICATE_FREE = 0.75       # this close, the main verb may be paraphrased beyond the lexicon
+WINDOW_MARGIN = 0.20        # sentences this close to the best one join the window that supports a claim
 SUBSTITUTION_SENTENCE_MIN = 0.75
-WINDOW_MARGIN = 0.05
 
 
 @dataclass
@@ -76,204 +61,149 @@ class ClaimVerdict:
 
 @dataclass
 class EvidenceIndex:
-    """Evidence sentences with their vectors and mentions."""
     sentences: list[str]
     vectors: np.ndarray
-    mentions: list[Mentions]
-    all_mentions: Mentions
-    all_stems: set[str]
-    all_text: str
-
-
-@lru_cache(maxsize=256)
-def _mentions(text: str) -> Mentions:
-    return extract_mentions(text)
+    analyses: list[Analysis]
+    clauses: list[list[Analysis]]
 
 
 def build_index(documents: list[Document]) -> EvidenceIndex:
     sentences: list[str] = []
     for doc in documents:
-        if doc.title.strip():
-            sentences.append(doc.title.strip())
-        # "It was completed in 1889": the pronoun is replaced by the previous
-        # sentence's named subject, so that the sentence aligns with its claims.
         sentences.extend(resolve_pronouns(split_sentences(doc.text)))
     sentences = list(dict.fromkeys(s for s in sentences if s.strip()))
+    if not sentences:
+        sentences = [d.title.strip() for d in documents if d.title.strip()]
     vectors = embed(sentences) if sentences else np.zeros((0, 384), dtype=np.float32)
-    mentions = [_mentions(s) for s in sentences]
-    union = Mentions()
-    for m in mentions:
-        union.years |= m.years
-        union.dates |= m.dates
-        union.numbers |= m.numbers
-        union.ordinals |= m.ordinals
-        union.names |= m.names
-        union.places |= m.places
-    all_text = " ".join(sentences)
-    return EvidenceIndex(sentences, vectors, mentions, union, stems(all_text), all_text.lower())
+    pieces = [clauses_of(s) for s in sentences]
+    flat = analyse_texts(sentences + [c for p in pieces for c in p])
+    analyses, rest = flat[:len(sentences)], flat[len(sentences):]
+    clauses, at = [], 0
+    for p in pieces:
+        clauses.append(rest[at:at + len(p)])
+        at += len(p)
+    return EvidenceIndex(sentences, vectors, analyses, clauses)
 
 
-@dataclass
-class AlignedClaim:
-    """One claim aligned with the evidence: everything the rules read."""
-    text: str
-    index: EvidenceIndex
-    sims: np.ndarray               # cosine with every evidence sentence
-    top: list[int]                 # the TOP_K best-aligned sentences, best first
-    substitution: bool             # reference mode: rule 5 applies
-    source: tuple[str, np.ndarray] | None   # the claim's response sentence and its vector
-
-    def __post_init__(self) -> None:
-        self.best_sim = float(self.sims[self.top[0]])
-        self.quote = self.index.sentences[self.top[0]]
-        self.mentions = _mentions(self.text)
-        self.stems = stems(self.text)
-        self.keys = keys(self.text)
+def _quote(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " ..."
 
 
-Rule = Callable[[AlignedClaim], "ClaimVerdict | None"]
+RULES = (("roles", role_conflict), ("negation", negation_conflict), ("opposite wording", antonym_conflict),
+         ("value", value_conflict), ("name", name_conflict))
 
 
-def _unaligned(c: AlignedClaim) -> ClaimVerdict | None:
-    if c.best_sim < ALIGN_MIN:
-        return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"no evidence sentence is about this claim (best similarity "
-                                                 f"{c.best_sim:.2f})", c.quote, c.best_sim)
-    return None
+def joined(units: list[Analysis]) -> Analysis:
+    """Several sentences read as one text (for a claim that combines them)."""
+    if len(units) == 1:
+        return units[0]
+    return Analysis(text=" ".join(u.text for u in units), toks=(), lemmas=set().union(*(u.lemmas for u in units)),
+                    words=set().union(*(u.words for u in units)), names={n: 0 for u in units for n in u.names},
+                    name_keys=set().union(*(u.name_keys for u in units)), values=[v for u in units for v in u.values],
+                    negated=set().union(*(u.negated for u in units)))
 
 
-def _typed_mismatch(c: AlignedClaim) -> ClaimVerdict | None:
-    """Rule 1: a number, date or name the closely aligned evidence gives otherwise."""
-    for i in c.top:
-        sim = float(c.sims[i])
+def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int], sims: np.ndarray
+                   ) -> ClaimVerdict | None:
+    """The first rule that finds the claim (or one of its clauses) contradicted by an aligned sentence.
+
+    A sentence is compared whole and clause by clause; the rest of the claim may be stated in the
+    sentence or together with the best-aligned one (a claim that joins two sentences).
+    """
+    best = index.analyses[top[0]]
+    for i in top:
+        sim = float(sims[i])
         if sim < CONFLICT_MIN:
             break
-        conflict = typed_conflict(c.mentions, c.index.mentions[i], c.index.all_mentions, c.index.all_text)
-        if conflict:
-            return ClaimVerdict(CONTRADICTED, f"{conflict} (similarity {sim:.2f})", c.index.sentences[i], sim)
+        sentence = index.analyses[i]
+        context = conflicts.Context(sentence if i == top[0] else joined([sentence, best]),
+                                    [sentence] if i == top[0] else [sentence, best])
+        for label, rule in RULES:
+            for claim in claims:
+                for unit in [sentence] + index.clauses[i]:
+                    why = rule(claim, unit, context)
+                    if why:
+                        return ClaimVerdict(CONTRADICTED, f"{why} — "
+                                                          f"\"{_quote(index.sentences[i])}\"", index.sentences[i], sim)
     return None
 
 
-def _title_mismatch(c: AlignedClaim) -> ClaimVerdict | None:
-    """Rule 2: a quoted title that the evidence gives differently."""
-    claim_quotes = quoted(c.text)
-    if not claim_quotes or c.best_sim < CONFLICT_MIN:
+def _missing_parts(claim: Analysis, window: list[Analysis]) -> tuple[list[str], list[str], float]:
+    """(names and values not stated, words not stated, weighted coverage) of the claim over the window."""
+    together = joined(window)
+    unstated = [n for n in claim.names if not name_found(n, together)]
+    unstated += [v.text for v in claim.values if not value_found(v, window)]
+    words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together)]
+    coverage = max([rest_coverage(claim, w) for w in window] + [rest_coverage(claim, together)])
+    return unstated, words, coverage
+
+
+def _polarity_agrees(claim: Analysis, unit: Analysis) -> bool:
+    if claim.negated:
+        return bool(unit.negated)
+    return not (claim.predicate and claim.predicate in unit.negated)
+
+
+def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict:
+    best = float(sims[top[0]])
+    window = [index.analyses[i] for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
+    unstated, words, coverage = _missing_parts(claim, window)
+    quote = index.sentences[top[0]]
+    predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window)) or best >= PREDICATE_FREE
+                    or claim.predicate in conflicts.DIMENSION_WORDS
+                    or any(conflicts.same_relation(claim, w) for w in window))
+    if best >= SUPPORT_SIM and not unstated and coverage >= SUPPORT_COVERAGE and predicate_ok \
+            and _polarity_agrees(claim, index.analyses[top[0]]):
+        return ClaimVerdict(SUPPORTED, f"supported: the evidence states it (similarity {best:.2f}, "
+                                       f"{coverage:.0%} of its words) — \"{_quote(quote)}\"", quote, best)
+    if unstated:
+        reason = f"not enough evidence: the evidence does not mention {'; '.join(unstated)}"
+    elif not predicate_ok:
+        reason = f"not enough evidence: the evidence does not say '{claim.content.get(claim.predicate, claim.predicate)}'"
+    elif words:
+        reason = f"not enough evidence: the closest evidence does not say {', '.join(repr(w) for w in words[:4])}"
+    else:
+        reason = "not enough evidence: the closest evidence does not state the claim the same way"
+    return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"{reason} (closest: \"{_quote(quote)}\", similarity {best:.2f})",
+                        quote, best)
+
+
+def _substituted(sentence: str, vector: np.ndarray, claim_text: str, index: EvidenceIndex) -> ClaimVerdict | None:
+    """Reference mode: the claim's response sentence follows a reference sentence but swaps a short span."""
+    if not sentence.strip() or sentence.strip() == claim_text.strip():
         return None
-    missing_quotes = {q for q in claim_quotes if q not in c.index.all_text}
-    other_quotes = quoted(c.quote) - claim_quotes
-    if missing_quotes and other_quotes:
-        return ClaimVerdict(CONTRADICTED, f"title mismatch: the claim says \"{sorted(missing_quotes)[0]}\", "
-                            f"the evidence says \"{sorted(other_quotes)[0]}\" (similarity {c.best_sim:.2f})",
-                            c.quote, c.best_sim)
-    return None
-
-
-def _negated(c: AlignedClaim) -> ClaimVerdict | None:
-    """Rule 3: the same statement, negated on one side only."""
-    coverage = len(c.stems & stems(c.quote)) / len(c.stems) if c.stems else 0.0
-    if c.best_sim < NEGATION_MIN or coverage < NEGATION_COVERAGE:
-        return None
-    clause = matching_clause(c.stems, c.quote)
-    if clause is None or not negation_mismatch(c.text, clause):
-        return None
-    said, other = ("negates", "affirms") if c.mentions.negated else ("affirms", "negates")
-    return ClaimVerdict(CONTRADICTED, f"negation mismatch: the claim {said} what the evidence {other} "
-                                      f"(similarity {c.best_sim:.2f})", c.quote, c.best_sim)
-
-
-def _opposite_wording(c: AlignedClaim) -> ClaimVerdict | None:
-    """Rule 4: an opposite word ("decreased" where the evidence says "increased")."""
-    opposite = antonym_conflict(c.keys, c.quote) if c.best_sim >= ANTONYM_MIN else None
-    if opposite:
-        return ClaimVerdict(CONTRADICTED, f"opposite wording: the claim says '{opposite[0]}...', the evidence "
-                                          f"says '{opposite[1]}...' (similarity {c.best_sim:.2f})",
-                            c.quote, c.best_sim)
-    return None
-
-
-def _substituted_wording(c: AlignedClaim) -> ClaimVerdict | None:
-    """Rule 5 (reference mode): the claim's response sentence follows a reference sentence closely
-    but substitutes content words, and the claim carries the substitute. Judged on whole sentences:
-    a claim split off its sentence is reworded ("made" for "provided"), whereas the response and
-    reference sentences share their wording where they agree."""
-    if not c.substitution or c.source is None:
-        return None
-    sentence, vector = c.source
-    if not sentence.strip() or sentence.strip() == c.text.strip():
-        return None
-    source_sims = c.index.vectors @ vector
+    source_sims = index.vectors @ vector
     j = int(np.argmax(source_sims))
     sim = float(source_sims[j])
     if sim < SUBSTITUTION_SENTENCE_MIN:
         return None
-    swap = substitution(sentence, c.index.sentences[j], c.index.all_text)
-    claim_words = set(words(c.text))
+    swap = substitution(sentence, index.sentences[j], " ".join(index.sentences).lower())
+    claim_words = set(words(claim_text))
     if swap and all(w in claim_words for w in swap[0].split()):
-        return ClaimVerdict(CONTRADICTED, f"substituted wording: the claim's sentence says '{swap[0]}' where the "
-                                          f"closely matching reference sentence says '{swap[1]}' (sentence "
-                                          f"similarity {sim:.2f})", c.index.sentences[j], sim)
+        return ClaimVerdict(CONTRADICTED, f"substituted wording: the claim's sentence says "
+                                          f"'{swap[0]}' where the matching reference sentence says '{swap[1]}' — "
+                                          f"\"{_quote(index.sentences[j])}\"", index.sentences[j], sim)
     return None
 
 
-def _unstated_values(c: AlignedClaim) -> list[str]:
-    """Years, numbers and names the claim states that the evidence does not."""
-    aligned = c.index.mentions[c.top[0]]
-    evidence = c.index.all_mentions
-    return ([y for y in c.mentions.years if y not in evidence.years and not compatible_year(y, c.mentions, aligned)]
-            + [fmt_num(n) for n in c.mentions.numbers
-               if n not in evidence.numbers and not compatible_number(n, c.mentions, aligned)]
-            + sorted(names_missing(c.mentions.names, c.index.all_text)))
-
-
-def _supported_or_unstated(c: AlignedClaim) -> ClaimVerdict:
-    """Rule 6, else 7: supported when aligned, its words found and no typed value missing; else not enough
-    evidence, saying what was not found."""
-    unfound = _unstated_values(c)
-    # a second sentence counts when nearly as well aligned (a claim merging two sentences)
-    window = [i for i in c.top[:2] if float(c.sims[i]) >= c.best_sim - WINDOW_MARGIN]
-    uncovered = sorted(c.keys - set().union(*(keys(c.index.sentences[i]) for i in window)))
-    key_coverage = 1 - len(uncovered) / len(c.keys) if c.keys else 0.0
-    # a specific word ("methane") the evidence never uses is a detail it does not state
-    rare_unsaid = sorted({w for w in words(c.text) if w not in STOPWORDS and word_key(w) in uncovered
-                          and is_rare(w) and not re.search(rf"\b{re.escape(w)}", c.index.all_text)})
-    # NB: as before this split, a rare unsaid word only blocks the first of the three ways to be aligned.
-    aligned = ((not rare_unsaid and c.best_sim >= SUPPORT_SIM_WITH_COVERAGE and key_coverage >= SUPPORT_COVERAGE)
-               or (c.best_sim >= SUPPORT_SIM and key_coverage >= SUPPORT_COVERAGE_HIGH_SIM)
-               or (c.best_sim >= SUPPORT_SIM_ALL_WORDS and key_coverage == 1.0))
-    if aligned and not unfound:
-        return ClaimVerdict(SUPPORTED, f"aligned with the evidence (similarity {c.best_sim:.2f}, "
-                                       f"{key_coverage:.0%} of the claim's words found) and no disagreement",
-                            c.quote, c.best_sim)
-    if unfound or rare_unsaid:
-        return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"the evidence does not state {', '.join(sorted(unfound) + rare_unsaid)}"
-                                                 f" (best similarity {c.best_sim:.2f})", c.quote, c.best_sim)
-    return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"evidence is related but does not state the claim (similarity "
-                                             f"{c.best_sim:.2f}; not found: {', '.join(uncovered[:5]) or '-'})",
-                        c.quote, c.best_sim)
-
-
-# The rules in order: the first verdict wins; the last always gives one.
-RULES: tuple[Rule, ...] = (_unaligned, _typed_mismatch, _title_mismatch, _negated, _opposite_wording,
-                           _substituted_wording, _supported_or_unstated)
-
-
-def verify_claim(claim: str, claim_vector: np.ndarray, index: EvidenceIndex,
-                 substitution: bool = False, source: tuple[str, np.ndarray] | None = None) -> ClaimVerdict:
-    """The verdict on one claim; ``substitution`` enables rule 5 (reference mode).
-
-    ``source`` is the response sentence the claim comes from, with its vector:
-    a claim split off a sentence may align poorly on its own while its sentence
-    follows a reference sentence closely.
-    """
+def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex,
+                 source: tuple[str, np.ndarray] | None = None, clauses: list[Analysis] = ()) -> ClaimVerdict:
+    """The verdict on one claim; ``source`` (reference mode) is its response sentence and vector."""
     if not index.sentences:
         return ClaimVerdict(NOT_ENOUGH_EVIDENCE, "no evidence sentences to compare with", "")
     sims = index.vectors @ claim_vector
     top = [int(i) for i in np.argsort(-sims, kind="stable")[:TOP_K]]
-    aligned = AlignedClaim(claim, index, sims, top, substitution, source)
-    for rule in RULES:
-        verdict = rule(aligned)
-        if verdict is not None:
-            return verdict
-    raise AssertionError("the last rule always gives a verdict")
+    best = float(sims[top[0]])
+    if best < ALIGN_MIN:
+        return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: no evidence sentence is about this claim "
+                                                 f"(best similarity {best:.2f})", index.sentences[top[0]], best)
+    verdict = _contradiction([claim] + clauses, index, top, sims)
+    if verdict is not None:
+        return verdict
+    verdict = _support(claim, index, top, sims)
+    if verdict.verdict != SUPPORTED and source is not None:
+        return _substituted(source[0], source[1], claim.text, index) or verdict
+    return verdict
 
 
 def verify_claims(claims: list[str], documents: list[Document], *, reference: bool = False,
@@ -281,18 +211,24 @@ def verify_claims(claims: list[str], documents: list[Document], *, reference: bo
     """Verdicts for ``claims`` against ``documents``.
 
     ``reference=True`` when the evidence is a reference answer to the same
-    question (written in parallel with the response): then the substituted
-    wording rule also applies, using ``source_sentences`` (each claim's response
-    sentence) when given.
+    question: then the substituted-wording rule also applies, using
+    ``source_sentences`` (each claim's response sentence) when given.
     """
     if not documents or not any(d.text.strip() or d.title.strip() for d in documents):
         return [ClaimVerdict(NOT_ENOUGH_EVIDENCE, NO_EVIDENCE_REASON, "") for _ in claims]
     index = build_index(documents)
     vectors = embed(claims) if claims else np.zeros((0, 384), dtype=np.float32)
+    analyses = analyse_texts(claims)
+    pieces = [clauses_of(c) for c in claims]
+    flat = analyse_texts([p for ps in pieces for p in ps])
+    clause_lists, at = [], 0
+    for ps in pieces:
+        clause_lists.append(flat[at:at + len(ps)])
+        at += len(ps)
     sources: list[tuple[str, np.ndarray] | None] = [None] * len(claims)
     if reference and source_sentences:
         unique = list(dict.fromkeys(t for t in source_sentences if t and t.strip()))
         by_text = dict(zip(unique, embed(unique))) if unique else {}
         sources = [(t, by_text[t]) if t in by_text else None for t in source_sentences]
-    return [verify_claim(c, v, index, substitution=reference, source=src)
-            for c, v, src in zip(claims, vectors, sources)]
+    return [verify_claim(a, v, index, source=src, clauses=cl)
+            for a, v, src, cl in zip(analyses, vectors, sources, clause_lists)]

@@ -39,6 +39,8 @@ ANTONYMS = (
     ("open", "closed"), ("alive", "dead"), ("born", "died"), ("beginning", "end"),
     ("start", "end"), ("first", "last"), ("private", "public"), ("rural", "urban"),
     ("domestic", "foreign"), ("native", "foreign"), ("few", "several"), ("few", "many"),
+    ("promote", "demote"), ("promoted", "demoted"), ("upper", "lower"), ("northern", "southern"),
+    ("eastern", "western"), ("visible", "invisible"), ("possible", "impossible"),
 )
 
 

@@ -1,0 +1,225 @@
+"""What a sentence states, as the verifier compares it: content lemmas, names, values, negation, roles.
+
+``analyse_texts`` turns sentences into ``Analysis`` objects with the spaCy
+parse (``nlp``), the value normaliser (``values``) and the lexicon
+(``lexicon``). Matching helpers (``lemma_found``, ``name_found``) decide
+whether a word or a name of a claim is stated by some evidence text, allowing
+for lemmas, synonyms, derived forms ("publication"/"published"), abbreviations
+and demonyms.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from vital_core.backends.offline import lexicon
+from vital_core.backends.offline.answer_types import FUNCTION_CAPS, NUMBER_WORDS, ORDINAL_WORDS
+from vital_core.backends.offline.nlp import Tok, analyse_many
+from vital_core.backends.offline.values import Value, extract_values
+
+CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM"}
+# Words that carry little of a claim's content: never required to be found.
+LIGHT = set("""be have do make become take get go come use also very well today still just only even really
+much many more most other such same own so then there here now later once again already about around almost
+nearly roughly approximately some several various both each every all one any famous notable particular
+specifically especially widely generally usually often typically originally eventually ultimately
+finally initially currently actually indeed however although though thus therefore part kind type way
+thing lot number total set include""".split())
+_NAME_GLUE = {"of", "the", "de", "da", "di", "von", "van", "la", "le", "du", "del"}
+_CAPITAL_RUN = re.compile(r"[A-Z][\w'\-]+(?:,?\s+(?:(?:of|and|for|the|de|on)\s+)?[A-Z][\w'\-]+)+")
+ADJECTIVE_NOUNS = {"lunar": "moon", "solar": "sun", "martian": "mars", "terrestrial": "earth",
+                   "papal": "pope", "royal": "king", "naval": "navy", "urban": "city", "maritime": "sea"}
+
+
+@dataclass
+class Analysis:
+    text: str
+    toks: tuple[Tok, ...]
+    content: dict[str, str] = field(default_factory=dict)     # content lemma -> the word as written
+    lemmas: set[str] = field(default_factory=set)             # every lemma, light words included
+    words: set[str] = field(default_factory=set)              # every lower-cased word
+    names: dict[str, int] = field(default_factory=dict)       # name as written -> index of its head token
+    name_keys: set[str] = field(default_factory=set)          # the names' other forms (acronyms, countries)
+    values: list[Value] = field(default_factory=list)
+    negated: set[str] = field(default_factory=set)            # lemmas under a negation
+    subject: str = ""                                         # the main clause's subject name, if a name
+    predicate: str = ""                                       # the main verb's lemma (or the copula's complement)
+
+    @property
+    def lowered(self) -> str:
+        return self.text.lower()
+
+
+def _name_spans(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
+    """Runs of proper nouns (with "of"/"de" glue inside: "Bureau of Investigation") and capitalised demonyms.
+
+    Month and weekday names, single letters ("°C") and sentence-initial function words are not names.
+    """
+    def starts(t: Tok, i: int) -> bool:
+        low = t.text.lower()
+        if not t.text[:1].isupper() or low in FUNCTION_CAPS or len(t.text) < 2 or t.text == "No" \
+                or low in NUMBER_WORDS or low in ORDINAL_WORDS or t.pos == "NUM":
+            return False
+        return t.pos == "PROPN" or (t.pos in ("ADJ", "NOUN") and i > 0) or low in lexicon.DEMONYMS
+
+    spans, i = [], 0
+    while i < len(toks):
+        if not starts(toks[i], i):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(toks):
+            t = toks[j]
+            if starts(t, j) or (t.text.isdigit() and toks[j - 1].pos == "PROPN" and len(t.text) <= 3):
+                j += 1
+            elif t.text.lower() in _NAME_GLUE and j + 1 < len(toks) and starts(toks[j + 1], j + 1):
+                j += 1
+            else:
+                break
+        spans.append((i, j))
+        i = j
+    return spans
+
+
+def _negated(toks: tuple[Tok, ...]) -> set[str]:
+    """Lemmas a negation applies to: the negated verb or word, its object/attribute, and "-less" words.
+
+    "No. 9" is a number; "no X was taller than Y" and "no woman had won before Y" state a superlative
+    or a first, not a denial, so negations with "than" or "before" in the sentence are left out.
+    """
+    out: set[str] = set()
+    words = {t.text.lower() for t in toks}
+    comparative = bool(words & {"than", "before", "until", "till", "unlike"})
+    for t in toks:
+        low = t.text.lower()
+        if low == "no" and t.i + 1 < len(toks) and (toks[t.i + 1].text in (".",) or toks[t.i + 1].pos == "NUM"):
+            continue
+        if not comparative and (t.dep == "neg" or low in ("never", "no", "cannot", "nobody", "nothing",
+                                                          "neither", "nor")):
+            head = toks[t.head]
+            out.add(head.lemma)
+            for child in toks:
+                if child.head == head.i and child.dep in ("dobj", "attr", "acomp", "pobj", "prep", "xcomp",
+                                                          "advmod"):
+                    out.add(child.lemma)
+                    out.update(c.lemma for c in toks if c.head == child.i and c.dep in ("pobj", "dobj"))
+            if low == "no" and head.pos == "NOUN":
+                out.add(toks[head.head].lemma)
+        if low.endswith("less") and len(low) > 6 and low not in ("nevertheless", "regardless", "unless"):
+            root = low[:-4]
+            out.update({root, {"flight": "fly", "harm": "harm", "sight": "see"}.get(root, root)})
+    return out
+
+
+def _main_subject(toks: tuple[Tok, ...], names: dict[str, int]) -> str:
+    for name, head in names.items():
+        dep = toks[head].dep
+        if dep in ("nsubj", "nsubjpass") and toks[toks[head].head].dep == "ROOT":
+            return name
+    return ""
+
+
+def _predicate(toks: tuple[Tok, ...]) -> str:
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    if root is None:
+        return ""
+    if root.lemma in ("be", "become", "remain") or root.lemma in LIGHT:
+        comp = next((t for t in toks if t.head == root.i and t.dep in ("attr", "acomp", "oprd", "dobj")), None)
+        return comp.lemma if comp is not None and comp.lemma not in LIGHT else ""
+    return root.lemma
+
+
+def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
+    a = Analysis(text=text, toks=toks)
+    inside: set[int] = set()
+    for i, j in _name_spans(toks):
+        name = " ".join(t.text for t in toks[i:j]).replace(" 's", "").strip()
+        heads = [k for k in range(i, j) if not i <= toks[k].head < j] or [j - 1]
+        a.names[name] = heads[0]
+        a.name_keys |= lexicon.expansions(name, words=True)
+        inside.update(range(i, j))
+    for run in _CAPITAL_RUN.findall(text):
+        made = lexicon.acronym(run)
+        if made:
+            a.name_keys.add(made)
+    a.values = extract_values(text)
+    value_words = {w.lower() for v in a.values for w in re.findall(r"[\w\-]+", v.text)}
+    for t in toks:
+        a.lemmas.add(t.lemma)
+        a.words.add(t.text.lower())
+        noun = ADJECTIVE_NOUNS.get(t.text.lower())
+        if noun:
+            a.lemmas.add(noun)
+        if t.i in inside or t.pos not in CONTENT_POS or t.lemma in LIGHT or not re.search(r"[a-z]", t.lemma):
+            continue
+        if t.text.lower() in value_words or t.pos == "NUM":
+            continue
+        a.content.setdefault(t.lemma, t.text)
+    a.negated = _negated(toks)
+    a.lemmas |= {l for l in a.negated if any(t.text.lower().endswith("less") for t in toks)}
+    a.subject = _main_subject(toks, a.names)
+    a.predicate = _predicate(toks)
+    return a
+
+
+def analyse_texts(texts: list[str]) -> list[Analysis]:
+    return [build(text, toks) for text, toks in zip(texts, analyse_many(texts))]
+
+
+def _key(word: str) -> str:
+    return word[:5] if len(word) > 5 else word
+
+
+def lemma_found(lemma: str, target: Analysis) -> bool:
+    """Is the claim's content lemma stated in ``target``: same lemma, a synonym, a derived form or a name word?"""
+    if lemma in target.lemmas or lemma in target.words:
+        return True
+    if lexicon.synonyms(lemma) & target.lemmas:
+        return True
+    if len(lemma) > 5 and any(_key(other) == _key(lemma) for other in target.lemmas if len(other) > 4):
+        return True
+    return lemma in target.name_keys
+
+
+GENERIC_HEADS = {"mount", "mountain", "river", "lake", "theatre", "theater", "castle", "palace", "museum",
+                 "cathedral", "church", "bridge", "tower", "university", "company", "city", "island", "islands",
+                 "sea", "ocean", "games", "prize", "award", "region", "state", "province", "dynasty", "empire"}
+
+
+TITLES = {"queen", "king", "president", "pope", "saint", "st", "sir", "lord", "lady", "duke", "prince", "princess",
+          "emperor", "empress", "general", "captain", "dr", "professor", "mr", "mrs", "ms", "tsar", "czar", "sultan"}
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def name_found(name: str, target: Analysis) -> bool:
+    """Is the name stated in ``target``, whole, by another form, or word by word (not a namesake)?"""
+    keys = lexicon.expansions(name)
+    lowered = target.lowered
+    if keys & target.name_keys or any(re.search(rf"\b{re.escape(k)}\b", lowered) for k in keys if len(k) > 2):
+        return True
+    tokens = [_singular(w.lower().strip(".,")) for w in name.replace("'s", "").split()
+              if w.lower() not in _NAME_GLUE]
+    core = [t for t in tokens if t not in GENERIC_HEADS and t not in TITLES] or tokens
+    words = {_singular(w) for w in target.words} | target.lemmas
+    for other in target.names:
+        extra = set(other.lower().split()) - set(name.lower().split())
+        if set(name.lower().split()) < set(other.lower().split()) and any(len(e.strip(".")) == 1 for e in extra):
+            return False   # "George H. W. Bush" is not "George W. Bush"
+    if core and all(t in words for t in core):
+        return True
+    if len(core) >= 2 and core[-1] in words:
+        # "Shakespeare" for "William Shakespeare"; but "Pierre Curie" is not "Marie Curie"
+        rivals = [n for n in target.names if n.lower().split()[-1:] == core[-1:] and len(n.split()) >= 2]
+        return not rivals
+    # "Great Wall" for "Great Wall of China", "Hubble" for "Hubble Space Telescope"
+    return any(re.match(rf"{re.escape(n.lower())}\b", name.lower()) and n.lower() not in FUNCTION_CAPS
+               for n in target.names)
+
+
+def place_of(name: str) -> tuple[str, str]:
+    """(canonical place, kind) for a name that is a known place, else ("", "")."""
+    kind = lexicon.place_kind(name)
+    return (lexicon.canonical_place(name), kind) if kind else ("", "")

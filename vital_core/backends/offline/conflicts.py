@@ -1,0 +1,261 @@
+"""The ways a claim can disagree with one evidence sentence, each a small function returning a reason or None.
+
+Every rule needs the rest of the claim to be stated by the sentence
+(``rest_coverage``): a different number or name only contradicts a claim
+when it fills the same slot of the same statement ("2,200 people were
+aboard" is not contradicted by "1,500 people died"). Reasons are plain words
+that quote the claim and the evidence as written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vital_core.backends.offline import lexicon
+from vital_core.backends.offline.analysis import GENERIC_HEADS, Analysis, lemma_found, name_found, place_of
+from vital_core.backends.offline.roles import relations
+from vital_core.backends.offline.values import Value, comparable, compatible, consistent
+from vital_core.backends.offline.wording import ANTONYM_KEYS, word_key
+
+@dataclass
+class Context:
+    """Where the rest of a claim may be stated: the sentence (joined with the best-aligned one when they
+    differ), and those full sentences, where a claim's own value or name may sit in its own statement."""
+    joined: Analysis
+    sentences: list[Analysis]
+
+
+NAME_WEIGHT = 1.5
+NEIGHBOURHOOD = 4
+REST_COVERAGE = 0.75
+NEGATION_COVERAGE = 0.85
+# Adjectives a measured value already says ("8,849 metres" is a height whether or not "tall" is written).
+DIMENSION_WORDS = {"tall", "high", "long", "deep", "wide", "heavy", "far", "old", "big", "large", "distance",
+                   "height", "length", "depth", "weight", "last", "measure", "away"}
+FIRST_WORDS = {"first", "inaugural", "maiden", "earliest", "initial"}
+
+
+def rest_coverage(claim: Analysis, target: Analysis, skip_lemmas=(), skip_names=(), skip_value=None) -> float:
+    """Share of the claim's words, names (x1.5) and values that ``target`` states, leaving out ``skip_*``."""
+    measured = any(not v.dim.startswith("#") and v.kind == "number" for v in claim.values)
+    total = found = 0.0
+    for lemma in claim.content:
+        if lemma in skip_lemmas or (measured and lemma in DIMENSION_WORDS):
+            continue
+        total += 1.0
+        found += lemma_found(lemma, target)
+    for name in claim.names:
+        if name in skip_names:
+            continue
+        total += NAME_WEIGHT
+        found += NAME_WEIGHT * name_found(name, target)
+    for value in claim.values:
+        if value is skip_value:
+            continue
+        total += 1.0
+        found += value_found(value, [target])
+    return found / total if total else 1.0
+
+
+def _same_subject(claim: Analysis, target: Analysis, conflicting: str) -> bool:
+    """The claim's subject is the evidence's subject too, not a possessor ("Christie's detective is Belgian")."""
+    subject = claim.subject
+    if not subject or subject == conflicting:
+        return True
+    for name, head in target.names.items():
+        if name_found(subject, _only(name)):
+            return target.toks[head].dep != "poss"
+    return True
+
+
+def _only(name: str) -> Analysis:
+    return Analysis(text=name, toks=(), names={name: 0}, words={w.lower() for w in name.split()})
+
+
+def role(a: Analysis, name: str) -> str:
+    """"doer", "undergoer", or "" for a name: its syntactic role, through appositions and compounds."""
+    if not a.toks or name not in a.names:
+        return ""
+    tok = a.toks[a.names[name]]
+    for _ in range(3):
+        if tok.dep in ("appos", "compound", "conj") and tok.head != tok.i:
+            tok = a.toks[tok.head]
+            continue
+        break
+    if tok.dep in ("nsubj", "attr") and a.toks[tok.head].lemma in ("be", "become", "remain"):
+        return "copula"     # "X is the capital" = "the capital is X"
+    if tok.dep == "nsubj" or (tok.dep == "pobj" and a.toks[tok.head].dep == "agent"):
+        return "doer"
+    if tok.dep in ("nsubjpass", "dobj", "attr", "oprd"):
+        return "undergoer"
+    return "other"
+
+
+def derivable(value: Value, target: Analysis) -> bool:
+    """A count the sentence gives by simple arithmetic (2 players x 16 pieces = 32; 1989 - 1961 = 28)."""
+    numbers = [v.value for v in target.values if v.kind in ("number", "year") and v.value == int(v.value)
+               and v.dim in ("", "#") or v.dim.startswith("#")]
+    for i, a in enumerate(numbers):
+        for b in numbers[i + 1:]:
+            if value.value in (a * b, a + b, abs(a - b)):
+                return True
+    return False
+
+
+def value_found(value: Value, targets: list[Analysis]) -> bool:
+    if value.kind == "ordinal" and value.value == 1 and any(t.lemmas & FIRST_WORDS for t in targets):
+        return True
+    same_head = [v for t in targets for v in t.values if comparable(value, v)]
+    pool = same_head if value.dim.startswith("#") and same_head else [v for t in targets for v in t.values]
+    return any(compatible(value, v) for v in pool) or any(derivable(value, t) for t in targets)
+
+
+def _said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: set[str]) -> bool:
+    """Does one of the words around ``positions`` in ``sentence`` restate a word of the claim?
+
+    "Essex was rammed by a sperm whale in 1820": 1820 sits next to "rammed", so another year elsewhere in
+    the sentence is about something else; Sydney "as a compromise" is not next to "capital".
+    """
+    wanted = {l for l in claim.content if l not in skip}
+    wanted |= {w for l in wanted for w in lexicon.synonyms(l)}
+    for p in positions:
+        near = sentence.toks[max(0, p - NEIGHBOURHOOD):p + NEIGHBOURHOOD + 1]
+        if any(t.lemma in wanted and t.lemma not in skip for t in near):
+            return True
+    return False
+
+
+def _token_at(sentence: Analysis, offset: int) -> int:
+    index = 0
+    for t in sentence.toks:
+        if t.start <= offset:
+            index = t.i
+    return index
+
+
+def value_stated(value: Value, claim: Analysis, context: Context) -> bool:
+    """The claim's value appears in its own statement in one of the context sentences."""
+    for sentence in context.sentences:
+        spots = [_token_at(sentence, v.start) for v in sentence.values if compatible(value, v)]
+        if spots and _said_near(claim, sentence, spots, {value.dim.lstrip("#")}):
+            return True
+    return False
+
+
+def name_stated(name: str, claim: Analysis, context: Context) -> bool:
+    for sentence in context.sentences:
+        spots = [head for other, head in sentence.names.items() if name_found(name, _only(other))]
+        if spots and _said_near(claim, sentence, spots, set()):
+            return True
+    return False
+
+
+def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
+    """A claim value whose slot the sentence fills with another value, the rest of the claim stated."""
+    for value in claim.values:
+        rivals = [v for v in target.values if comparable(value, v)]
+        if not rivals or any(consistent(value, v) for v in rivals) or derivable(value, target):
+            continue
+        others = [v for v in claim.values if v is not value]
+        if not all(value_found(v, [context.joined]) for v in others) or value_stated(value, claim, context):
+            continue   # another value is unknown too (a different event), or the claim's own value is stated
+        if rest_coverage(claim, context.joined, skip_value=value) >= REST_COVERAGE:
+            kind = "date" if value.kind in ("year", "date", "century") else "number"
+            return f"{kind} mismatch: the claim says {value.text}, the evidence says {rivals[0].text}"
+    return None
+
+
+def _competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
+    place, kind = place_of(name)
+    out = []
+    for other in target.names:
+        if name_found(other, claim) or other in claim.names or role(claim, name) != role(target, other):
+            continue
+        other_place, other_kind = place_of(other)
+        if kind or other_kind:
+            if kind and other_kind == kind and other_place != place:
+                out.append(other)
+            continue
+        shared = [w.lower() for w in name.split()] , [w.lower() for w in other.split()]
+        if len(shared[0]) >= 2 and shared[0][:-1] == shared[1][:-1] and shared[0][-1] != shared[1][-1]:
+            out.append(other)   # "Space Shuttle Challenger" / "Space Shuttle Discovery": one class, two members
+        elif not set(shared[0]) & set(shared[1]) and _person_like(name) and _person_like(other) \
+                and role(claim, name) in ("doer", "undergoer", "copula"):
+            out.append(other)   # another person in the same role
+    return out
+
+
+def _person_like(name: str) -> bool:
+    words = name.split()
+    return (all(w[:1].isupper() for w in words) and not name.isupper() and len(name) > 2
+            and not {w.lower() for w in words} & GENERIC_HEADS)
+
+
+def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
+    """A name (person, country, city) of the claim that the sentence replaces with another of the same kind."""
+    for name in claim.names:
+        if name_found(name, target):
+            continue
+        rivals = _competing_names(claim, target, name)
+        if not rivals or not _same_subject(claim, target, name) or name_stated(name, claim, context):
+            continue
+        if rest_coverage(claim, context.joined, skip_names=(name,)) >= REST_COVERAGE:
+            return f"name mismatch: the claim names {name}, the evidence names {rivals[0]}"
+    return None
+
+
+def negation_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
+    """The same statement, negated on one side only."""
+    claim_neg = {l for l in claim.negated if l in claim.content or l in claim.lemmas}
+    target_neg = target.negated
+    if bool(claim.negated) == bool(target_neg):
+        return None
+    if rest_coverage(claim, context.joined, skip_lemmas={"never", "not", "no"}) < NEGATION_COVERAGE:
+        return None
+    if claim.negated:
+        if any(lemma_found(l, target) for l in claim_neg):
+            return "negation mismatch: the claim denies what the evidence states"
+        return None
+    if any(l in claim.lemmas or lemma_found(l, claim) for l in target_neg if l not in ("not", "never")):
+        return "negation mismatch: the evidence denies what the claim states"
+    return None
+
+
+def antonym_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
+    target_keys = {word_key(l) for l in target.lemmas} | {word_key(w) for w in target.words}
+    for lemma, word in {**{t.lemma: t.text for t in claim.toks}, **claim.content}.items():
+        key = word_key(lemma)
+        if key in target_keys:
+            continue
+        opposite = next((o for o in sorted(ANTONYM_KEYS.get(key, ())) if o in target_keys), None)
+        if opposite and rest_coverage(claim, context.joined, skip_lemmas={lemma}) >= REST_COVERAGE:
+            said = next((w for w in target.words if word_key(w) == opposite), opposite)
+            return f"opposite wording: the claim says '{word}', the evidence says '{said}'"
+    return None
+
+
+def role_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
+    """The same relation with the roles reversed ("Kasparov beat Deep Blue" vs "Deep Blue beat Kasparov")."""
+    theirs = relations(target)
+    if not all(value_found(v, [context.joined]) for v in claim.values):
+        return None
+    for rel, doer, receiver in relations(claim):
+        for t_rel, t_doer, t_receiver in theirs:
+            if t_rel != rel:
+                continue
+            if _same(doer, t_receiver) and _same(receiver, t_doer) and not (_same(doer, t_doer)):
+                return f"roles reversed: in the evidence {t_doer} did it to {t_receiver}, not the other way round"
+    return None
+
+
+def same_relation(claim: Analysis, target: Analysis) -> bool:
+    """The evidence states the claim's relation with the same roles ("lost to" for "defeated")."""
+    theirs = relations(target)
+    return any(r == t_r and _same(d, t_d) and _same(o, t_o)
+               for r, d, o in relations(claim) for t_r, t_d, t_o in theirs)
+
+
+def _same(a: str, b: str) -> bool:
+    return bool(a and b) and (name_found(a, _only(b)) or name_found(b, _only(a)))
+
+
+

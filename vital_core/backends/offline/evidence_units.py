@@ -1,0 +1,22 @@
+"""Clauses of an evidence sentence, so that a value or name is read in the clause it belongs to.
+
+"Australia's capital is Canberra, a planned city chosen as a compromise
+between Sydney and Melbourne" -> "Australia's capital is Canberra" and "a
+planned city chosen ...": Sydney is not in the clause that says which city is
+the capital. The whole sentence is always compared too; these are extra units.
+"""
+from __future__ import annotations
+
+import re
+
+_BREAK = re.compile(r"\s*;\s*|\s*:\s+|,\s+(?=(?:and|but|while|whereas|although|though|which|who|whom|where|when|"
+                    r"so|yet|a|an|the|its|his|her|their|followed|including|making|close|near|after|before|"
+                    r"not|rather|with|as)\b)|\s+(?:while|whereas|but)\s+|\s+\(|\)\s*|"
+                    r"\s+and\s+(?=(?:was|were|is|are|had|has|then|later|died|became)\b)")
+
+
+def clauses_of(sentence: str) -> list[str]:
+    """The sentence's clauses of at least three words; none when it has only one."""
+    parts = [p.strip(" ,;:()") for p in _BREAK.split(sentence)]
+    parts = [p for p in parts if len(p.split()) >= 3]
+    return parts if len(parts) >= 2 else []

