@@ -204,10 +204,12 @@ class MockProvider:
         return f"http://127.0.0.1:{self.port}/v1"
 
     # ------------------------------------------------------------ control
+    fault_kinds = FAULTS   # a subclass adds its own (tests/hostile_provider.py)
+
     def inject(self, kind: str, *, times: int = 1, step: str | None = None, retry_after: float = 1,
                delay: float = 2.0) -> None:
-        if kind not in FAULTS:
-            raise ValueError(f"unknown fault {kind!r}; expected one of {FAULTS}")
+        if kind not in self.fault_kinds:
+            raise ValueError(f"unknown fault {kind!r}; expected one of {self.fault_kinds}")
         with self._lock:
             self._faults.append(_Fault(kind, times, step, retry_after, delay))
 
@@ -270,6 +272,8 @@ class MockProvider:
                                                  fault.kind if fault else None, time.time()))
         if self.latency:
             time.sleep(self.latency)
+        if fault and self._transport_fault(handler, fault):
+            return None
         if self.reject_response_format and body.get("response_format"):
             return self._send(handler, 400, {"error": {
                 "message": "Invalid parameter: 'response_format' of type 'json_schema' is not supported "
@@ -309,6 +313,10 @@ class MockProvider:
             "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
                          "finish_reason": finish}],
             "usage": usage})
+
+    def _transport_fault(self, handler, fault: _Fault) -> bool:
+        """A subclass's own fault: answer (or not) and return True; the base has none."""
+        return False
 
     # ------------------------------------------------------------ scripted answers
     def _key_answer(self, query: str) -> str | None:

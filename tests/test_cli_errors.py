@@ -177,3 +177,16 @@ def test_agreement_refuses_different_claims_sharing_ids():
     assert done.returncode == 1 and "hold different claims" in done.stderr
     same = cli("agreement", gpt / "normal.jsonl", HUMAN)
     assert same.returncode == 0 and "kappa: 0.404" in same.stdout
+
+
+def test_label_replaces_only_its_own_earlier_output(tmp_path):
+    src = label_input(tmp_path)
+    config = tmp_path / "config.json"
+    config.write_bytes(b'{"theme": "dark"}\n')
+    done = cli("label", src, "--backend", "offline", "--out", config)
+    assert done.returncode == 2 and "config.json line 1" in done.stderr and "labelling" not in done.stderr
+    assert config.read_bytes() == b'{"theme": "dark"}\n'
+    out = tmp_path / "labels.jsonl"
+    assert cli("label", src, "--backend", "offline", "--out", out).returncode == 0
+    again = cli("label", src, "--backend", "offline", "--out", out)
+    assert again.returncode == 0, again.stderr

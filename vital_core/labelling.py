@@ -107,6 +107,25 @@ def read_records(path: Path) -> list[tuple[int, str, dict | None]]:
     return rows
 
 
+def check_replaceable(out: Path) -> None:
+    """``label`` replaces its output: refuse (unchanged) a file that is not one it wrote - every line a
+    record with a decomposition and a ``subclaim-importance-order``, or blank."""
+    if not out.is_file() or out.stat().st_size == 0:
+        return
+    with out.open("rb") as handle:
+        for lineno, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw)
+            except (ValueError, RecursionError):
+                record = None
+            if not isinstance(record, dict) or ORDER_KEY not in record or "decomposition" not in record:
+                raise InputError(f"{where(out, lineno)}: not a record this command writes (with 'decomposition' "
+                                 f"and {ORDER_KEY!r}), so --out is not a label output; the file was left "
+                                 "unchanged; choose another --out", out, lineno)
+
+
 async def label_records(backend: Backend, rows: list[tuple[int, str, dict | None]], path: Path,
                         on_record: Callable[[], None] | None = None,
                         timeout: float | None = None) -> tuple[list[str], RelabelResult]:

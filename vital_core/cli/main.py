@@ -63,16 +63,26 @@ class _ProgressSafeHandler(logging.Handler):
             self.handleError(record)
 
 
-def setup_logging(verbose: bool) -> None:
-    """One handler for every library: errors only by default, warnings too with ``--verbose``."""
+def setup_logging(verbose: bool):
+    """One handler for every library: errors only by default, warnings too with ``--verbose``.
+
+    Returns a function that puts the previous setup back (``main`` may run inside another program).
+    """
     handler = _ProgressSafeHandler()
     handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
     root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING if verbose else logging.ERROR)
     for noisy in ("httpx", "httpcore", "openai"):   # one INFO line per HTTP request
         logging.getLogger(noisy).setLevel(logging.WARNING)
     logging.captureWarnings(True)                   # numpy / pandas warnings follow the same rule
+
+    def restore() -> None:
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])
+        logging.captureWarnings(False)
+    return restore
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -96,8 +106,14 @@ def main(argv: list[str] | None = None) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
-    setup_logging(args.verbose)
-    prefix = f"{parser.prog} {args.command}: error:"
+    restore_logging = setup_logging(args.verbose)
+    try:
+        return _run(args, f"{parser.prog} {args.command}: error:")
+    finally:
+        restore_logging()
+
+
+def _run(args: argparse.Namespace, prefix: str) -> int:
     try:
         return int(args._module.run(args) or 0)
     except UsageError as exc:

@@ -25,17 +25,19 @@ from vital_core.pipeline import run_sync
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", help="JSONL of official-shape records with a 'decomposition'")
-    parser.add_argument("--out", required=True, help="JSONL to write (replaced if it exists)")
+    parser.add_argument("--out", required=True, help="JSONL to write (an existing one is replaced only when it "
+                                                     "is an earlier label output)")
     add_backend_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from vital_core.labelling import read_records, label_records
+    from vital_core.labelling import check_replaceable, read_records, label_records
 
     source, out = Path(args.input), Path(args.out)
     if not source.is_file():
         raise UsageError(f"{source}: no such file" if not source.exists() else f"{source} is not a file")
     check_out_path(out, source, "labels.jsonl")
+    check_replaceable(out)
     rows = read_records(source)   # bad input: one sentence naming the line, exit 2, before any model work
     backend = backend_from_args(args)
     n_records = sum(1 for _, _, r in rows if r is not None)
