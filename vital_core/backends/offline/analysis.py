@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from vital_core.backends.offline import lexicon
 from vital_core.backends.offline.answer_types import FUNCTION_CAPS, NUMBER_WORDS, ORDINAL_WORDS
+from vital_core.backends.offline.embedder import embed
 from vital_core.backends.offline.nlp import Tok, analyse_many
 from vital_core.backends.offline.values import Value, extract_values
 
@@ -170,15 +172,29 @@ def _key(word: str) -> str:
     return word[:5] if len(word) > 5 else word
 
 
-def lemma_found(lemma: str, target: Analysis) -> bool:
-    """Is the claim's content lemma stated in ``target``: same lemma, a synonym, a derived form or a name word?"""
+SOFT_MATCH = 0.55   # MiniLM cosine of two single words that say the same ("financed"/"paid": 0.68)
+
+
+def lemma_found(lemma: str, target: Analysis, soft: bool = False) -> bool:
+    """Is the claim's content lemma stated in ``target``: same lemma, a synonym, a derived form or a name
+    word; with ``soft``, also a word whose embedding is close (``SOFT_MATCH``)."""
     if lemma in target.lemmas or lemma in target.words:
         return True
     if lexicon.synonyms(lemma) & target.lemmas:
         return True
     if len(lemma) > 5 and any(_key(other) == _key(lemma) for other in target.lemmas if len(other) > 4):
         return True
-    return lemma in target.name_keys
+    if lemma in target.name_keys:
+        return True
+    return soft and _close_word(lemma, tuple(sorted(target.content)))
+
+
+@lru_cache(maxsize=50_000)
+def _close_word(lemma: str, others: tuple[str, ...]) -> bool:
+    if not others:
+        return False
+    vectors = embed([lemma, *others])
+    return float((vectors[1:] @ vectors[0]).max()) >= SOFT_MATCH
 
 
 GENERIC_HEADS = {"mount", "mountain", "river", "lake", "theatre", "theater", "castle", "palace", "museum",

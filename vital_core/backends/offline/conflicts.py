@@ -22,10 +22,13 @@ class Context:
     differ), and those full sentences, where a claim's own value or name may sit in its own statement."""
     joined: Analysis
     sentences: list[Analysis]
+    others: list[Analysis]          # the other aligned sentences
 
 
 NAME_WEIGHT = 1.5
 NEIGHBOURHOOD = 4
+OWN_STATEMENT = 0.6     # a sentence stating this much of the claim, with the claim's value, states it
+SENTENCE_ALONE = 0.5    # the sentence holding a rival value or name states at least this much of the claim
 REST_COVERAGE = 0.75
 NEGATION_COVERAGE = 0.85
 # Adjectives a measured value already says ("8,849 metres" is a height whether or not "tall" is written).
@@ -34,7 +37,8 @@ DIMENSION_WORDS = {"tall", "high", "long", "deep", "wide", "heavy", "far", "old"
 FIRST_WORDS = {"first", "inaugural", "maiden", "earliest", "initial"}
 
 
-def rest_coverage(claim: Analysis, target: Analysis, skip_lemmas=(), skip_names=(), skip_value=None) -> float:
+def rest_coverage(claim: Analysis, target: Analysis, skip_lemmas=(), skip_names=(), skip_value=None,
+                  soft: bool = False) -> float:
     """Share of the claim's words, names (x1.5) and values that ``target`` states, leaving out ``skip_*``."""
     measured = any(not v.dim.startswith("#") and v.kind == "number" for v in claim.values)
     total = found = 0.0
@@ -42,7 +46,7 @@ def rest_coverage(claim: Analysis, target: Analysis, skip_lemmas=(), skip_names=
         if lemma in skip_lemmas or (measured and lemma in DIMENSION_WORDS):
             continue
         total += 1.0
-        found += lemma_found(lemma, target)
+        found += lemma_found(lemma, target, soft)
     for name in claim.names:
         if name in skip_names:
             continue
@@ -133,16 +137,18 @@ def _token_at(sentence: Analysis, offset: int) -> int:
 
 
 def value_stated(value: Value, claim: Analysis, context: Context) -> bool:
-    """The claim's value appears in its own statement in one of the context sentences."""
-    for sentence in context.sentences:
+    """The claim's value appears in its own statement in one of the aligned sentences: next to a word of
+    the claim, or in a sentence that states most of the claim."""
+    for sentence in context.sentences + context.others:
         spots = [_token_at(sentence, v.start) for v in sentence.values if compatible(value, v)]
-        if spots and _said_near(claim, sentence, spots, {value.dim.lstrip("#")}):
+        if spots and (_said_near(claim, sentence, spots, {value.dim.lstrip("#")})
+                      or rest_coverage(claim, sentence) >= OWN_STATEMENT):
             return True
     return False
 
 
 def name_stated(name: str, claim: Analysis, context: Context) -> bool:
-    for sentence in context.sentences:
+    for sentence in context.sentences + context.others:
         spots = [head for other, head in sentence.names.items() if name_found(name, _only(other))]
         if spots and _said_near(claim, sentence, spots, set()):
             return True
@@ -158,7 +164,8 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
         others = [v for v in claim.values if v is not value]
         if not all(value_found(v, [context.joined]) for v in others) or value_stated(value, claim, context):
             continue   # another value is unknown too (a different event), or the claim's own value is stated
-        if rest_coverage(claim, context.joined, skip_value=value) >= REST_COVERAGE:
+        if rest_coverage(claim, context.joined, skip_value=value) >= REST_COVERAGE and \
+                rest_coverage(claim, context.sentences[0], skip_value=value) >= SENTENCE_ALONE:
             kind = "date" if value.kind in ("year", "date", "century") else "number"
             return f"{kind} mismatch: the claim says {value.text}, the evidence says {rivals[0].text}"
     return None
@@ -198,7 +205,8 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
         rivals = _competing_names(claim, target, name)
         if not rivals or not _same_subject(claim, target, name) or name_stated(name, claim, context):
             continue
-        if rest_coverage(claim, context.joined, skip_names=(name,)) >= REST_COVERAGE:
+        if rest_coverage(claim, context.joined, skip_names=(name,)) >= REST_COVERAGE and \
+                rest_coverage(claim, context.sentences[0], skip_names=(name,)) >= SENTENCE_ALONE:
             return f"name mismatch: the claim names {name}, the evidence names {rivals[0]}"
     return None
 

@@ -14,6 +14,7 @@ import re
 
 from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
 from vital_core.backends.offline.answer_types import (FUNCTION_CAPS, PLACE_WORDS)
+from vital_core.backends.offline.nlp import analyse
 
 # Words that signal a finite verb: enough to tell a clause from a noun phrase.
 _AUX = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do", "does",
@@ -39,10 +40,19 @@ def _has_verb(words: list[str]) -> bool:
 
 
 def _starts_clause(fragment: str) -> bool:
-    """Does ``fragment`` read as a clause with its own subject and verb?"""
+    """Does ``fragment`` read as a clause with its own subject and verb?
+
+    Decided by the parser when it finds a subject for the fragment's main verb ("people began chipping
+    pieces", "the overwhelmed guards opened the gates"); otherwise by the word rules below.
+    """
     words = fragment.split()
     if len(words) < 3:
         return False
+    toks = analyse(fragment)
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    if root is not None and root.pos in ("VERB", "AUX") and any(
+            t.head == root.i and t.dep in ("nsubj", "nsubjpass", "expl") for t in toks):
+        return True
     first = words[0].lower()
     if first in _PRONOUN_SUBJECTS | {"the", "a", "an", "there", "its", "his", "her", "their", "many",
                                      "some", "most", "each", "several"} or words[0][0].isupper():
@@ -65,7 +75,8 @@ def _subject(sentence: str) -> str | None:
     words = sentence.split()
     for i, w in enumerate(words[:8]):
         lw = w.lower().strip(",")
-        if lw in _AUX or (i > 0 and lw not in _NOT_VERBS and _VERB_SUFFIX.match(lw) and len(lw) > 4):
+        if lw in _AUX or (i > 0 and w[:1].islower() and lw not in _NOT_VERBS and _VERB_SUFFIX.match(lw)
+                          and len(lw) > 4):
             if i == 0:
                 return None
             subject = " ".join(words[:i]).strip(",")
@@ -110,8 +121,8 @@ def _split_relatives(clause: str) -> list[str]:
         return [clause]
     before = clause[:match.start()]
     # antecedent: a capitalised phrase or a short "the ..." noun phrase ending the main part
-    ante = re.search(r"((?:the|a|an|The|A|An)\s+)?([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*|[a-z][\w\-]*"
-                     r"(?:\s+[a-z][\w\-]*){0,2})$", before.strip())
+    ante = re.search(r"(?<![\w'\-])((?:the|a|an|The|A|An)\s+)?([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*|"
+                     r"(?:[A-Za-z][\w'\-]*\s+){0,2}[A-Za-z][\w\-]*)$", before.strip())
     if not ante or len(match.group(2).split()) < 2:
         return [clause]
     antecedent = ante.group(0)
@@ -126,7 +137,7 @@ _LIST_VERBS = {"wrote", "won", "played", "sang", "composed", "founded", "directe
                "created", "developed", "produced", "designed", "invented", "led", "co-wrote",
                "built", "discovered", "recorded", "performed", "released", "published"}
 _LEAD_IN = {"of", "by", "include", "includes", "included", "including", "are", "were", "is", "was",
-            "as", "with", "like", "from", "in", "to", "for", "such", "namely", "between", "among"}
+            "as", "with", "like", "from", "in", "to", "for", "such", "namely"}
 
 
 def _is_item(words: list[str]) -> bool:
@@ -198,7 +209,9 @@ def _split_list(claim: str) -> list[str]:
     """
     for conj in re.finditer(r",?\s+(and|or)\s+", claim):
         left, right = claim[:conj.start()], claim[conj.end():]
-        boundary = max(left.rfind(";"), left.rfind(":"), left.rfind("("))
+        if ":" in left:
+            continue   # "There are four bases: A, B and C" - one claim; "There are four bases: C" is a fragment
+        boundary = max(left.rfind(";"), left.rfind("("))
         head, body = left[:boundary + 1], left[boundary + 1:]
         before = _items_before(body)
         take = _item_after(right) if before is not None else []
@@ -266,9 +279,7 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None) -> li
     text = sentence.strip()
     for n, aside in enumerate(asides):
         text = text.replace(aside, f"\u27e8{n}\u27e9", 1)
-    first = text.split()[0].lower() if text.split() else ""
-    if previous_subject and first in ("he", "she", "it", "they"):
-        text = previous_subject + text[len(text.split()[0]):]
+    text = replace_subject_pronoun(text, previous_subject)
     claims: list[str] = []
     subject = sentence_subject_name(text)
     for n, clause in enumerate(_split_clauses(text)):
@@ -287,26 +298,56 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None) -> li
 
 
 def sentence_subject_name(sentence: str) -> str | None:
-    """The sentence's subject when it is a name ("Kobe Bryant won ...", "The Eiffel Tower is ...")."""
+    """The sentence's subject when it is a name ("Kobe Bryant won ...", "The Eiffel Tower is ...").
+
+    The parser must agree that the capitalised words open the subject: "Contrary to popular belief,
+    he ..." and "Throughout the war Turing ..." do not have "Contrary" or "Throughout" as subject.
+    """
     match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)\s+[a-z]",
                      sentence)
-    if match and match.group(2).split()[0].lower() not in FUNCTION_CAPS:
-        return (match.group(1) or "") + match.group(2)
-    return None
+    if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS:
+        return None
+    toks = analyse(sentence)
+    span_end = match.end(2)
+    inside = [t for t in toks if t.start < span_end and t.text not in ("The", "These", "This", "Those")]
+    if not inside or any(t.pos != "PROPN" for t in inside):
+        return None
+    if not any(t.dep in ("nsubj", "nsubjpass") or toks[t.head].dep in ("nsubj", "nsubjpass") for t in inside):
+        return None
+    return (match.group(1) or "") + match.group(2)
 
 
 _LEADING_PRONOUN = re.compile(r"^(He|She|It|They)\b")
 
 
+def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
+    """The sentence with its main subject pronoun replaced by ``previous`` (a name).
+
+    A leading He/She/It/They always; after an opening phrase ("In 1936 he published ...") only he, she
+    and they, and only when the parser makes the pronoun the main verb's subject. He/she stand only for
+    a person-like name (not "The Berlin Wall").
+    """
+    if not previous:
+        return sentence
+    if _LEADING_PRONOUN.match(sentence):
+        if sentence.split()[0] in ("He", "She") and previous.split()[0] in ("The", "These", "This", "Those"):
+            return sentence
+        return _LEADING_PRONOUN.sub(previous, sentence, count=1)
+    if previous.split()[0] in ("The", "These", "This", "Those") or not re.search(r"\b(he|she|they)\b", sentence):
+        return sentence
+    toks = analyse(sentence)
+    for t in toks:
+        if t.text in ("he", "she", "they") and t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT":
+            return sentence[:t.start] + previous + sentence[t.start + len(t.text):]
+    return sentence
+
+
 def resolve_pronouns(sentences: list[str]) -> list[str]:
-    """Sentences with a leading He/She/It/They replaced by the previous named subject."""
+    """Sentences with their subject pronoun replaced by the previous named subject."""
     out = []
     previous: str | None = None
     for sentence in sentences:
-        resolved = sentence
-        if previous and _LEADING_PRONOUN.match(sentence):
-            resolved = _LEADING_PRONOUN.sub(previous, sentence, count=1)
-        out.append(resolved)
+        out.append(replace_subject_pronoun(sentence, previous))
         previous = sentence_subject_name(sentence) or previous
     return out
 

@@ -44,8 +44,10 @@ NO_EVIDENCE_REASON = "no evidence given (offline backend has no world knowledge)
 ALIGN_MIN = 0.30            # below this no evidence sentence is about the claim
 CONFLICT_MIN = 0.45         # a sentence this close may contradict the claim
 SUPPORT_SIM = 0.40          # and this close may support it ...
-SUPPORT_COVERAGE = 0.75     # ... stating this share of its words (names count 1.5)
+# ... stating this share of its words (names count 1.5, values 1), less when the sentence is closer
+SUPPORT_COVERAGE = ((0.85, 0.55), (0.75, 0.65), (-1.0, 0.75))
 TOP_K = 3
+VERBATIM_SIM = 0.50          # a sentence this close that holds the claim's words in order states it
 PREDICATE_FREE = 0.75       # this close, the main verb may be paraphrased beyond the lexicon
 WINDOW_MARGIN = 0.20        # sentences this close to the best one join the window that supports a claim
 SUBSTITUTION_SENTENCE_MIN = 0.75
@@ -85,6 +87,28 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     return EvidenceIndex(sentences, vectors, analyses, clauses)
 
 
+_SKIP_POS = {"DET", "PUNCT", "AUX", "CCONJ", "SCONJ", "PART", "SPACE"}
+
+
+def verbatim(claim: Analysis, sentence: Analysis, max_gap: int = 3) -> bool:
+    """The claim's words, in order, with at most ``max_gap`` other words between two of them."""
+    wanted = [t.lemma for t in claim.toks if t.pos not in _SKIP_POS]
+    have = [t.lemma for t in sentence.toks if t.pos not in _SKIP_POS]
+    if not wanted or not claim.toks or claim.negated != sentence.negated and not (claim.negated <= sentence.negated):
+        return False
+    for start in (i for i, lemma in enumerate(have) if lemma == wanted[0]):
+        at, ok = start, True
+        for lemma in wanted[1:]:
+            nxt = next((j for j in range(at + 1, min(len(have), at + 2 + max_gap)) if have[j] == lemma), None)
+            if nxt is None:
+                ok = False
+                break
+            at = nxt
+        if ok:
+            return True
+    return False
+
+
 def _quote(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " ..."
 
@@ -117,7 +141,8 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
             break
         sentence = index.analyses[i]
         context = conflicts.Context(sentence if i == top[0] else joined([sentence, best]),
-                                    [sentence] if i == top[0] else [sentence, best])
+                                    [sentence] if i == top[0] else [sentence, best],
+                                    [index.analyses[j] for j in top if j != i])
         for label, rule in RULES:
             for claim in claims:
                 for unit in [sentence] + index.clauses[i]:
@@ -133,8 +158,8 @@ def _missing_parts(claim: Analysis, window: list[Analysis]) -> tuple[list[str], 
     together = joined(window)
     unstated = [n for n in claim.names if not name_found(n, together)]
     unstated += [v.text for v in claim.values if not value_found(v, window)]
-    words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together)]
-    coverage = max([rest_coverage(claim, w) for w in window] + [rest_coverage(claim, together)])
+    words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together, soft=True)]
+    coverage = max([rest_coverage(claim, w, soft=True) for w in window] + [rest_coverage(claim, together, soft=True)])
     return unstated, words, coverage
 
 
@@ -149,10 +174,12 @@ def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.nda
     window = [index.analyses[i] for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
     unstated, words, coverage = _missing_parts(claim, window)
     quote = index.sentences[top[0]]
-    predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window)) or best >= PREDICATE_FREE
+    predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
+                    or best >= PREDICATE_FREE
                     or claim.predicate in conflicts.DIMENSION_WORDS
                     or any(conflicts.same_relation(claim, w) for w in window))
-    if best >= SUPPORT_SIM and not unstated and coverage >= SUPPORT_COVERAGE and predicate_ok \
+    needed = next(c for sim, c in SUPPORT_COVERAGE if best >= sim)
+    if best >= SUPPORT_SIM and not unstated and coverage >= needed and predicate_ok \
             and _polarity_agrees(claim, index.analyses[top[0]]):
         return ClaimVerdict(SUPPORTED, f"supported: the evidence states it (similarity {best:.2f}, "
                                        f"{coverage:.0%} of its words) — \"{_quote(quote)}\"", quote, best)
@@ -197,6 +224,11 @@ def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex
     if best < ALIGN_MIN:
         return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: no evidence sentence is about this claim "
                                                  f"(best similarity {best:.2f})", index.sentences[top[0]], best)
+    for i in top:
+        if float(sims[i]) >= VERBATIM_SIM and verbatim(claim, index.analyses[i]):
+            quote = index.sentences[i]
+            return ClaimVerdict(SUPPORTED, f"supported: the evidence says so in the same words — \"{_quote(quote)}\"",
+                                quote, float(sims[i]))
     verdict = _contradiction([claim] + clauses, index, top, sims)
     if verdict is not None:
         return verdict
