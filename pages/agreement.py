@@ -9,7 +9,7 @@ import streamlit as st
 
 from explorer import paths
 from explorer.logic.formatting import escape_md
-from explorer.widgets import charts, data_source, shell
+from explorer.widgets import charts, claims, data_source, shell
 from vital_core import agreement
 from explorer.logic import annotate, palette
 from vital_core.errors import InputError
@@ -70,7 +70,7 @@ def comparison_section(examples_a, examples_b, condition: str) -> None:
     cols[4].metric("Examples", f"{result.n_examples}", border=True,
                    help=f"{result.n_excluded} subclaim(s) left out: unlabelled or on one side only.")
     if not result.per_variant.empty:
-        st.dataframe(result.per_variant, hide_index=True, width="stretch",
+        st.dataframe(result.per_variant, hide_index=True, width="stretch", placeholder="undefined",
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
                                     for c in ("kappa", "exact", "kendall_tau")})
     left, right = st.columns(2)
@@ -84,7 +84,7 @@ def comparison_section(examples_a, examples_b, condition: str) -> None:
     with right:
         st.markdown("**Per example**")
         per = result.per_example.copy()
-        event = st.dataframe(per, hide_index=True, width="stretch", on_select="rerun",
+        event = st.dataframe(per, hide_index=True, width="stretch", on_select="rerun", placeholder="undefined",
                              selection_mode="single-row", key="agr_per_example", height=320,
                              column_config={c: st.column_config.NumberColumn(format="%.3f")
                                             for c in ("exact", "kendall_tau")})
@@ -105,7 +105,8 @@ def side_by_side(ea: ExampleResult, eb: ExampleResult, variant: str) -> None:
     table = pd.DataFrame([{"id": s.id, "subclaim": s.text, "A": s.importance, "B": labels_b.get(s.id, UNLABELLED),
                            "same": "✓" if s.importance == labels_b.get(s.id) else "✗"}
                           for s in va.ordered_subclaims()])
-    st.dataframe(table.style.map(tier_style, subset=["A", "B"]), hide_index=True, width="stretch")
+    st.dataframe(table.style.map(tier_style, subset=["A", "B"]), hide_index=True, width="stretch",
+                 row_height=claims.WRAPPED_ROW_HEIGHT, column_config={"subclaim": st.column_config.TextColumn(width="large")})
 
 
 def annotate_section(examples_a: list[ExampleResult]) -> None:
@@ -121,7 +122,9 @@ def annotate_section(examples_a: list[ExampleResult]) -> None:
                               format_func=lambda i: f"{i + 1}. {examples_a[i].query[:90]}")
     example = examples_a[index]
     condition = cols[1].selectbox("Condition", ordered_conditions(example.variants), key="ann_condition")
-    start = cols[2].radio("Start from", ["blank", "labelling A"], key="ann_start", horizontal=False)
+    start = cols[2].radio("Start from", ["blank", "labelling A"], key="ann_start", horizontal=False,
+                          help="Blank: your column starts empty. Labelling A: it starts with A's labels, which "
+                               "count as yours (and agree with A) until you change them.")
     response = example.variants[condition]
     if not response.subclaims:
         st.info("This response has no subclaims to label.")
@@ -135,17 +138,14 @@ def label_editor(example: ExampleResult, condition: str, response, start: str) -
     """The editable table of your labels for one response; what you labelled is kept in the session."""
     store = st.session_state.setdefault("my_labels", {})
     slot = (example.id, condition)
-    saved = store.get(slot, {})
-    rows = [{"id": s.id, "subclaim": s.text, "labelling A": s.importance,
-             "your label": saved.get(s.id, s.importance if start == "labelling A" else None)}
-            for s in response.subclaims]
     edited = st.data_editor(
-        pd.DataFrame(rows), key=f"ann_editor_{example.id}_{condition}_{start}", hide_index=True,
-        width="stretch", disabled=["id", "subclaim", "labelling A"],
-        column_config={"your label": st.column_config.SelectboxColumn(
+        annotate.editor_rows(response, store.get(slot, {}), start == "labelling A"),
+        key=f"ann_editor_{example.id}_{condition}_{start}", hide_index=True, width="stretch",
+        disabled=["id", "subclaim", "labelling A"], row_height=claims.WRAPPED_ROW_HEIGHT, placeholder="–",
+        column_config={annotate.YOUR_LABEL: st.column_config.SelectboxColumn(
             "Your label", options=list(IMPORTANCE_LABELS), format_func=palette.importance_label),
             "subclaim": st.column_config.TextColumn(width="large")})
-    mine = {r["id"]: r["your label"] for r in edited.to_dict("records") if r["your label"] in IMPORTANCE_LABELS}
+    mine = annotate.labels_from_rows(edited.to_dict("records"))
     if mine:
         store[slot] = mine
     elif slot in store:

@@ -127,7 +127,7 @@ def pick_example(filtered: pd.DataFrame) -> tuple[str | None, str | None]:
     page = cols[1].number_input(f"Page (of {pages})", 1, pages, key="explore_page", step=1)
     cols[2].caption(f"{total} matching rows (one per example and condition).")
     rows = explore.paginate(filtered, page, size)
-    event = st.dataframe(table_view(rows), hide_index=True, width="stretch", on_select="rerun",
+    event = st.dataframe(table_view(rows), hide_index=True, width="stretch", on_select="rerun", placeholder="undefined",
                          selection_mode="single-row", key=f"explore_table_{page}_{size}",
                          column_config={METRICS[k].label: st.column_config.NumberColumn(format="%.3f")
                                         for k in TABLE_METRICS if METRICS[k].kind == "score"})

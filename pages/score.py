@@ -137,6 +137,7 @@ def whatif_editor(example: ExampleResult, response: ResponseResult) -> ResponseR
     token = f"{example.id}-{st.session_state.get('score_run', 0)}-{st.session_state.get('score_loaded_demo', '')}"
     table = st.data_editor(
         editor_frame(rows), key=f"whatif-{token}", hide_index=True, width="stretch",
+        row_height=claims.WRAPPED_ROW_HEIGHT,
         disabled=["rank", "id", "subclaim"],
         column_config={
             "rank": st.column_config.NumberColumn("Rank", width="small"),

@@ -113,21 +113,22 @@ def tests_section(data: dict, convention: str, by: str | None) -> None:
         st.info("No paired tests: the set needs at least two conditions per example, with the metric "
                 "defined on both sides.")
     elif convention == conv.PAPER:
-        st.dataframe(tables.paper_tests_display(tests), hide_index=True, width="stretch",
+        st.dataframe(tables.paper_tests_display(tests), hide_index=True, width="stretch", placeholder="–",
                      column_config={c: st.column_config.NumberColumn(format="%.2e")
                                     for c in ("p t (Holm)", "p Wilcoxon (Holm)", "p McNemar (Holm)")})
         st.caption("As the authors' stat_sig.py: responses pooled per group and paired by example; scores: "
                    "paired t-test and Wilcoxon, Cohen's d_z and rank-biserial r; flags: McNemar; Holm within "
-                   "each group and test type.")
+                   "each group and test type. “–”: the test does not apply to this metric.")
     else:
         number, pcol = st.column_config.NumberColumn(format="%.3f"), st.column_config.NumberColumn(format="%.2e")
-        st.dataframe(tables.strict_tests_display(tests, by), hide_index=True, width="stretch",
+        st.dataframe(tables.strict_tests_display(tests, by), hide_index=True, width="stretch", placeholder="–",
                      column_config={**{c: number for c in ("normal mean", "variant mean", "mean change",
                                                            "effect size", "detection rate", "ROC AUC")},
                                     **{c: pcol for c in ("p (t-test / McNemar)", "p (Holm)", "p Wilcoxon")}})
         st.caption("Each variant against its normal response: paired t-test (and Wilcoxon), effect size "
                    "Cohen's d_z; flags: exact McNemar. Holm over the whole table. Pairs with the metric "
-                   "undefined on either side are dropped and counted.")
+                   "undefined on either side are dropped and counted. “–”: not computed (no pairs, or the "
+                   "test does not apply).")
     if not tests.empty:
         st.download_button("Paired tests as CSV", tests.to_csv(index=False).encode("utf-8"),
                            file_name=f"sensitivity-tests-{convention}.csv", mime="text/csv", key="csv-tests")

@@ -111,3 +111,12 @@ def leaks(sources: list[str]) -> list[str]:
                 or _AUTOLINK.search(_MD_ESCAPE.sub(r"\1", body)):
             bad.append(body)
     return bad
+
+
+def tables_showing_none(at: AppTest) -> list[str]:
+    """Tables with an empty cell and no placeholder: Streamlit would print "None" in it."""
+    bad = []
+    for table in at.dataframe:
+        if table.value.isna().to_numpy().any() and not table.proto.placeholder:
+            bad.append(f"{table.key or ''} {list(table.value.columns)}")
+    return bad

@@ -1,7 +1,7 @@
 """AppTest: the Agreement page (compare labellings, annotate, export)."""
 from __future__ import annotations
 
-from tests.app_helpers import assert_clean, open_page, texts, metric_values
+from tests.app_helpers import assert_clean, metric_values, open_page, tables_showing_none, texts
 
 
 def test_gpt4o_vs_human_by_default(reference_dir):
@@ -60,3 +60,40 @@ def test_pick_a_reference_labelling_fills_the_path(reference_dir):
     assert_clean(at)
     assert at.text_input(key="agr_b").value == llama
     assert metric_values(at)["Cohen's κ (linear)"] != human_kappa
+
+
+def _annotate(at, edits: dict[int, str]):
+    editor = next(d for d in at.data_editor if d.key and d.key.startswith("ann_editor_"))
+    at.session_state[editor.key] = {"edited_rows": {i: {"your label": v} for i, v in edits.items()},
+                                    "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert_clean(at)
+    return editor
+
+
+def test_annotate_keeps_every_edit_and_exports_only_yours(reference_dir):
+    at = open_page("agreement")
+    editor = next(d for d in at.data_editor if d.key and d.key.startswith("ann_editor_"))
+    # the column of your labels keeps one type, blank or not: a change of type makes the editor a new
+    # widget in the browser, which dropped the edit in flight (tests/test_browser.py shows it live)
+    assert str(editor.value["your label"].dtype) == "string"
+    assert editor.proto.row_height > 64, "long subclaims wrap instead of being cut to one line"
+    assert editor.proto.placeholder and editor.proto.placeholder != "None"
+    _annotate(at, {0: "vital"})
+    editor = _annotate(at, {0: "vital", 1: "okay"})
+    assert str(editor.value["your label"].dtype) == "string"
+    assert metric_values(at)["Subclaims you labelled"].startswith("2 / ")
+    # what the export button writes: the labels you set, nothing of labelling A's
+    (slot, labels), = at.session_state["my_labels"].items()
+    assert labels == {editor.value["id"][0]: "vital", editor.value["id"][1]: "okay"}
+
+
+def test_no_table_prints_none(reference_dir):
+    at = open_page("agreement")
+    assert not tables_showing_none(at), tables_showing_none(at)
+    at = open_page("explore", query_params={"dataset": str(reference_dir / "gpt-4o")})
+    assert not tables_showing_none(at), tables_showing_none(at)
+    at = open_page("sensitivity")
+    assert not tables_showing_none(at), tables_showing_none(at)
+    at.radio(key="sens_conventions").set_value("strict").run()
+    assert not tables_showing_none(at), tables_showing_none(at)

@@ -253,3 +253,15 @@ def test_session_folder_holds_one_upload_and_goes_with_its_owner():
     del folder
     gc.collect()
     assert not path.exists()
+
+
+def test_annotation_export_holds_only_the_persons_labels():
+    r = _response(tiers=("vital", "okay", "less-important"))
+    record = annotate.release_record(ExampleResult("e1", "q", {"normal": r}), "normal", {"S3": "vital"})
+    labels = {c["id"]: c["importance"] for s in record["decomposition"] for c in s["decomp"]}
+    assert labels == {"S1": None, "S2": None, "S3": "vital"}, "untouched subclaims are null, not labelling A's"
+    assert record["subclaim-importance-order"] == ["S3", "S1", "S2"]
+    rows = annotate.editor_rows(r, {"S2": "okay"}, start_from_theirs=False)
+    assert list(rows["your label"].astype(object).where(rows["your label"].notna(), None)) == [None, "okay", None]
+    assert str(rows["your label"].dtype) == str(annotate.editor_rows(r, {}, False)["your label"].dtype) == "string"
+    assert annotate.labels_from_rows(rows.to_dict("records")) == {"S2": "okay"}

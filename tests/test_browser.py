@@ -24,6 +24,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = REPO / "artifacts" / "screenshots"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+HEADER_HEIGHT = 35       # a Streamlit table's header row, in pixels
 XSS_RESPONSE = ("The answer is <script>alert(1)</script> and also <img src=x onerror=alert(1)> "
                 "which must show as plain text.")
 
@@ -263,3 +264,37 @@ def test_markdown_in_a_results_file_fetches_nothing(server, page, hostile_dir):
     assert page.dialogs == [], f"a dialog fired: {page.dialogs}"
     assert page.evaluate("() => document.querySelectorAll('[data-testid=stMain] img').length") == 0
     shot(page, "sensitivity-markdown")
+
+
+def _pick_in_last_column(page, grid, row: int, option: str, row_height: int) -> None:
+    """Open the select editor of the last column's cell in ``row`` (0-based) and pick ``option``."""
+    grid.wait_for()
+    page.wait_for_timeout(500)
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + box["width"] - 40, box["y"] + HEADER_HEIGHT + row_height * row + row_height / 2)
+    page.wait_for_timeout(300)
+    page.keyboard.press("Enter")
+    page.get_by_role("option", name=option).click()
+
+
+def test_annotate_keeps_every_edit(server, page):
+    """Three labels set one after another in Annotate's editor all stay (the second one used to vanish)."""
+    reference = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq"
+    if not reference.is_dir():
+        pytest.skip(f"reference data not found at {reference}")
+    from explorer.widgets.claims import WRAPPED_ROW_HEIGHT
+    page.goto(f"{server}/agreement")
+    page.get_by_text("Annotate: your own labels").wait_for()
+    settle(page)
+    grid = page.locator("[data-testid='stDataFrame']").last
+    grid.scroll_into_view_if_needed()
+    labelled = page.locator("[data-testid='stMetric']").filter(has_text="Subclaims you labelled")
+    for n, option in enumerate(("★ vital", "● okay", "○ less important"), start=1):
+        _pick_in_last_column(page, grid, n - 1, option, WRAPPED_ROW_HEIGHT)
+        labelled.filter(has_text=f"{n} / ").wait_for(timeout=30_000)
+        settle(page)
+    cells = [grid.locator(f"[data-testid='glide-cell-3-{row}']").inner_text() for row in range(4)]
+    assert [c.strip() for c in cells[:3]] == ["vital", "okay", "less-important"], cells
+    assert "None" not in cells[3]
+    no_error_on_page(page)
+    shot(page, "agreement-annotate")

@@ -12,6 +12,8 @@ import copy
 import json
 from typing import Iterable, Mapping
 
+import pandas as pd
+
 from vital_core.agreement import weighted_kappa
 from vital_core.model import (IMPORTANCE_LABELS, NOT_JUDGED, SUPPORTED, UNLABELLED, ExampleResult, ResponseResult,
                               normalise_importance, order_by_tier)
@@ -27,13 +29,35 @@ def _judgment(verdict: str):
 
 
 def with_labels(response: ResponseResult, labels: Mapping[str, str]) -> ResponseResult:
-    """A copy of ``response`` with ``labels`` (subclaim id -> label) applied and the order rebuilt."""
+    """A copy of ``response`` carrying exactly ``labels`` (subclaim id -> label): a subclaim the person
+    did not label is unlabelled (exported as null), never given the labelling's own label; the
+    order is rebuilt."""
     out = copy.deepcopy(response)
     for s in out.subclaims:
-        if s.id in labels:
-            s.importance = normalise_importance(labels[s.id], where=f"subclaim {s.id}")
+        s.importance = normalise_importance(labels[s.id], where=f"subclaim {s.id}") if s.id in labels \
+            else UNLABELLED
     out.set_order(order_by_tier([s.id for s in out.subclaims], {s.id: s.importance for s in out.subclaims}))
     return out
+
+
+YOUR_LABEL = "your label"
+
+
+def editor_rows(response: ResponseResult, saved: Mapping[str, str], start_from_theirs: bool) -> pd.DataFrame:
+    """The Annotate table: id, subclaim, labelling A's label and the person's label (what they saved,
+    else blank, or A's label when they start from it). The person's column is a string column even
+    when every cell is blank: a column that changes type between reruns makes Streamlit's editor a
+    new widget, and the edit that caused the rerun is lost."""
+    theirs = [s.importance if s.importance in IMPORTANCE_LABELS else None for s in response.subclaims]
+    mine = [saved.get(s.id, t if start_from_theirs else None) for s, t in zip(response.subclaims, theirs)]
+    return pd.DataFrame({"id": [s.id for s in response.subclaims], "subclaim": [s.text for s in response.subclaims],
+                         "labelling A": pd.Series(theirs, dtype="string"), YOUR_LABEL: pd.Series(mine, dtype="string")})
+
+
+def labels_from_rows(rows: Iterable[Mapping]) -> dict[str, str]:
+    """The labels a person set in the Annotate table (blank cells left out)."""
+    return {str(r["id"]): r[YOUR_LABEL] for r in rows
+            if isinstance(r.get(YOUR_LABEL), str) and r[YOUR_LABEL] in IMPORTANCE_LABELS}
 
 
 def release_record(example: ExampleResult, variant: str, labels: Mapping[str, str] | None = None) -> dict:

@@ -10,6 +10,10 @@ from explorer.logic import palette
 from explorer.logic.formatting import escape_md
 from vital_core.model import NOT_JUDGED, Nugget, ResponseResult
 
+# Tables of subclaims use rows tall enough for Streamlit to wrap their text (it wraps above 4rem):
+# cut to one line, claims that start alike (S2-S4 of a response) look identical.
+WRAPPED_ROW_HEIGHT = 72
+
 def legend(where=None) -> None:
     (where or st).html(palette.legend_html())
 
