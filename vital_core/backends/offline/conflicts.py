@@ -23,6 +23,7 @@ class Context:
     joined: Analysis
     sentences: list[Analysis]
     others: list[Analysis]          # the other aligned sentences
+    evidence: Analysis | None = None  # all the evidence as one text
 
 
 NAME_WEIGHT = 1.5
@@ -179,7 +180,7 @@ def _competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
             continue
         other_place, other_kind = place_of(other)
         if kind or other_kind:
-            if kind and other_kind == kind and other_place != place:
+            if kind and other_kind == kind and other_place != place and not lexicon.nested(place, other_place):
                 out.append(other)
             continue
         shared = [w.lower() for w in name.split()] , [w.lower() for w in other.split()]
@@ -191,10 +192,17 @@ def _competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
     return out
 
 
+ORGANISATION_WORDS = {"foundation", "organization", "organisation", "association", "society", "institute",
+                      "line", "union", "league", "party", "council", "committee", "corporation", "agency",
+                      "army", "navy", "bank", "school", "college", "academy", "church", "house", "hall",
+                      "park", "gallery", "station", "centre", "center", "convention", "treaty", "act", "war",
+                      "battle", "prize", "award", "site", "mission", "program", "programme", "project"}
+
+
 def _person_like(name: str) -> bool:
-    words = name.split()
-    return (all(w[:1].isupper() for w in words) and not name.isupper() and len(name) > 2
-            and not {w.lower() for w in words} & GENERIC_HEADS)
+    words = {w.lower() for w in name.split()}
+    return (all(w[:1].isupper() for w in name.split()) and not name.isupper() and len(name) > 2
+            and not words & GENERIC_HEADS and not words & ORGANISATION_WORDS)
 
 
 def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
@@ -205,6 +213,9 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
         rivals = _competing_names(claim, target, name)
         if not rivals or not _same_subject(claim, target, name) or name_stated(name, claim, context):
             continue
+        if not place_of(name)[1] and context.evidence is not None and name_found(name, context.evidence) \
+                and not name_found(name, context.sentences[0]):
+            continue   # the evidence knows this person elsewhere: "Maria Skłodowska" may be "Marie Curie"
         if rest_coverage(claim, context.joined, skip_names=(name,)) >= REST_COVERAGE and \
                 rest_coverage(claim, context.sentences[0], skip_names=(name,)) >= SENTENCE_ALONE:
             return f"name mismatch: the claim names {name}, the evidence names {rivals[0]}"

@@ -121,7 +121,8 @@ def _split_relatives(clause: str) -> list[str]:
         return [clause]
     before = clause[:match.start()]
     # antecedent: a capitalised phrase or a short "the ..." noun phrase ending the main part
-    ante = re.search(r"(?<![\w'\-])((?:the|a|an|The|A|An)\s+)?([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*|"
+    ante = re.search(r"(?<![\w'\-.,])((?:the|a|an|The|A|An)\s+|(?:about |around |some )?[\d.,]+\s+(?:million\s+|"
+                     r"thousand\s+|billion\s+)?)?([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*|"
                      r"(?:[A-Za-z][\w'\-]*\s+){0,2}[A-Za-z][\w\-]*)$", before.strip())
     if not ante or len(match.group(2).split()) < 2:
         return [clause]

@@ -126,6 +126,17 @@ def canonical_place(name: str) -> str:
     return COUNTRY_ALIASES.get(key) or DEMONYMS.get(key) or key
 
 
+# Parts of a country that are countries in their own right: neither contradicts the other.
+PART_OF = {"england": "united kingdom", "scotland": "united kingdom", "wales": "united kingdom",
+           "northern ireland": "united kingdom", "prussia": "germany", "bavaria": "germany"}
+
+
+def nested(a: str, b: str) -> bool:
+    """Is one place part of the other ("England" / "United Kingdom")?"""
+    a, b = canonical_place(a), canonical_place(b)
+    return PART_OF.get(a) == b or PART_OF.get(b) == a
+
+
 def place_kind(name: str) -> str:
     """"country", "city", "state", "continent" or "" for a place name (canonical or not)."""
     key = canonical_place(name)

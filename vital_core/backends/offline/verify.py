@@ -67,6 +67,8 @@ class EvidenceIndex:
     vectors: np.ndarray
     analyses: list[Analysis]
     clauses: list[list[Analysis]]
+    everything: Analysis | None = None     # all sentences as one text
+    topics: set[str] = frozenset()         # names in two or more sentences or in a document's first sentence
 
 
 def build_index(documents: list[Document]) -> EvidenceIndex:
@@ -84,7 +86,13 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     for p in pieces:
         clauses.append(rest[at:at + len(p)])
         at += len(p)
-    return EvidenceIndex(sentences, vectors, analyses, clauses)
+    counts: dict[str, int] = {}
+    for a in analyses:
+        for name in a.names:
+            counts[name] = counts.get(name, 0) + 1
+    firsts = {n for doc in documents for s in split_sentences(doc.text)[:1] for a in analyse_texts([s]) for n in a.names}
+    topics = {n for n, c in counts.items() if c >= 2} | firsts | {d.title for d in documents if d.title}
+    return EvidenceIndex(sentences, vectors, analyses, clauses, joined(analyses) if analyses else None, topics)
 
 
 _SKIP_POS = {"DET", "PUNCT", "AUX", "CCONJ", "SCONJ", "PART", "SPACE"}
@@ -142,7 +150,7 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
         sentence = index.analyses[i]
         context = conflicts.Context(sentence if i == top[0] else joined([sentence, best]),
                                     [sentence] if i == top[0] else [sentence, best],
-                                    [index.analyses[j] for j in top if j != i])
+                                    [index.analyses[j] for j in top if j != i], index.everything)
         for label, rule in RULES:
             for claim in claims:
                 for unit in [sentence] + index.clauses[i]:
@@ -153,14 +161,26 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
     return None
 
 
-def _missing_parts(claim: Analysis, window: list[Analysis]) -> tuple[list[str], list[str], float]:
-    """(names and values not stated, words not stated, weighted coverage) of the claim over the window."""
+def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
+                   ) -> tuple[list[str], list[str], float]:
+    """(names and values not stated, words not stated, weighted coverage) of the claim over the window.
+
+    A name the evidence is about (``topics``: "Alan Turing" in a biography, where most sentences say "he")
+    counts as stated when it is stated anywhere in the evidence.
+    """
     together = joined(window)
-    unstated = [n for n in claim.names if not name_found(n, together)]
+    topic = joined([index.everything, _names_only(index.topics)]) if index.everything else together
+    unstated = [n for n in claim.names if not name_found(n, together)
+                and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
     unstated += [v.text for v in claim.values if not value_found(v, window)]
     words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together, soft=True)]
     coverage = max([rest_coverage(claim, w, soft=True) for w in window] + [rest_coverage(claim, together, soft=True)])
     return unstated, words, coverage
+
+
+def _names_only(names) -> Analysis:
+    return Analysis(text=" ".join(names), toks=(), names={n: 0 for n in names},
+                    words={w.lower() for n in names for w in n.split()})
 
 
 def _polarity_agrees(claim: Analysis, unit: Analysis) -> bool:
@@ -172,10 +192,13 @@ def _polarity_agrees(claim: Analysis, unit: Analysis) -> bool:
 def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict:
     best = float(sims[top[0]])
     window = [index.analyses[i] for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
-    unstated, words, coverage = _missing_parts(claim, window)
+    # a name may be stated in the sentence just before (its subject), as "He ..." continues it
+
+    unstated, words, coverage = _missing_parts(claim, window, index)
     quote = index.sentences[top[0]]
+    others_found = sum(lemma_found(l, joined(window), soft=True) for l in claim.content if l != claim.predicate)
     predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
-                    or best >= PREDICATE_FREE
+                    or best >= PREDICATE_FREE or others_found >= 2
                     or claim.predicate in conflicts.DIMENSION_WORDS
                     or any(conflicts.same_relation(claim, w) for w in window))
     needed = next(c for sim, c in SUPPORT_COVERAGE if best >= sim)
@@ -262,5 +285,7 @@ def verify_claims(claims: list[str], documents: list[Document], *, reference: bo
         unique = list(dict.fromkeys(t for t in source_sentences if t and t.strip()))
         by_text = dict(zip(unique, embed(unique))) if unique else {}
         sources = [(t, by_text[t]) if t in by_text else None for t in source_sentences]
+    # every content word, embedded in one batch for the soft word matches
+    embed(sorted({w for a in analyses + index.analyses for w in a.content}))
     return [verify_claim(a, v, index, source=src, clauses=cl)
             for a, v, src, cl in zip(analyses, vectors, sources, clause_lists)]
