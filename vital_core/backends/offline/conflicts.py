@@ -165,7 +165,7 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
         others = [v for v in claim.values if v is not value]
         if not all(value_found(v, [context.joined]) for v in others) or value_stated(value, claim, context):
             continue   # another value is unknown too (a different event), or the claim's own value is stated
-        if rest_coverage(claim, context.joined, skip_value=value) >= REST_COVERAGE and \
+        if rest_coverage(claim, context.joined, skip_value=value, soft=True) >= REST_COVERAGE and \
                 rest_coverage(claim, context.sentences[0], skip_value=value) >= SENTENCE_ALONE:
             kind = "date" if value.kind in ("year", "date", "century") else "number"
             return f"{kind} mismatch: the claim says {value.text}, the evidence says {rivals[0].text}"
@@ -216,7 +216,7 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
         if not place_of(name)[1] and context.evidence is not None and name_found(name, context.evidence) \
                 and not name_found(name, context.sentences[0]):
             continue   # the evidence knows this person elsewhere: "Maria Skłodowska" may be "Marie Curie"
-        if rest_coverage(claim, context.joined, skip_names=(name,)) >= REST_COVERAGE and \
+        if rest_coverage(claim, context.joined, skip_names=(name,), soft=True) >= REST_COVERAGE and \
                 rest_coverage(claim, context.sentences[0], skip_names=(name,)) >= SENTENCE_ALONE:
             return f"name mismatch: the claim names {name}, the evidence names {rivals[0]}"
     return None

@@ -48,6 +48,7 @@ SUPPORT_SIM = 0.40          # and this close may support it ...
 SUPPORT_COVERAGE = ((0.85, 0.55), (0.75, 0.65), (-1.0, 0.75))
 TOP_K = 3
 VERBATIM_SIM = 0.50          # a sentence this close that holds the claim's words in order states it
+TOPIC_MENTIONS = 3          # the most frequent name is the evidence's topic when named this often
 PREDICATE_FREE = 0.75       # this close, the main verb may be paraphrased beyond the lexicon
 WINDOW_MARGIN = 0.20        # sentences this close to the best one join the window that supports a claim
 SUBSTITUTION_SENTENCE_MIN = 0.75
@@ -68,7 +69,7 @@ class EvidenceIndex:
     analyses: list[Analysis]
     clauses: list[list[Analysis]]
     everything: Analysis | None = None     # all sentences as one text
-    topics: set[str] = frozenset()         # names in two or more sentences or in a document's first sentence
+    topics: set[str] = frozenset()         # what the evidence is about: its most frequent name, document titles
 
 
 def build_index(documents: list[Document]) -> EvidenceIndex:
@@ -90,8 +91,9 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     for a in analyses:
         for name in a.names:
             counts[name] = counts.get(name, 0) + 1
-    firsts = {n for doc in documents for s in split_sentences(doc.text)[:1] for a in analyse_texts([s]) for n in a.names}
-    topics = {n for n, c in counts.items() if c >= 2} | firsts | {d.title for d in documents if d.title}
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    topics = {ranked[0][0]} if ranked and ranked[0][1] >= TOPIC_MENTIONS else set()
+    topics |= {d.title for d in documents if d.title}
     return EvidenceIndex(sentences, vectors, analyses, clauses, joined(analyses) if analyses else None, topics)
 
 
@@ -161,7 +163,7 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
     return None
 
 
-def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
+def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex, aligned: list[Analysis]
                    ) -> tuple[list[str], list[str], float]:
     """(names and values not stated, words not stated, weighted coverage) of the claim over the window.
 
@@ -169,10 +171,11 @@ def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
     counts as stated when it is stated anywhere in the evidence.
     """
     together = joined(window)
+    nearby = joined(aligned)
     topic = joined([index.everything, _names_only(index.topics)]) if index.everything else together
-    unstated = [n for n in claim.names if not name_found(n, together)
+    unstated = [n for n in claim.names if not name_found(n, nearby)
                 and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
-    unstated += [v.text for v in claim.values if not value_found(v, window)]
+    unstated += [v.text for v in claim.values if not value_found(v, aligned)]
     words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together, soft=True)]
     coverage = max([rest_coverage(claim, w, soft=True) for w in window] + [rest_coverage(claim, together, soft=True)])
     return unstated, words, coverage
@@ -194,7 +197,8 @@ def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.nda
     window = [index.analyses[i] for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
     # a name may be stated in the sentence just before (its subject), as "He ..." continues it
 
-    unstated, words, coverage = _missing_parts(claim, window, index)
+    unstated, words, coverage = _missing_parts(claim, window, index,
+                                               [index.analyses[i] for i in top if float(sims[i]) >= ALIGN_MIN])
     quote = index.sentences[top[0]]
     others_found = sum(lemma_found(l, joined(window), soft=True) for l in claim.content if l != claim.predicate)
     predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
