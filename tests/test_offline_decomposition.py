@@ -61,3 +61,59 @@ def test_a_list_ending_the_sentence_keeps_its_lead_in_for_every_item():
         "Refugees came from Iraq.", "Refugees came from Syria."]
     assert decompose_sentence("The majority came from Iraq, Syria and Afghanistan.") == [
         "The majority came from Iraq.", "The majority came from Syria.", "The majority came from Afghanistan."]
+
+
+# Sentences that used to come out as fragments (issue 10), and sentences of the same shapes.
+GARBLES = [
+    ("The Amazon River flows for about 6,400 kilometres, which makes it the second-longest river in the world.",
+     ["Kilometres makes", "kilometres makes"]),
+    ("It is about 6,650 kilometres long, which makes it the second-longest river in the world.",
+     ["Kilometres long makes", "kilometres long makes"]),
+    ("World Athletics is the sport's governing body, which was formerly called the IAAF.", ["S governing body"]),
+    ("There are four bases: adenine, thymine, cytosine and guanine.", ["bases: guanine.", "bases: adenine."]),
+    ("DNA uses four bases: adenine, thymine, cytosine and guanine.", ["bases: thymine."]),
+    ("It was chosen in 1908 as a compromise between Sydney and Melbourne, the two largest cities.",
+     ["between Melbourne, the two", "between Sydney, the two"]),
+    ("In 1936 he published a paper describing an abstract computing device, now known as the Turing machine, "
+     "which formalised the idea of an algorithm.", ["Uring machine"]),
+    ("The Turing machine, which formalised the idea of an algorithm, was described in 1936.",
+     ["Uring", "machine, was"]),
+    ("Contrary to popular belief, he did not lie on his back; he painted standing on a wooden scaffold.",
+     ["Contrary painted"]),
+    ("Thousands of East Berliners gathered at checkpoints, and overwhelmed guards eventually opened the gates.",
+     ["Thousands of East overwhelmed"]),
+    ("About 1.8 million schoolchildren, who became known as the Polio Pioneers, took part in the trial.",
+     ["Million schoolchildren", "schoolchildren, took"]),
+    ("The treaty was signed between France and Britain, the two great rivals.", ["between Britain, the"]),
+    ("The lake covers about 31,500 square kilometres, which makes it the largest lake in Africa.",
+     ["Kilometres makes", "square kilometres makes"]),
+]
+
+
+def _whole_words(text: str) -> set[str]:
+    import re
+    return {w.lower() for w in re.findall(r"[\w'\-]+", text)}
+
+
+def test_no_fragment_claims_from_the_listed_garbles():
+    for sentence, forbidden in GARBLES:
+        claims = decompose_sentence(sentence)
+        for claim in claims:
+            assert not any(bad in claim for bad in forbidden), (sentence, claims)
+            # every claim opens with a whole word of its sentence, capitalised, and has a verb's worth of words
+            assert claim[0].isupper() and claim.split()[0].strip(",.").lower() in _whole_words(sentence), claims
+            assert len(claim.split()) >= 3 and " ," not in claim, claims
+
+
+def test_claims_of_the_dev_paragraphs_open_with_a_word_of_their_sentence():
+    import json
+    from pathlib import Path
+    dev = Path(__file__).resolve().parents[1] / "data" / "dev" / "paragraph_triples.jsonl"
+    for line in dev.read_text(encoding="utf-8").splitlines()[:6]:
+        text = json.loads(line)["responses"]["normal"]
+        previous_words: set[str] = set()
+        for sentence, claims in decompose(text):
+            allowed = _whole_words(sentence) | previous_words
+            for claim in claims:
+                assert claim.split()[0].strip(",.").lower() in allowed, (sentence, claim)
+            previous_words |= _whole_words(sentence)

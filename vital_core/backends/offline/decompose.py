@@ -110,6 +110,7 @@ def _split_clauses(sentence: str) -> list[str]:
     return out or parts
 
 
+_SENTENTIAL = {"makes", "made", "making", "means", "meant", "gives", "gave", "explains", "shows", "showed"}
 _RELATIVE = re.compile(r",\s+(which|who)\s+([^,:;]+?)(?=[,:;]|\.?$)")
 
 
@@ -121,7 +122,7 @@ def _split_relatives(clause: str) -> list[str]:
         return [clause]
     before = clause[:match.start()]
     # antecedent: a capitalised phrase or a short "the ..." noun phrase ending the main part
-    ante = re.search(r"(?<![\w'\-.,])((?:the|a|an|The|A|An)\s+|(?:about |around |some )?[\d.,]+\s+(?:million\s+|"
+    ante = re.search(r"(?<![\w'\-.,])((?:the|a|an|The|A|An)\s+|(?:[Aa]bout |[Aa]round |[Ss]ome )?[\d.,]+\s+(?:million\s+|"
                      r"thousand\s+|billion\s+)?)?([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*|"
                      r"(?:[A-Za-z][\w'\-]*\s+){0,2}[A-Za-z][\w\-]*)$", before.strip())
     if not ante or len(match.group(2).split()) < 2:
@@ -129,7 +130,12 @@ def _split_relatives(clause: str) -> list[str]:
     antecedent = ante.group(0)
     if antecedent.split()[0].lower() in _AUX or antecedent.lower() in FUNCTION_CAPS:
         return [clause]
-    main = before + clause[match.end():]
+    # "..., which makes it the second-longest river": "which" stands for the whole statement, and a
+    # measure ("6,400 kilometres, which ...") is no subject of its own; one claim, not a fragment
+    if match.group(2).split()[0].lower() in _SENTENTIAL or re.search(r"\d", antecedent) and \
+            re.search(r"\b(kilometres|kilometers|metres|meters|miles|feet|km|years|percent|%)\b", antecedent):
+        return [clause]
+    main = (before + re.sub(r"^,\s*(?=\w)", " ", clause[match.end():])).replace(" ,", ",")
     extra.append(f"{antecedent} {match.group(2)}")
     return [main] + extra
 
