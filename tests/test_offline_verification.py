@@ -92,3 +92,57 @@ def test_the_reference_checked_against_itself_is_never_substituted():
                          "First impressions of faces arise from automatic processes."],
                         REFERENCE, reference=True, source_sentences=[sentence, sentence])
     assert [v.verdict for v in got] == [SUPPORTED, SUPPORTED], [v.reason for v in got]
+
+
+def _one(claim: str, passage: str):
+    return verify_claims([claim], [Document(id="P", text=passage)])[0]
+
+
+def test_numbers_units_and_dates_are_compared_after_normalising():
+    assert _one("The bridge's main span is 1.28 km long.",
+                "The bridge's main span measures 1,280 metres between its towers.").verdict == SUPPORTED
+    assert _one("The probe landed on the Moon on 20 July 1969.",
+                "The probe touched down on the Moon on July 20, 1969.").verdict == SUPPORTED
+    v = _one("The tower is about 330 feet tall.", "The tower stands 330 metres above the ground.")
+    assert v.verdict == CONTRADICTED and "330 feet" in v.reason and "330 metres" in v.reason
+
+
+def test_demonyms_abbreviations_and_nested_places_are_not_conflicts():
+    assert _one("Claude Monet was a painter from France.", "Claude Monet was a French painter.").verdict == SUPPORTED
+    assert _one("NASA was established in 1958.",
+                "The National Aeronautics and Space Administration was created in 1958.").verdict == SUPPORTED
+    assert _one("Alan Turing was a British mathematician.",
+                "Alan Turing was an English mathematician.").verdict != CONTRADICTED
+    assert _one("The festival is held in Bavaria.", "The festival takes place every autumn in Germany.").verdict \
+        == NOT_ENOUGH_EVIDENCE
+    v = _one("Roald Amundsen was a Swedish explorer.", "Roald Amundsen, the explorer from Norway, led the expedition.")
+    assert v.verdict == CONTRADICTED and "Swedish" in v.reason
+
+
+def test_roles_negation_and_a_value_bound_to_another_fact():
+    assert _one("Kasparov defeated Deep Blue in 1997.", "In 1997 Deep Blue beat Garry Kasparov.").verdict == CONTRADICTED
+    assert _one("Deep Blue defeated Kasparov in 1997.", "Garry Kasparov lost his 1997 match against Deep Blue.").verdict \
+        == SUPPORTED
+    assert _one("Gandhi won the Nobel Peace Prize.", "Gandhi never received the Nobel Peace Prize.").verdict \
+        == CONTRADICTED
+    assert _one("An octopus has two hearts.", "An octopus has three hearts: two of them pump blood through the gills."
+                ).verdict == CONTRADICTED
+    # about 2,200 aboard is not contradicted by 1,500 who died: another fact
+    assert _one("About 2,200 people were aboard the ship.", "More than 1,500 people died when the ship sank.").verdict \
+        == NOT_ENOUGH_EVIDENCE
+
+
+def test_a_fact_the_evidence_is_silent_about_is_not_contradicted_and_reasons_read_as_words():
+    v = _one("Marie Curie was born in Warsaw.", "Pierre Curie was born in Paris in 1859.")
+    assert v.verdict == NOT_ENOUGH_EVIDENCE and "Marie Curie" in v.reason
+    v = _one("Alexander Fleming discovered penicillin in 1928 at St Mary's Hospital in London.",
+             "In 1928 Alexander Fleming came across penicillin.")
+    assert v.verdict == NOT_ENOUGH_EVIDENCE
+    assert "St Mary" in v.reason and "In 1928 Alexander Fleming" in v.reason
+
+
+def test_a_response_missing_a_fact_contradicts_none_of_the_reference_claims():
+    response = [Document(id="R", text="The chapel is in Vatican City. The frescoes took four years.")]
+    claims = ["The ceiling was painted by Michelangelo between 1508 and 1512.", "The chapel is in Vatican City."]
+    got = verify_claims(claims, response, reference=True, source_sentences=claims)
+    assert [v.verdict for v in got] == [NOT_ENOUGH_EVIDENCE, SUPPORTED], [v.reason for v in got]

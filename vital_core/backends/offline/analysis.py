@@ -27,6 +27,8 @@ nearly roughly approximately some several various both each every all one any fa
 specifically especially widely generally usually often typically originally eventually ultimately
 finally initially currently actually indeed however although though thus therefore part kind type way
 thing lot number total set include""".split())
+_INSTITUTIONS = {"hospital", "college", "cathedral", "church", "chapel", "park", "square", "bay", "island",
+                 "school", "abbey", "bridge", "inn", "court", "hall", "men", "day"}
 _NAME_GLUE = {"of", "the", "de", "da", "di", "von", "van", "la", "le", "du", "del"}
 _CAPITAL_RUN = re.compile(r"[A-Z][\w'\-]+(?:,?\s+(?:(?:of|and|for|the|de|on)\s+)?[A-Z][\w'\-]+)+")
 ADJECTIVE_NOUNS = {"lunar": "moon", "solar": "sun", "martian": "mars", "terrestrial": "earth",
@@ -59,6 +61,8 @@ def _name_spans(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
     """
     def starts(t: Tok, i: int) -> bool:
         low = t.text.lower()
+        if low in ("st", "st.") and i + 1 < len(toks) and toks[i + 1].pos == "PROPN":
+            return True     # "St Mary's Hospital"
         if not t.text[:1].isupper() or low in FUNCTION_CAPS or len(t.text) < 2 or t.text == "No" \
                 or low in NUMBER_WORDS or low in ORDINAL_WORDS or t.pos == "NUM":
             return False
@@ -76,6 +80,8 @@ def _name_spans(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
                 j += 1
             elif t.text.lower() in _NAME_GLUE and j + 1 < len(toks) and starts(toks[j + 1], j + 1):
                 j += 1
+            elif t.text == "'s" and j + 1 < len(toks) and toks[j + 1].text.lower() in _INSTITUTIONS:
+                j += 1      # "King's College", "St Mary's Hospital": one name
             else:
                 break
         spans.append((i, j))
@@ -135,7 +141,7 @@ def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
     a = Analysis(text=text, toks=toks)
     inside: set[int] = set()
     for i, j in _name_spans(toks):
-        name = " ".join(t.text for t in toks[i:j]).replace(" 's", "").strip()
+        name = " ".join(t.text for t in toks[i:j]).replace(" 's", "'s").strip()
         heads = [k for k in range(i, j) if not i <= toks[k].head < j] or [j - 1]
         a.names[name] = heads[0]
         a.name_keys |= lexicon.expansions(name, words=True)

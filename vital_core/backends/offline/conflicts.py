@@ -141,7 +141,8 @@ def value_stated(value: Value, claim: Analysis, context: Context) -> bool:
     """The claim's value appears in its own statement in one of the aligned sentences: next to a word of
     the claim, or in a sentence that states most of the claim."""
     for sentence in context.sentences + context.others:
-        spots = [_token_at(sentence, v.start) for v in sentence.values if compatible(value, v)]
+        spots = [_token_at(sentence, v.start) for v in sentence.values if compatible(value, v)
+                 and (comparable(value, v) or not value.dim.startswith("#") or value.dim == "#")]
         if spots and (_said_near(claim, sentence, spots, {value.dim.lstrip("#")})
                       or rest_coverage(claim, sentence) >= OWN_STATEMENT):
             return True
