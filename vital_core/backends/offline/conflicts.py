@@ -137,14 +137,35 @@ def _token_at(sentence: Analysis, offset: int) -> int:
     return index
 
 
+def _spots(value: Value, sentence: Analysis) -> list[int]:
+    return [_token_at(sentence, v.start) for v in sentence.values if compatible(value, v)
+            and (comparable(value, v) or not value.dim.startswith("#") or value.dim == "#")]
+
+
 def value_stated(value: Value, claim: Analysis, context: Context) -> bool:
-    """The claim's value appears in its own statement in one of the aligned sentences: next to a word of
-    the claim, or in a sentence that states most of the claim."""
-    for sentence in context.sentences + context.others:
-        spots = [_token_at(sentence, v.start) for v in sentence.values if compatible(value, v)
-                 and (comparable(value, v) or not value.dim.startswith("#") or value.dim == "#")]
-        if spots and (_said_near(claim, sentence, spots, {value.dim.lstrip("#")})
-                      or rest_coverage(claim, sentence) >= OWN_STATEMENT):
+    """The claim's value appears in its own statement: next to a word of the claim in the sentence that
+    holds the rival, or in another aligned sentence that states most of the claim."""
+    skip = {value.dim.lstrip("#")}
+    for sentence in context.sentences:
+        spots = _spots(value, sentence)
+        if spots and _said_near(claim, sentence, spots, skip):
+            return True
+    for sentence in context.others:
+        spots = _spots(value, sentence)
+        if spots and (_said_near(claim, sentence, spots, skip) or rest_coverage(claim, sentence) >= OWN_STATEMENT):
+            return True
+    return False
+
+
+def value_bound(value: Value, claim: Analysis, sentences: list[Analysis]) -> bool:
+    """For support: a sentence states the value, and either it is the sentence's only value of its kind
+    or it stands next to a word of the claim ("died, in 1616" does not state a birth in 1616)."""
+    for sentence in sentences:
+        if not value_found(value, [sentence]):
+            continue
+        others = [v for v in sentence.values if comparable(value, v) and not consistent(value, v)]
+        spots = _spots(value, sentence)
+        if not others or not spots or _said_near(claim, sentence, spots, {value.dim.lstrip("#")}):
             return True
     return False
 

@@ -175,7 +175,7 @@ def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
     topic = joined([index.everything, _names_only(index.topics)]) if index.everything else together
     unstated = [n for n in claim.names if not name_found(n, nearby)
                 and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
-    unstated += [v.text for v in claim.values if not value_found(v, aligned)]
+    unstated += [v.text for v in claim.values if not conflicts.value_bound(v, claim, aligned + [joined(aligned)])]
     words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together, soft=True)]
     coverage = max([rest_coverage(claim, w, soft=True) for w in window] + [rest_coverage(claim, together, soft=True)])
     return unstated, words, coverage
