@@ -9,8 +9,8 @@ import streamlit as st
 
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
-from explorer.widgets import backend_panel, charts, claims, demo, shell
-from explorer.logic import palette, textdiff, damage as variants
+from explorer.widgets import backend_panel, charts, claims, demo, shell, url_state
+from explorer.logic import long_runs, palette, textdiff, damage as variants
 from vital_core import stats
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text
@@ -67,6 +67,9 @@ def run_scoring() -> None:
         st.warning("Enter a query and at least the normal response.")
         return
     responses = {k: v for k, v in texts.items() if v}
+    if problem := long_runs.too_long(responses, "variant"):
+        st.error(problem)
+        return
     try:
         docs = documents_from_text(st.session_state.get("cmp_documents") or "")
     except InputError as exc:
@@ -77,11 +80,13 @@ def run_scoring() -> None:
     except ValueError as exc:
         st.error(f"The backend cannot run: {escape_md(exc)}")
         return
+    reference = (st.session_state.get("cmp_reference") or "").strip() or None
+    steps = long_runs.expected_steps(len(responses), bool(docs), bool(reference))
     with backend_panel.scoring_status(f"Scoring {len(responses)} variants with the {backend.info.name} backend…") \
-            as (status, on_step):
-        result = run_sync(backend_panel.scoring_run(backend, score_example(
+            as status:
+        result = backend_panel.run_with_progress(status, backend, lambda on_step: score_example(
             backend, example_id="compare", query=query, responses=responses, documents=docs,
-            reference=(st.session_state.get("cmp_reference") or "").strip() or None, on_step=on_step)))
+            reference=reference, on_step=on_step), steps)
         failed = [f"{escape_md(k)}: {escape_md(v.error)}" for k, v in result.variants.items() if v.error]
         if failed:
             status.update(label="Some variants failed: " + "; ".join(failed), state="error")
@@ -89,6 +94,7 @@ def run_scoring() -> None:
             status.update(label="Scored all variants", state="complete", expanded=False)
     st.session_state[RESULT_KEY] = result.to_dict()
     st.session_state["cmp_origin"] = f"scored just now by the {backend.info.name} backend"
+    url_state.set_qp(example=None)   # the URL named the demo example these texts no longer are
 
 
 def inputs() -> None:

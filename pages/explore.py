@@ -15,10 +15,10 @@ from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import NORMAL, ordered_conditions, strip_generation_prefix
 
 MODES = {"demo": "Bundled demo results", "path": "A folder or file by path", "upload": "Upload a results file"}
-TABLE_METRICS = HEADLINE
 RANGE_METRICS = [k for k, m in METRICS.items() if m.kind == "score"]
 FLAG_METRICS = [k for k, m in METRICS.items() if m.kind == "flag"]
 PAGE_SIZES = [25, 50, 100]
+FULL_RANGE = (0.0, 1.0)
 
 
 def _mode_of(source: str) -> str:
@@ -88,8 +88,10 @@ def filters_ui(frame: pd.DataFrame) -> explore.Filters:
         f.keep_undefined = cols[2].checkbox("Keep undefined", key="flt_keep_undefined",
                                             help="Keep rows whose filtered metric is undefined.")
         for key in ranged:
-            lo, hi = st.slider(METRICS[key].label, 0.0, 1.0, (0.0, 1.0), 0.05, key=f"flt_range_{key}")
-            f.ranges[key] = (lo, hi)
+            # the range starts in session state, not as the widget's default: the preset button sets it
+            # there too, and a widget given both logs a warning with a stack trace on the server
+            st.session_state.setdefault(f"flt_range_{key}", FULL_RANGE)
+            f.ranges[key] = st.slider(METRICS[key].label, 0.0, 1.0, step=0.05, key=f"flt_range_{key}")
         for key in flagged:
             choice = st.radio(METRICS[key].label, ["flagged", "not flagged"], horizontal=True,
                               key=f"flt_flag_{key}")
@@ -107,16 +109,18 @@ def _preset_high_factscore_rlp() -> None:
     st.session_state["flt_flag_rlp"] = "flagged"
 
 
-def table_view(rows: pd.DataFrame) -> pd.DataFrame:
-    """One page of rows: ids, the query (without the generation prefix), metrics, then metadata."""
-    view = rows[["example_id", "condition"]].copy()
-    view["query"] = [strip_generation_prefix(str(q))[:120] for q in rows["query"]]
-    for key in TABLE_METRICS:
-        if key in rows:
-            view[METRICS[key].label] = rows[key]
-    for column in ("dataset", "subset", "query_type"):
-        view[column] = rows[column]
-    return view
+def table_config() -> dict:
+    """The table's columns: ids pinned, the query cut to a medium width, each metric under its short
+    label with the full one and its meaning on hover."""
+    config = {"example_id": st.column_config.TextColumn(pinned=True),
+              "condition": st.column_config.TextColumn(pinned=True),
+              "query": st.column_config.TextColumn(width="medium")}
+    for key in explore.TABLE_METRICS:
+        spec, short = METRICS[key], explore.short_label(key)
+        help_text = f"{spec.label}: {spec.description}"
+        config[short] = st.column_config.NumberColumn(short, format="%.3f", help=help_text) \
+            if spec.kind == "score" else st.column_config.CheckboxColumn(short, help=help_text)
+    return config
 
 
 def pick_example(filtered: pd.DataFrame) -> tuple[str | None, str | None]:
@@ -125,12 +129,12 @@ def pick_example(filtered: pd.DataFrame) -> tuple[str | None, str | None]:
     size = cols[0].selectbox("Rows per page", PAGE_SIZES, key="explore_page_size")
     pages = explore.page_count(total, size)
     page = cols[1].number_input(f"Page (of {pages})", 1, pages, key="explore_page", step=1)
-    cols[2].caption(f"{total} matching rows (one per example and condition).")
+    cols[2].caption(f"{total} matching rows (one per example and condition). RLP and RLR: a ticked box is "
+                    "flagged, an empty box not flagged, no box undefined; hover a header for its metric.")
     rows = explore.paginate(filtered, page, size)
-    event = st.dataframe(table_view(rows), hide_index=True, width="stretch", on_select="rerun", placeholder="undefined",
-                         selection_mode="single-row", key=f"explore_table_{page}_{size}",
-                         column_config={METRICS[k].label: st.column_config.NumberColumn(format="%.3f")
-                                        for k in TABLE_METRICS if METRICS[k].kind == "score"})
+    event = st.dataframe(explore.table_view(rows), hide_index=True, width="stretch", on_select="rerun",
+                         placeholder="undefined", selection_mode="single-row", key=f"explore_table_{page}_{size}",
+                         column_config=table_config())
     selected = getattr(getattr(event, "selection", None), "rows", None) or []
     marker = (page, size, tuple(selected))
     if selected and st.session_state.get("explore_last_selection") != marker:
@@ -193,8 +197,8 @@ def show_example(loaded: data_source.Loaded, example_id: str, condition: str | N
             else:
                 col.html(f'<div class="vx-text">{formatting.escape(v.text)}</div>')
             values = compute_response_metrics(v, example.nuggets)
-            st.dataframe(pd.DataFrame({"metric": [METRICS[k].label for k in TABLE_METRICS],
-                                       "value": [formatting.format_value(k, values.get(k)) for k in TABLE_METRICS]}),
+            st.dataframe(pd.DataFrame({"metric": [METRICS[k].label for k in HEADLINE],
+                                       "value": [formatting.format_value(k, values.get(k)) for k in HEADLINE]}),
                          hide_index=True, width="stretch")
             claims.show_subclaims(v, compact=True, height=560)
     st.markdown("#### Nuggets and their support")

@@ -6,17 +6,17 @@ import json
 import pandas as pd
 import streamlit as st
 
-from explorer.widgets import backend_panel, claims, demo, metric_cards, shell
+from explorer.widgets import backend_panel, claims, demo, metric_cards, shell, url_state
 from explorer.widgets.uploads import read_uploaded_text
 from vital_core.metrics import catalog
-from explorer.logic import whatif
+from explorer.logic import long_runs, whatif
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text, documents_from_upload
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import NORMAL, ExampleResult, InvalidLabelError, ResponseResult
 from explorer.logic.formatting import escape_md
 from explorer.logic.palette import importance_label, verdict_label
-from vital_core.pipeline import run_sync, score_example
+from vital_core.pipeline import score_example
 
 RESULT_KEY = "score_result"          # ExampleResult as a dict (never holds a key)
 TEXT_KEYS = {NORMAL: "score_response"}   # the Score page edits the normal response only
@@ -31,10 +31,11 @@ def collect_documents(pasted: str, uploads) -> list:
 
 def run_scoring(query: str, response: str, documents, reference: str) -> None:
     backend = backend_panel.active_backend()
-    with backend_panel.scoring_status(f"Scoring with the {backend.info.name} backend…") as (status, on_step):
-        result = run_sync(backend_panel.scoring_run(backend, score_example(
+    steps = long_runs.expected_steps(1, bool(documents), bool(reference))
+    with backend_panel.scoring_status(f"Scoring with the {backend.info.name} backend…") as status:
+        result = backend_panel.run_with_progress(status, backend, lambda on_step: score_example(
             backend, example_id="my-example", query=query, responses={NORMAL: response},
-            documents=documents, reference=reference or None, on_step=on_step)))
+            documents=documents, reference=reference or None, on_step=on_step), steps)
         variant = result.variants.get(NORMAL)
         if variant is not None and variant.error:
             status.update(label=f"Scoring failed: {escape_md(variant.error)}", state="error")
@@ -42,7 +43,9 @@ def run_scoring(query: str, response: str, documents, reference: str) -> None:
             n = len(variant.subclaims) if variant else 0
             status.update(label=f"Scored: {n} subclaims", state="complete", expanded=False)
     st.session_state[RESULT_KEY] = result.to_dict()
-    st.session_state["score_origin"] = f"scored just now by the {backend.info.name} backend"
+    st.session_state["score_origin"] = (f"scored just now by the {backend.info.name} backend (your own text: "
+                                        "the page's URL does not hold it; download the result to share it)")
+    url_state.set_qp(example=None)   # the URL named the demo example this text no longer is
     st.session_state["score_run"] = st.session_state.get("score_run", 0) + 1
 
 
@@ -73,6 +76,9 @@ def inputs() -> None:
         response = (st.session_state.get("score_response") or "").strip()
         if not query or not response:
             st.warning("Enter a query and a response to score.")
+            return
+        if problem := long_runs.too_long({NORMAL: response}):
+            st.error(problem)
             return
         try:
             docs = collect_documents(st.session_state.get("score_documents") or "", uploads)

@@ -106,6 +106,11 @@ def means_section(data: dict, convention: str) -> None:
     grouped_bars(table, title, "sensitivity-means", "means")
 
 
+def pinned(*columns: str) -> dict:
+    """Column settings that keep what a row is about on screen when the table scrolls sideways."""
+    return {c: st.column_config.Column(pinned=True) for c in columns}
+
+
 def tests_section(data: dict, convention: str, by: str | None) -> None:
     st.header("Paired tests")
     tests = data["tests"]
@@ -114,8 +119,9 @@ def tests_section(data: dict, convention: str, by: str | None) -> None:
                 "defined on both sides.")
     elif convention == conv.PAPER:
         st.dataframe(tables.paper_tests_display(tests), hide_index=True, width="stretch", placeholder="–",
-                     column_config={c: st.column_config.NumberColumn(format="%.2e")
-                                    for c in ("p t (Holm)", "p Wilcoxon (Holm)", "p McNemar (Holm)")})
+                     column_config={**{c: st.column_config.NumberColumn(format="%.2e")
+                                       for c in ("p t (Holm)", "p Wilcoxon (Holm)", "p McNemar (Holm)")},
+                                    **pinned("group", "metric", "comparison")})
         st.caption("As the authors' stat_sig.py: responses pooled per group and paired by example; scores: "
                    "paired t-test and Wilcoxon, Cohen's d_z and rank-biserial r; flags: McNemar; Holm within "
                    "each group and test type. “–”: the test does not apply to this metric.")
@@ -124,7 +130,8 @@ def tests_section(data: dict, convention: str, by: str | None) -> None:
         st.dataframe(tables.strict_tests_display(tests, by), hide_index=True, width="stretch", placeholder="–",
                      column_config={**{c: number for c in ("normal mean", "variant mean", "mean change",
                                                            "effect size", "detection rate", "ROC AUC")},
-                                    **{c: pcol for c in ("p (t-test / McNemar)", "p (Holm)", "p Wilcoxon")}})
+                                    **{c: pcol for c in ("p (t-test / McNemar)", "p (Holm)", "p Wilcoxon")},
+                                    **pinned(*([by] if by else []), "variant", "metric")})
         st.caption("Each variant against its normal response: paired t-test (and Wilcoxon), effect size "
                    "Cohen's d_z; flags: exact McNemar. Holm over the whole table. Pairs with the metric "
                    "undefined on either side are dropped and counted. “–”: not computed (no pairs, or the "

@@ -54,3 +54,13 @@ def test_stale_result_and_missing_normal_are_explained():
     at.button[[b.label for b in at.button].index("Score all variants")].click().run()
     assert_clean(at)
     assert any("at least the normal response" in w for w in texts(at, "warning"))
+
+
+def test_scoring_your_own_texts_takes_the_demo_out_of_the_url():
+    at = open_page("compare", query_params={"example": "demo-03"})
+    at.text_area(key="cmp_normal").set_value("Canberra is the capital of Australia.")
+    at.text_area(key="cmp_missing").set_value("Australia has a capital.")
+    at.text_area(key="cmp_wrong").set_value("Sydney is the capital of Australia.")
+    at.button[[b.label for b in at.button].index("Score all variants")].click().run()
+    assert_clean(at)
+    assert "example" not in at.query_params

@@ -22,6 +22,14 @@ def test_demo_results_load_by_default_with_example_detail():
         assert any(m.startswith(f"#### {name}") for m in markdowns)
 
 
+def test_key_columns_come_first_and_undefined_cells_say_so():
+    at = open_page("explore")
+    table = next(d for d in at.dataframe if "example_id" in d.value.columns)
+    assert list(table.value.columns)[:9] == ["example_id", "condition", "query", "FactScore precision",
+                                            "VITAL precision", "RLP", "Nugget recall", "VITAL recall", "RLR"]
+    assert table.proto.placeholder == "undefined"
+
+
 def test_filters_narrow_the_table_and_say_so():
     at = open_page("explore")
     at.multiselect(key="flt_condition").set_value(["wrong"]).run()

@@ -147,3 +147,31 @@ def test_binary_evidence_is_refused_with_a_sentence_and_nothing_is_scored():
         errors = " ".join(texts(at, "error"))
         assert f"Could not read the evidence: {name} is not a text file" in errors
         assert "surrogates" not in errors and not at.status, "nothing was scored"
+
+
+def test_scoring_your_own_text_takes_the_demo_out_of_the_url():
+    at = open_page("score", query_params={"example": "demo-03"})
+    assert at.query_params.get("example") == "demo-03"
+    _score(at, "Who wrote Hamlet?", "Hamlet was written by William Shakespeare.")
+    assert "example" not in at.query_params, "a shared link would open another example"
+    assert any("the page's URL does not hold it" in c for c in texts(at, "caption"))
+
+
+def test_a_response_over_the_size_limit_is_refused_with_a_sentence():
+    from vital_core.pipeline import MAX_WORDS
+    at = open_page("score")
+    _score(at, "What is it?", "word " * (MAX_WORDS + 1))
+    errors = texts(at, "error")
+    assert errors == [f"The response has {MAX_WORDS + 1:,} words, more than the limit of {MAX_WORDS:,} for one "
+                      "response (scoring it would take minutes); shorten it and score again."]
+    assert not at.status, "nothing was sent to the backend"
+
+
+def test_scoring_shows_progress_step_by_step():
+    at = open_page("score")
+    _score(at, "When did the Berlin Wall fall?", "The Berlin Wall fell on 9 November 1989.",
+           documents="The Berlin Wall fell on 9 November 1989.", reference="It fell in 1989.")
+    bars = at.status[0].get("progress")
+    assert bars and bars[0].proto.value == 100 and bars[0].proto.text.startswith("done in ")
+    steps = [m.value for m in at.status[0].markdown]
+    assert any("building nuggets" in m for m in steps) and any("verifying" in m for m in steps)

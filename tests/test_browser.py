@@ -6,6 +6,7 @@ for a person to look at. Skipped with a reason when /usr/bin/chromium is missing
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -49,6 +50,11 @@ def hostile_dir(tmp_path_factory) -> Path:
     return folder
 
 
+class Server(str):
+    """The app's base URL; ``log`` is the file the server writes its output to."""
+    log: Path
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, hostile_dir):
     port = _free_port()
@@ -72,7 +78,9 @@ def server(tmp_path_factory, hostile_dir):
             proc.kill()
             pytest.fail(f"streamlit did not start on {url}; see {log.name}")
         time.sleep(0.3)
-    yield url
+    running = Server(url)
+    running.log = Path(log.name)
+    yield running
     proc.terminate()
     try:
         proc.wait(timeout=10)
@@ -298,3 +306,68 @@ def test_annotate_keeps_every_edit(server, page):
     assert "None" not in cells[3]
     no_error_on_page(page)
     shot(page, "agreement-annotate")
+
+
+def visible_columns(page, header: str) -> list[str]:
+    """The header texts of the columns a table draws on screen (its accessibility rows hold only the
+    columns in view), for the table that shows a column named ``header``."""
+    grid = page.locator("[data-testid='stDataFrame']").filter(
+        has=page.locator("th", has_text=re.compile(f"^{re.escape(header)}$")))
+    grid.first.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    return grid.first.locator("th").all_inner_texts()
+
+
+def fully_visible(columns: list[str], wanted: list[str]) -> list[str]:
+    """The wanted columns that are missing from view or only partly in it (the last column drawn)."""
+    return [c for c in wanted if c not in columns[:-1]]
+
+
+def test_explore_key_columns_show_at_1440_and_the_preset_logs_nothing(server, page):
+    page.goto(f"{server}/explore")
+    page.get_by_text("12 examples, 36 responses").wait_for()
+    settle(page, 1000)
+    columns = visible_columns(page, "example_id")
+    assert not fully_visible(columns, ["example_id", "condition", "FactScore precision", "VITAL precision", "RLP",
+                                       "Nugget recall", "VITAL recall", "RLR"]), columns
+    logged = server.log.read_text()
+    page.get_by_role("button", name="Example: FactScore ≥ 0.8 and RLP flagged").click()
+    page.get_by_text("FactScore precision 0.80-1.00 and RLP flagged").wait_for()
+    settle(page, 1000)
+    no_error_on_page(page)
+    new = server.log.read_text()[len(logged):]
+    assert "Traceback" not in new and "File \"" not in new and "default value" not in new, new[-2000:]
+    shot(page, "explore-preset")
+
+
+def test_sensitivity_key_columns_show_at_1440(server, page):
+    page.goto(f"{server}/sensitivity")
+    page.get_by_text("Decay-weighted precision and recall").wait_for()
+    settle(page, 1000)
+    columns = visible_columns(page, "comparison")
+    assert not fully_visible(columns, ["metric", "comparison", "p t (Holm)", "p Wilcoxon (Holm)",
+                                       "p McNemar (Holm)"]), columns
+    page.get_by_text("Strict (undefined left out)").click()
+    page.get_by_text("Each variant against its normal response").wait_for()
+    settle(page, 1000)
+    columns = visible_columns(page, "variant")
+    assert not fully_visible(columns, ["variant", "metric", "p (Holm)", "detection rate", "ROC AUC"]), columns
+    no_error_on_page(page)
+
+
+def test_a_long_response_shows_its_progress(server, page):
+    """A long response (6,000 words) shows which step runs and the seconds so far while it is scored."""
+    sentences = ["The Berlin Wall fell on 9 November 1989.", "Germany was reunified on 3 October 1990.",
+                 "Crowds gathered at the checkpoints that night.", "The border opened after an announcement."]
+    text = " ".join(sentences[i % len(sentences)] for i in range(6000 // 7))
+    page.goto(f"{server}/?example=demo-05")
+    page.get_by_text("Active: offline backend").first.wait_for()
+    settle(page)
+    page.get_by_label("Response to score").fill(text)
+    page.get_by_role("button", name="Score", exact=True).click()
+    bar = page.locator("[data-testid='stProgress']")
+    bar.filter(has_text=re.compile(r"step \d+ of \d+: .* s so far")).wait_for(timeout=60_000)
+    page.get_by_text("Scored:").first.wait_for(timeout=120_000)
+    settle(page)
+    assert "done in" in bar.first.text_content(), "the folded status box keeps how long it took"
+    no_error_on_page(page)

@@ -11,9 +11,34 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from vital_core.metrics.catalog import METRICS
+from vital_core.metrics.catalog import HEADLINE, METRICS
+from vital_core.model import strip_generation_prefix
 
 CATEGORY_COLUMNS = ("dataset", "subset", "query_type", "condition")
+# Explore's table: the ids, the query, then the metrics a reader compares first (precision, the vital
+# error flag, recall and the vital nugget flag), so that they fit on a 1440-pixel screen; the other
+# headline metrics and the metadata follow.
+TABLE_FIRST = ["factscore_precision", "vital_precision", "rlp", "nugget_recall", "vital_recall", "rlr"]
+TABLE_METRICS = TABLE_FIRST + [k for k in HEADLINE if k not in TABLE_FIRST]
+QUERY_CHARS = 120
+
+
+def short_label(key: str) -> str:
+    """A metric's label without its parenthesis ("RLP", "VITAL recall"): a table header or a filter."""
+    return METRICS[key].label.split(" (")[0] if key in METRICS else key
+
+
+def table_view(rows: pd.DataFrame) -> pd.DataFrame:
+    """One page of rows: ids, the query (without the generation prefix), the metrics by short label
+    in ``TABLE_METRICS`` order, then the metadata."""
+    view = rows[["example_id", "condition"]].copy()
+    view["query"] = [strip_generation_prefix(str(q))[:QUERY_CHARS] for q in rows["query"]]
+    for key in TABLE_METRICS:
+        if key in rows:
+            view[short_label(key)] = rows[key]
+    for column in ("dataset", "subset", "query_type"):
+        view[column] = rows[column]
+    return view
 
 
 @dataclass
@@ -86,8 +111,7 @@ def describe(filters: Filters) -> str:
         label = METRICS[key].label if key in METRICS else key
         parts.append(f"{label} {lo:.2f}-{hi:.2f}")
     for key, wanted in filters.flags.items():
-        label = METRICS[key].label.split(" (")[0] if key in METRICS else key
-        parts.append(f"{label} {'flagged' if wanted else 'not flagged'}")
+        parts.append(f"{short_label(key)} {'flagged' if wanted else 'not flagged'}")
     if filters.text.strip():
         parts.append(f"query contains {filters.text.strip()!r}")
     if not parts:

@@ -51,35 +51,38 @@ def long_means(means: pd.DataFrame, keys: list[str], group: str | None = None) -
 
 
 def paper_tests_display(tests: pd.DataFrame) -> pd.DataFrame:
-    """The authors' tests, one row per (group, metric, comparison)."""
+    """The authors' tests, one row per (group, metric, comparison): what was compared and the p values
+    first, so that they show on a 1440-pixel screen; effect, n and the means after them."""
     if tests.empty:
         return tests
     continuous = tests["kind"] == "continuous"
     return pd.DataFrame({
         "group": tests["group"], "metric": [label(k) for k in tests["metric"]], "comparison": tests["comparison"],
-        "n": tests["n"],
-        "mean A": tests["mean_a"].where(continuous, tests.get("rate_a")),
-        "mean B": tests["mean_b"].where(continuous, tests.get("rate_b")),
+        "p t (Holm)": tests["t_p_holm"] if "t_p_holm" in tests else None,
+        "p Wilcoxon (Holm)": tests["wilcoxon_p_holm"] if "wilcoxon_p_holm" in tests else None,
+        "p McNemar (Holm)": tests["mcnemar_p_holm"] if "mcnemar_p_holm" in tests else None,
         "effect": [f"d_z {r['cohens_dz']:+.3f}, r {r['rank_biserial']:+.3f}"
                    if r["kind"] == "continuous" and pd.notna(r["cohens_dz"]) and pd.notna(r["rank_biserial"])
                    else (f"rate diff {r['risk_diff']:+.3f}" if r["kind"] == "binary" and pd.notna(r["risk_diff"])
                          else "undefined")
                    for r in tests.to_dict(orient="records")],
-        "p t (Holm)": tests["t_p_holm"] if "t_p_holm" in tests else None,
-        "p Wilcoxon (Holm)": tests["wilcoxon_p_holm"] if "wilcoxon_p_holm" in tests else None,
-        "p McNemar (Holm)": tests["mcnemar_p_holm"] if "mcnemar_p_holm" in tests else None})
+        "n": tests["n"],
+        "mean A": tests["mean_a"].where(continuous, tests.get("rate_a")),
+        "mean B": tests["mean_b"].where(continuous, tests.get("rate_b"))})
 
 
 def strict_tests_display(tests: pd.DataFrame, by: str | None) -> pd.DataFrame:
-    """The project's tests: each variant against its normal response."""
+    """The project's tests, each variant against its normal response: the p value, detection rate and
+    ROC AUC first (they show on a 1440-pixel screen), then the change, the effect, the counts and the
+    other tests."""
     return pd.DataFrame({
         **({by: tests[by]} if by else {}),
         "variant": tests["variant"], "metric": [label(k) for k in tests["metric"]],
+        "p (Holm)": tests["p_holm"], "detection rate": tests["detection_rate"], "ROC AUC": tests["auc"],
+        "mean change": tests["mean_diff"], "effect size": tests["effect_size"], "effect": tests["effect_kind"],
         "pairs": tests["n_pairs"], "dropped (undefined)": tests["n_dropped"],
         "normal mean": tests["mean_baseline"], "variant mean": tests["mean_variant"],
-        "mean change": tests["mean_diff"], "effect size": tests["effect_size"], "effect": tests["effect_kind"],
-        "p (t-test / McNemar)": tests["p_primary"], "p (Holm)": tests["p_holm"],
-        "p Wilcoxon": tests["wilcoxon_p"], "detection rate": tests["detection_rate"], "ROC AUC": tests["auc"]})
+        "p (t-test / McNemar)": tests["p_primary"], "p Wilcoxon": tests["wilcoxon_p"]})
 
 
 def detection_frame(tests: pd.DataFrame, by: str | None) -> pd.DataFrame:
