@@ -33,6 +33,8 @@ def data_roots() -> list[Path]:
 def allowed_path(text: str) -> Path:
     """The path ``text`` names, resolved (symbolic links followed), when it lies inside a data root;
     otherwise ``OutsideDataRoots`` with one sentence naming the roots."""
+    if "\x00" in text:
+        raise FileNotFoundError(f"{text!r} is not a valid path (it holds a NUL character)")
     path = Path(text).expanduser().resolve()
     roots = data_roots()
     if any(path.is_relative_to(root) for root in roots):

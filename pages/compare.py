@@ -38,13 +38,16 @@ def generate_variants() -> None:
     if not query or not normal:
         st.session_state["cmp_notice"] = ("warning", "Enter a query and a normal response first.")
         return
-    try:
+    if problem := long_runs.too_long({NORMAL: normal}, "normal response"):
+        st.session_state["cmp_notice"] = ("error", problem)
+        return
+    try:   # a callback runs outside the page's guard: its failures become the notice
         backend = backend_panel.active_backend()
-    except ValueError as exc:
-        st.session_state["cmp_notice"] = ("error", f"The backend cannot run: {escape_md(exc)}")
+        results = run_sync(backend_panel.scoring_run(backend, _perturb_both(backend, query, normal)))
+    except Exception as exc:  # noqa: BLE001 - one sentence, never a traceback
+        st.session_state["cmp_notice"] = ("error", f"Could not generate the variants: {escape_md(exc)}")
         return
     problems = []
-    results = run_sync(backend_panel.scoring_run(backend, _perturb_both(backend, query, normal)))
     for kind, result in zip((MISSING, WRONG), results):
         if isinstance(result, PerturbationCheckError):
             problems.append(f"{kind}: the generated variant was rejected by its check ({escape_md(result)}); "

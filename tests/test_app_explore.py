@@ -161,9 +161,12 @@ def test_binary_upload_and_binary_path_are_refused_with_a_sentence(tmp_path, mon
     assert "noise.jsonl is not a text file" in errors and "surrogates" not in errors
     monkeypatch.setenv("VITAL_DATA_ROOTS", str(tmp_path))
     (tmp_path / "noise.jsonl").write_bytes(noise)
-    at = open_page("explore", query_params={"dataset": str(tmp_path / "noise.jsonl")})
-    errors = " ".join(texts(at, "error"))
-    assert "noise.jsonl is not a text file" in errors and "surrogates" not in errors
+    for source in (tmp_path / "noise.jsonl", tmp_path):       # the file, and a folder holding it
+        at = open_page("explore", query_params={"dataset": str(source)})
+        errors = " ".join(texts(at, "error"))
+        assert f"{tmp_path / 'noise.jsonl'} is not a text file" in errors and "surrogates" not in errors
+    at = open_page("explore", query_params={"dataset": "bad\x00path"})
+    assert any("is not a valid path" in e for e in texts(at, "error"))
 
 
 def test_upload_lives_in_a_session_folder_removed_with_the_session(tmp_path):

@@ -39,6 +39,8 @@ def signature(path: Path) -> tuple:
 @st.cache_resource(show_spinner="Loading results…", max_entries=4)
 def _dataset_resource(path: str, signature: tuple):
     from vital_core.dataset import load_dataset
+    for name, _size, _mtime in signature:     # a binary file in a folder is named, not fed to the parser
+        check_text_file(Path(name))
     return load_dataset(path)
 
 
