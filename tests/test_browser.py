@@ -115,6 +115,14 @@ def page(browser, request):
     context.close()
 
 
+def reference_data() -> Path:
+    """The read-only reference labels next to the project; the test is skipped without them."""
+    reference = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq"
+    if not reference.is_dir():
+        pytest.skip(f"reference data not found at {reference}")
+    return reference
+
+
 def settle(page, extra_ms: int = 400) -> None:
     """Wait until the script run finished (the 'running' indicator is gone)."""
     page.wait_for_timeout(300)
@@ -146,9 +154,7 @@ def no_error_on_page(page) -> None:
 
 # First on purpose: a shared link must work as the very first request to a fresh server.
 def test_explore_reference_folder_by_path_as_first_request(server, page):
-    reference = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq" / "gpt-4o"
-    if not reference.is_dir():
-        pytest.skip(f"reference data not found at {reference}")
+    reference = reference_data() / "gpt-4o"
     page.goto(f"{server}/explore?dataset={reference}&example=gpt-4o/7&condition=wrong")
     page.get_by_text("50 examples, 150 responses").wait_for()
     settle(page)
@@ -220,9 +226,7 @@ def test_sensitivity_charts_render(server, page):
 
 
 def test_agreement_page_renders(server, page):
-    reference = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq"
-    if not reference.is_dir():
-        pytest.skip(f"reference data not found at {reference}")
+    reference_data()
     page.goto(f"{server}/agreement")
     page.get_by_text("Cohen's κ (linear)").wait_for()
     page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 1", timeout=60_000)
@@ -287,9 +291,7 @@ def _pick_in_last_column(page, grid, row: int, option: str, row_height: int) -> 
 
 def test_annotate_keeps_every_edit(server, page):
     """Three labels set one after another in Annotate's editor all stay (the second one used to vanish)."""
-    reference = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq"
-    if not reference.is_dir():
-        pytest.skip(f"reference data not found at {reference}")
+    reference_data()
     from explorer.widgets.claims import WRAPPED_ROW_HEIGHT
     page.goto(f"{server}/agreement")
     page.get_by_text("Annotate: your own labels").wait_for()
