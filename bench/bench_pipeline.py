@@ -1,24 +1,23 @@
-"""LLM calls and wall time of the OpenAI-compatible pipeline vs. the reference way of calling.
+"""LLM calls, tokens, cost and wall time of the OpenAI-compatible pipeline vs. the reference way of calling.
 
-Runs against the mock provider (tests/mock_provider.py) on 127.0.0.1 with a fixed
-latency per call (default 200 ms), on 30 responses (10 queries x normal / missing /
-wrong) of ~22 subclaims in ~5 sentences, with 3 short documents per query.
+Against the mock provider (tests/mock_provider.py) on 127.0.0.1, on 30 responses (10 queries x
+normal / missing / wrong) of ~22 subclaims in ~5 sentences, 3 short documents per query. The mock's
+time per call grows with its reply: ``--latency`` (default 0.2 s) plus ``--latency-per-token``
+(default 5 ms) per reply token, so a call that writes more costs more time.
 
-- ours: ``score`` machinery (``batch.run_batch`` + ``OpenAICompatBackend``) at
-  concurrency 8 with an empty cache: one decomposition call per response, one
-  ranking call, verification in windows of <= 15 subclaims, nuggets once per
-  query, one assignment call per response; records and windows run concurrently.
-- baseline, measured in the same run: the way the reference pipeline calls the
-  model - one decomposition call per sentence, one verification call per
-  subclaim, one ranking call, all sequential (nuggets not even included).
+- ours: ``score``'s machinery (``runs.run_batch`` + ``OpenAICompatBackend``), empty cache: one
+  decomposition call per response, one ranking call, verification in windows of <= 15
+  subclaims, nuggets once per query, one assignment call per response.
+- baseline: the way the reference pipeline calls the model - one decomposition call per
+  sentence, one verification call per subclaim, one ranking call (no nuggets) - at the SAME
+  concurrency (responses in parallel, each response's calls in sequence, as the reference code).
+- batch: the same run through --batch-export / a batch runner / --batch-import, stage by stage.
 
-Targets: <= 6 calls per response; wall time >= 20x lower than the baseline.
+Runs alternate (ours, baseline, ours, baseline, ...; best of ``--rounds``). Each ratio names what it
+isolates: calls, input tokens, output tokens and cost per response compare the work; wall time
+compares the two at equal concurrency under the latency model; batch vs live compares price.
 
-    python -m bench.bench_pipeline [--latency 0.2] [--baseline-responses 30]
-
-``--baseline-responses K`` times the sequential baseline on the first K responses
-only and scales linearly (it is strictly sequential, so the scaling is exact up
-to noise); the default measures all 30.
+    python -m bench.bench_pipeline [--latency 0.2] [--latency-per-token 0.005] [--rounds 2]
 """
 from __future__ import annotations
 
@@ -29,17 +28,19 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-
+from tests.batch_runner import run_batch_file
 from tests.mock_provider import MockProvider
-from vital_core.backends.openai.backend import OpenAICompatBackend
-from vital_core.runs import run_batch
-from vital_core.inputs import read_inputs
 from vital_core.backends.openai import prompts
+from vital_core.backends.openai.backend import OpenAICompatBackend
+from vital_core.backends.openai.batch import BatchCollector, import_results, write_requests
 from vital_core.backends.openai.client import LLMClient, LLMSettings
-from vital_core.backends.openai.parsing import (extract_json, parse_decomposition, parse_ranking, parse_verdicts)
+from vital_core.backends.openai.parsing import extract_json, parse_decomposition, parse_ranking, parse_verdicts
+from vital_core.backends.openai.pricing import cost_usd, load_prices
 from vital_core.backends.sentences import split_sentences
+from vital_core.inputs import read_inputs
+from vital_core.runs import run_batch, score_record
 
+MODEL = "gpt-4o-mini"
 CLAIMS_PER_SENTENCE = (5, 4, 5, 4, 4)   # 22 subclaims in 5 sentences
 KEY = "sk-bench-not-a-real-key"
 
@@ -61,104 +62,149 @@ def make_records(n_queries: int = 10) -> list[dict]:
     return records
 
 
-async def ours(mock: MockProvider, inp: Path, work: Path, concurrency: int) -> tuple[float, int, dict]:
-    backend = OpenAICompatBackend(base_url=mock.base_url, api_key=KEY, model="gpt-4o-mini",
-                                  cache_dir=work / "cache", concurrency=concurrency, timeout=30)
-    start = time.perf_counter()
+async def ours(mock: MockProvider, inp: Path, work: Path, concurrency: int) -> dict:
+    backend = OpenAICompatBackend(base_url=mock.base_url, api_key=KEY, model=MODEL,
+                                  cache_dir=work / "cache", concurrency=concurrency, timeout=60)
+    before, start = mock.count(), time.perf_counter()
     try:
         result = await run_batch(backend, read_inputs(inp), work / "out.jsonl", concurrency=concurrency,
                                  progress=False)
     finally:
         await backend.aclose()
-    elapsed = time.perf_counter() - start
     assert result.failed == 0, result.failures
-    return elapsed, mock.count(), result.usage
+    usage = result.usage
+    return {"wall_s": time.perf_counter() - start, "calls": mock.count() - before,
+            "prompt_tokens": usage["prompt_tokens"], "completion_tokens": usage["completion_tokens"],
+            "by_step": {s: u["requests"] for s, u in usage["by_step"].items()}}
 
 
-async def baseline(mock: MockProvider, records: list[dict], limit: int) -> tuple[float, int, int]:
-    """Sequential, one call per sentence (decompose), per subclaim (verify), one ranking call."""
-    client = LLMClient(LLMSettings(base_url=mock.base_url, api_key=KEY, model="gpt-4o-mini", use_cache=False,
-                                   concurrency=1, timeout=30))
-    responses = [(r["query"], text, r["documents"]) for r in records for text in r["responses"].values()][:limit]
-    before = mock.count()
-    start = time.perf_counter()
+async def _reference_calls(client: LLMClient, query: str, text: str, documents: list[str]) -> None:
+    """One response the reference way: a call per sentence, one ranking call, a call per subclaim."""
+    claims: list[str] = []
+    for sentence in split_sentences(text):
+        msgs = [{"role": "system", "content": prompts.DECOMPOSE_PROMPT.system()},
+                {"role": "user", "content": prompts.render_decompose(query, sentence, [(1, sentence)])}]
+        res = await client.complete(prompts.DECOMPOSE_PROMPT, msgs,
+                                    lambda r: parse_decomposition(extract_json(r), [1]))
+        claims.extend(res.value[0].get(1, []))
+    ids = [f"S{i + 1}" for i in range(len(claims))]
+    msgs = [{"role": "system", "content": prompts.RANK_PROMPT.system()},
+            {"role": "user", "content": prompts.render_rank(query, list(zip(ids, claims)))}]
+    await client.complete(prompts.RANK_PROMPT, msgs, lambda r: parse_ranking(r, ids))
+    evidence = [type("P", (), {"id": f"P{i}", "source": f"D{i}", "text": d}) for i, d in enumerate(documents)]
+    for cid, claim in zip(ids, claims):
+        msgs = [{"role": "system", "content": prompts.VERIFY_PROMPT.system()},
+                {"role": "user", "content": prompts.render_verify(query, [(cid, claim)], "documents", evidence)}]
+        await client.complete(prompts.VERIFY_PROMPT, msgs, lambda r, c=cid: parse_verdicts(extract_json(r), [c]))
+
+
+async def baseline(mock: MockProvider, records: list[dict], concurrency: int) -> dict:
+    """The reference way of calling, responses in parallel at ``concurrency``."""
+    client = LLMClient(LLMSettings(base_url=mock.base_url, api_key=KEY, model=MODEL, use_cache=False,
+                                   concurrency=concurrency, timeout=60))
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(query, text, documents):
+        async with gate:
+            await _reference_calls(client, query, text, documents)
+
+    before, start = mock.count(), time.perf_counter()
     try:
-        for query, text, documents in responses:
-            claims: list[str] = []
-            for sentence in split_sentences(text):
-                user = prompts.render_decompose(query, sentence, [(1, sentence)])
-                msgs = [{"role": "system", "content": prompts.DECOMPOSE_PROMPT.system()},
-                        {"role": "user", "content": user}]
-                res = await client.complete(prompts.DECOMPOSE_PROMPT, msgs,
-                                            lambda r: parse_decomposition(extract_json(r), [1]))
-                claims.extend(res.value[0].get(1, []))
-            ids = [f"S{i + 1}" for i in range(len(claims))]
-            msgs = [{"role": "system", "content": prompts.RANK_PROMPT.system()},
-                    {"role": "user", "content": prompts.render_rank(query, list(zip(ids, claims)))}]
-            await client.complete(prompts.RANK_PROMPT, msgs, lambda r: parse_ranking(r, ids))
-            evidence = [type("P", (), {"id": f"P{i}", "source": f"D{i}", "text": d}) for i, d in enumerate(documents)]
-            for cid, claim in zip(ids, claims):
-                msgs = [{"role": "system", "content": prompts.VERIFY_PROMPT.system()},
-                        {"role": "user", "content": prompts.render_verify(query, [(cid, claim)], "documents",
-                                                                         evidence)}]
-                await client.complete(prompts.VERIFY_PROMPT, msgs, lambda r, c=cid: parse_verdicts(extract_json(r), [c]))
+        await asyncio.gather(*(one(r["query"], text, r["documents"]) for r in records
+                               for text in r["responses"].values()))
     finally:
         await client.aclose()
-    return time.perf_counter() - start, mock.count() - before, len(responses)
+    usage = client.usage.summary()
+    return {"wall_s": time.perf_counter() - start, "calls": mock.count() - before,
+            "prompt_tokens": usage["prompt_tokens"], "completion_tokens": usage["completion_tokens"]}
+
+
+async def batch_stages(mock: MockProvider, inp: Path, work: Path) -> dict:
+    """Export -> batch runner -> import, stage by stage, then the final run: what batch mode sends."""
+    backend = OpenAICompatBackend(base_url=mock.base_url, api_key=KEY, model=MODEL, cache_dir=work / "cache")
+    records, stages, requests, tokens = read_inputs(inp), 0, 0, 0
+    try:
+        while True:
+            collector = backend.client.collector = BatchCollector()
+            await asyncio.gather(*(score_record(backend, r) for r in records))
+            if not collector.requests:
+                break
+            stages, requests, tokens = stages + 1, requests + len(collector.requests), tokens + collector.input_tokens()
+            write_requests(collector, work / "requests.jsonl")
+            run_batch_file(work / "requests.jsonl", work / "output.jsonl", mock.base_url)
+            import_results(work / "output.jsonl", backend.client.cache, MODEL)
+    finally:
+        backend.client.collector = None
+        await backend.aclose()
+    return {"stages": stages, "requests": requests, "input_tokens_estimate": tokens}
+
+
+def _per_response(run: dict, n: int, prices: dict) -> dict:
+    cost = cost_usd(MODEL, run["prompt_tokens"], run["completion_tokens"], prices) or 0.0
+    return {"calls": run["calls"] / n, "input_tokens": run["prompt_tokens"] / n,
+            "output_tokens": run["completion_tokens"] / n, "cost_usd": cost / n}
+
+
+def measure(args, records: list[dict]) -> dict:
+    n = sum(len(r["responses"]) for r in records)
+    runs: dict[str, list[dict]] = {"ours": [], "baseline": []}
+    with tempfile.TemporaryDirectory() as tmp, \
+            MockProvider(latency=args.latency, latency_per_token=args.latency_per_token) as mock:
+        work = Path(tmp)
+        inp = work / "in.jsonl"
+        inp.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        for round_no in range(args.rounds):           # alternate the two under the same conditions
+            round_dir = work / f"round{round_no}"
+            round_dir.mkdir()
+            runs["ours"].append(asyncio.run(ours(mock, inp, round_dir, args.concurrency)))
+            runs["baseline"].append(asyncio.run(baseline(mock, records, args.concurrency)))
+        cached = asyncio.run(ours(mock, inp, work / "round0", args.concurrency))  # the cache of round 0
+        (work / "batch").mkdir()
+        batch = asyncio.run(batch_stages(mock, inp, work / "batch"))
+    best = {name: min(rs, key=lambda r: r["wall_s"]) for name, rs in runs.items()}
+    return {"responses": n, "best": best, "cached": cached, "batch": batch}
+
+
+def report(args, figures: dict) -> None:
+    n, prices = figures["responses"], load_prices(None)
+    ours_r, base_r = figures["best"]["ours"], figures["best"]["baseline"]
+    o, b = _per_response(ours_r, n, prices), _per_response(base_r, n, prices)
+    print(f"mock latency {args.latency * 1000:.0f} ms + {args.latency_per_token * 1000:.1f} ms per reply token; "
+          f"{n} responses; concurrency {args.concurrency} for both; best of {args.rounds} alternated rounds")
+    print(f"{'per response':<24}{'baseline':>12}{'ours':>12}{'ratio':>9}  what the ratio isolates")
+    for key, label, what in (("calls", "LLM calls", "requests sent"),
+                             ("input_tokens", "input tokens", "prompt work (and most of the price)"),
+                             ("output_tokens", "output tokens", "generation work"),
+                             ("cost_usd", f"cost ({MODEL})", "price at the default price table")):
+        ratio = b[key] / o[key] if o[key] else float("nan")
+        print(f"{label:<24}{b[key]:>12.4g}{o[key]:>12.4g}{ratio:>8.2f}x  {what}")
+    print(f"{f'wall time ({n} resp.)':<24}{base_r['wall_s']:>11.1f}s{ours_r['wall_s']:>11.1f}s"
+          f"{base_r['wall_s'] / ours_r['wall_s']:>8.2f}x  equal concurrency, latency grows with output")
+    print(f"calls by step (ours): {ours_r['by_step']}")
+    print(f"ours, cached re-run: {figures['cached']['calls']} calls, {figures['cached']['wall_s']:.2f} s")
+    batch = figures["batch"]
+    live_cost = o["cost_usd"] * n
+    print(f"batch mode: {batch['stages']} export/import stage(s), {batch['requests']} requests "
+          f"(live: {ours_r['calls']}), ~{batch['input_tokens_estimate']} input tokens estimated "
+          f"(live counted {ours_r['prompt_tokens']}); cost at batch prices ~${live_cost * 0.5:.4f} vs live "
+          f"${live_cost:.4f} (0.5x: same requests, half price)")
+    print(f"targets: <= 6 calls per response: {'met' if o['calls'] <= 6 else 'NOT met'} ({o['calls']:.2f})")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per mock reply (default 0.2)")
+    parser.add_argument("--latency-per-token", type=float, default=0.005,
+                        help="seconds per reply token on top (default 0.005)")
     parser.add_argument("--concurrency", type=int, default=8)
-    parser.add_argument("--baseline-responses", type=int, default=30,
-                        help="responses to time the sequential baseline on (scaled to 30)")
+    parser.add_argument("--rounds", type=int, default=2, help="alternated rounds; the best of each is kept")
+    parser.add_argument("--queries", type=int, default=10, help="queries (x3 responses), default 10")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
-
-    records = make_records()
-    n_responses = sum(len(r["responses"]) for r in records)
-    with tempfile.TemporaryDirectory() as tmp, MockProvider(latency=args.latency) as mock:
-        work = Path(tmp)
-        inp = work / "in.jsonl"
-        inp.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-        subclaims = 0
-        ours_s, ours_calls, usage = asyncio.run(ours(mock, inp, work, args.concurrency))
-        for line in (work / "out.jsonl").read_text().splitlines():
-            subclaims += sum(len(v["subclaims"]) for v in json.loads(line)["variants"].values())
-        mock.reset()
-        rerun = work / "rerun"
-        rerun.mkdir()
-        (rerun / "cache").symlink_to(work / "cache")
-        cached_s, cached_calls, _ = asyncio.run(ours(mock, inp, rerun, args.concurrency))
-        mock.reset()
-        k = max(1, min(args.baseline_responses, n_responses))
-        base_s, base_calls, measured = asyncio.run(baseline(mock, records, k))
-    base_total_s = base_s * n_responses / measured
-    base_per_response = base_calls / measured
-    figures = {
-        "latency_s": args.latency, "responses": n_responses, "subclaims_per_response": subclaims / n_responses,
-        "ours": {"calls": ours_calls, "calls_per_response": ours_calls / n_responses, "wall_s": ours_s,
-                 "concurrency": args.concurrency, "by_step": {s: u["requests"] for s, u in usage["by_step"].items()}},
-        "ours_cached_rerun": {"http_requests": cached_calls, "wall_s": cached_s},
-        "baseline": {"calls_per_response": base_per_response, "wall_s": base_total_s,
-                     "measured_responses": measured, "measured_wall_s": base_s},
-        "speedup": base_total_s / ours_s,
-    }
-    print(f"mock latency {args.latency * 1000:.0f} ms/call; {n_responses} responses, "
-          f"{figures['subclaims_per_response']:.1f} subclaims per response")
-    print(f"{'':<34}{'calls/response':>15}{'wall time':>12}")
-    print(f"{'baseline (reference-style, seq.)':<34}{base_per_response:>15.2f}{base_total_s:>11.1f}s"
-          + (f"  (measured on {measured}, scaled)" if measured < n_responses else ""))
-    print(f"{'ours (concurrency ' + str(args.concurrency) + ')':<34}{ours_calls / n_responses:>15.2f}{ours_s:>11.1f}s")
-    print(f"{'ours, cached re-run':<34}{cached_calls / n_responses:>15.2f}{cached_s:>11.2f}s")
-    print(f"calls by step (ours): {figures['ours']['by_step']}")
-    ok_calls = ours_calls / n_responses <= 6
-    ok_speed = figures["speedup"] >= 20
-    print(f"speed-up {figures['speedup']:.1f}x (target >= 20x: {'met' if ok_speed else 'NOT met'}); "
-          f"calls/response target <= 6: {'met' if ok_calls else 'NOT met'}")
+    figures = measure(args, make_records(args.queries))
+    report(args, figures)
     if args.json:
-        print(json.dumps(figures, indent=2))
+        print(json.dumps(figures, indent=2, default=str))
     return 0
 
 

@@ -129,6 +129,7 @@ class _Fault:
 @dataclass
 class MockProvider:
     latency: float = 0.0                       # seconds added to every reply
+    latency_per_token: float = 0.0             # and per reply token (a model's time grows with its output)
     answers: dict[str, str] = field(default_factory=dict)  # query substring -> key answer word(s)
     reject_response_format: bool = False
     reject_params: tuple[str, ...] = ()        # "max_tokens" / "temperature": answered with 400, like o-series models
@@ -306,6 +307,8 @@ class MockProvider:
             content, finish = content[:max(1, len(content) // 2)], "length"
         prompt_chars = sum(len(str(m.get("content", ""))) for m in messages)
         usage = {"prompt_tokens": prompt_chars // 4 + 1, "completion_tokens": len(content) // 4 + 1}
+        if self.latency_per_token:
+            time.sleep(self.latency_per_token * usage["completion_tokens"])
         usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
         self._send(handler, 200, {
             "id": f"chatcmpl-mock-{len(self.requests)}", "object": "chat.completion",
