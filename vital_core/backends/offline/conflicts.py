@@ -14,7 +14,16 @@ from vital_core.backends.offline import lexicon
 from vital_core.backends.offline.analysis import GENERIC_HEADS, Analysis, lemma_found, name_found, place_of
 from vital_core.backends.offline.roles import relations
 from vital_core.backends.offline.values import Value, comparable, compatible, consistent
-from vital_core.backends.offline.wording import ANTONYM_KEYS, word_key
+from vital_core.backends.offline.wording import ANTONYMS
+
+# Opposite words, compared whole (lemma or word): "exclusive" is no form of "exclude".
+OPPOSITES: dict[str, set[str]] = {}
+for _a, _b in ANTONYMS:
+    OPPOSITES.setdefault(_a, set()).add(_b)
+    OPPOSITES.setdefault(_b, set()).add(_a)
+# Predicates with room for many ("the film features X" does not deny "the film features Y").
+NON_EXCLUSIVE = {"include", "feature", "star", "contain", "comprise", "have", "list", "count", "inhabit", "visit",
+                 "reintroduce", "introduce", "cast", "join", "attend", "border", "host", "cover", "span", "reach"}
 
 @dataclass
 class Context:
@@ -29,7 +38,7 @@ class Context:
 NAME_WEIGHT = 1.5
 NEIGHBOURHOOD = 4
 OWN_STATEMENT = 0.6     # a sentence stating this much of the claim, with the claim's value, states it
-SENTENCE_ALONE = 0.5    # the sentence holding a rival value or name states at least this much of the claim
+
 REST_COVERAGE = 0.75
 NEGATION_COVERAGE = 0.85
 # Adjectives a measured value already says ("8,849 metres" is a height whether or not "tall" is written).
@@ -104,6 +113,17 @@ def derivable(value: Value, target: Analysis) -> bool:
             if value.value in (a * b, a + b, abs(a - b)):
                 return True
     return False
+
+
+def _with_subject(target: Analysis, context: Context) -> Analysis:
+    """The clause holding a rival, with its sentence's subject (a clause "was shot dead in 1865" shares it):
+    the rest of the claim must be stated there, not anywhere in a long sentence or list."""
+    subject = context.sentences[0].subject
+    if not subject or subject in target.names:
+        return target
+    return Analysis(text=f"{subject} {target.text}", toks=(), lemmas=target.lemmas, words=target.words | {
+        w.lower() for w in subject.split()}, names={**target.names, subject: 0}, name_keys=target.name_keys,
+        values=target.values, content=target.content)
 
 
 def value_found(value: Value, targets: list[Analysis]) -> bool:
@@ -188,7 +208,7 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
         if not all(value_found(v, [context.joined]) for v in others) or value_stated(value, claim, context):
             continue   # another value is unknown too (a different event), or the claim's own value is stated
         if rest_coverage(claim, context.joined, skip_value=value, soft=True) >= REST_COVERAGE and \
-                rest_coverage(claim, context.sentences[0], skip_value=value) >= SENTENCE_ALONE:
+                rest_coverage(claim, _with_subject(target, context), skip_value=value, soft=True) >= REST_COVERAGE:
             kind = "date" if value.kind in ("year", "date", "century") else "number"
             return f"{kind} mismatch: the claim says {value.text}, the evidence says {rivals[0].text}"
     return None
@@ -232,6 +252,8 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
     for name in claim.names:
         if name_found(name, target):
             continue
+        if claim.predicate in NON_EXCLUSIVE or any(t.dep == "ROOT" and t.lemma in NON_EXCLUSIVE for t in claim.toks):
+            return None
         rivals = _competing_names(claim, target, name)
         if not rivals or not _same_subject(claim, target, name) or name_stated(name, claim, context):
             continue
@@ -239,38 +261,51 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
                 and not name_found(name, context.sentences[0]):
             continue   # the evidence knows this person elsewhere: "Maria Skłodowska" may be "Marie Curie"
         if rest_coverage(claim, context.joined, skip_names=(name,), soft=True) >= REST_COVERAGE and \
-                rest_coverage(claim, context.sentences[0], skip_names=(name,)) >= SENTENCE_ALONE:
+                rest_coverage(claim, _with_subject(target, context), skip_names=(name,), soft=True) >= REST_COVERAGE:
             return f"name mismatch: the claim names {name}, the evidence names {rivals[0]}"
     return None
 
 
+def _matches(lemma: str, lemmas: set[str]) -> bool:
+    return bool(lemma) and bool(lexicon.synonyms(lemma) & lemmas)
+
+
 def negation_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
-    """The same statement, negated on one side only."""
-    claim_neg = {l for l in claim.negated if l in claim.content or l in claim.lemmas}
-    target_neg = target.negated
-    if bool(claim.negated) == bool(target_neg):
+    """The same statement, negated on one side only: what is negated is the other side's main statement
+    ("never received the prize" / "won the prize"), and the rest of the claim is stated too. A double
+    negative ("cannot ... without") affirms, and a hedged claim ("may not") denies nothing."""
+    if bool(claim.negated) == bool(target.negated) or {"without", "unless", "except"} & (target.words | claim.words):
         return None
-    if rest_coverage(claim, context.joined, skip_lemmas={"never", "not", "no"}) < NEGATION_COVERAGE:
+    if claim.words & {"may", "might", "could", "some"}:
         return None
     if claim.negated:
-        if any(lemma_found(l, target) for l in claim_neg):
-            return "negation mismatch: the claim denies what the evidence states"
+        denied = _matches(target.predicate, claim.negated)
+        said = "negation mismatch: the claim denies what the evidence states"
+    else:
+        denied = _matches(claim.predicate, target.negated)
+        said = "negation mismatch: the evidence denies what the claim states"
+    if not denied:
         return None
-    if any(l in claim.lemmas or lemma_found(l, claim) for l in target_neg if l not in ("not", "never")):
-        return "negation mismatch: the evidence denies what the claim states"
-    return None
+    skip = {"never", "not", "no"}
+    if rest_coverage(claim, context.joined, skip_lemmas=skip) < NEGATION_COVERAGE or \
+            rest_coverage(claim, target, skip_lemmas=skip, soft=True) < REST_COVERAGE:
+        return None
+    return said
 
 
 def antonym_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
-    target_keys = {word_key(l) for l in target.lemmas} | {word_key(w) for w in target.words}
-    for lemma, word in {**{t.lemma: t.text for t in claim.toks}, **claim.content}.items():
-        key = word_key(lemma)
-        if key in target_keys:
+    """An opposite word ("above" / "below") where the sentence does not also use the claim's word."""
+    target_words = target.lemmas | target.words
+    sentence_words = {w for s in context.sentences for w in s.lemmas | s.words}
+    in_names = {w.lower() for n in claim.names for w in n.split()}
+    words = {t.lemma: t.text for t in claim.toks if t.pos != "PROPN" and t.text.lower() not in in_names}
+    for lemma, word in words.items():
+        if lemma in sentence_words or word.lower() in sentence_words:
             continue
-        opposite = next((o for o in sorted(ANTONYM_KEYS.get(key, ())) if o in target_keys), None)
+        opposite = next((o for o in sorted(OPPOSITES.get(lemma, set()) | OPPOSITES.get(word.lower(), set()))
+                         if o in target_words), None)
         if opposite and rest_coverage(claim, context.joined, skip_lemmas={lemma}) >= REST_COVERAGE:
-            said = next((w for w in target.words if word_key(w) == opposite), opposite)
-            return f"opposite wording: the claim says '{word}', the evidence says '{said}'"
+            return f"opposite wording: the claim says '{word}', the evidence says '{opposite}'"
     return None
 
 

@@ -17,6 +17,18 @@ _BREAK = re.compile(r"\s*;\s*|\s*:\s+|,\s+(?=(?:and|but|while|whereas|although|t
 
 def clauses_of(sentence: str) -> list[str]:
     """The sentence's clauses of at least three words; none when it has only one."""
-    parts = [p.strip(" ,;:()") for p in _BREAK.split(sentence)]
+    pieces = [p.strip(" ,;:()") for p in _BREAK.split(sentence)]
+    pieces = [p for p in pieces if p]
+    parts: list[str] = []
+    carry = ""
+    for n, piece in enumerate(pieces):
+        piece = f"{carry}, {piece}" if carry else piece
+        carry = ""
+        if len(piece.split()) < 4 and n + 1 < len(pieces):
+            carry = piece            # "Los Angeles, California" goes with "with around 4 million"
+        elif parts and len(piece.split()) < 4:
+            parts[-1] = f"{parts[-1]}, {piece}"   # a list's last items ("..., and North Carolina")
+        else:
+            parts.append(piece)
     parts = [p for p in parts if len(p.split()) >= 3]
     return parts if len(parts) >= 2 else []

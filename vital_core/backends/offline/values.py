@@ -347,8 +347,10 @@ def comparable(claim: Value, other: Value) -> bool:
             date = claim if claim.kind == "date" else other
             return bool(date.value)
         return claim.kind == "year" or bool(claim.month and other.month)
-    if kinds == {"century", "year"} or kinds == {"century"}:
+    if kinds == {"century"}:
         return True
+    if kinds == {"century", "year"}:
+        return False     # "the 19th century" may be a period around a dated event, not its date
     if claim.kind != other.kind:
         return False
     if claim.kind == "ordinal":

@@ -127,6 +127,9 @@ RULES = (("roles", role_conflict), ("negation", negation_conflict), ("opposite w
          ("value", value_conflict), ("name", name_conflict))
 
 
+CLAUSE_ONLY = ("negation", "opposite wording")
+
+
 def joined(units: list[Analysis]) -> Analysis:
     """Several sentences read as one text (for a claim that combines them)."""
     if len(units) == 1:
@@ -154,8 +157,10 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
                                     [sentence] if i == top[0] else [sentence, best],
                                     [index.analyses[j] for j in top if j != i], index.everything)
         for label, rule in RULES:
+            # a negation or an opposite word is read in its own clause ("not in New Mexico; in Colorado")
+            units = index.clauses[i] if label in CLAUSE_ONLY and index.clauses[i] else [sentence] + index.clauses[i]
             for claim in claims:
-                for unit in [sentence] + index.clauses[i]:
+                for unit in units:
                     why = rule(claim, unit, context)
                     if why:
                         return ClaimVerdict(CONTRADICTED, f"{why} — "
