@@ -17,6 +17,7 @@ from vital_core.backends.offline import lexicon
 from vital_core.backends.offline.answer_types import FUNCTION_CAPS, NUMBER_WORDS, ORDINAL_WORDS
 from vital_core.backends.offline.embedder import embed
 from vital_core.backends.offline.nlp import Tok, analyse_many
+from vital_core.backends.offline.word_rarity import UNKNOWN_RANK, frequency_rank
 from vital_core.backends.offline.values import Value, extract_values
 
 CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM"}
@@ -66,7 +67,10 @@ def _name_spans(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
         if not t.text[:1].isupper() or low in FUNCTION_CAPS or len(t.text) < 2 or t.text == "No" \
                 or low in NUMBER_WORDS or low in ORDINAL_WORDS or t.pos == "NUM":
             return False
-        return t.pos == "PROPN" or (t.pos in ("ADJ", "NOUN") and i > 0) or low in lexicon.DEMONYMS
+        if t.pos == "PROPN" or low in lexicon.DEMONYMS:
+            return True
+        # a capitalised noun opening a sentence is a name only when it is no English word ("Chimborazo")
+        return t.pos in ("ADJ", "NOUN") and (i > 0 or frequency_rank(low) == UNKNOWN_RANK)
 
     spans, i = [], 0
     while i < len(toks):

@@ -142,11 +142,37 @@ def _said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: 
     """
     wanted = {l for l in claim.content if l not in skip}
     wanted |= {w for l in wanted for w in lexicon.synonyms(l)}
+    toks = sentence.toks
     for p in positions:
-        near = sentence.toks[max(0, p - NEIGHBOURHOOD):p + NEIGHBOURHOOD + 1]
+        if p >= len(toks):
+            continue
+        governor = _governor(toks, p)
+        if governor is not None and toks[governor].lemma in wanted:
+            return True     # "died in the same town in 1616": the verb that governs 1616 is "die"
+        near = [t for t in toks[max(0, p - NEIGHBOURHOOD):p + NEIGHBOURHOOD + 1] if _same_clause(toks, p, t.i)]
         if any(t.lemma in wanted and t.lemma not in skip for t in near):
             return True
     return False
+
+
+def _governor(toks, index: int) -> int | None:
+    """The verb a word depends on ("in 1616" -> "died"), a few steps up the parse."""
+    at = index
+    for _ in range(4):
+        head = toks[at].head
+        if head == at:
+            return None
+        at = head
+        if toks[at].pos in ("VERB", "AUX") or toks[at].dep == "ROOT":
+            return at
+    return None
+
+
+def _same_clause(toks, a: int, b: int) -> bool:
+    """No comma, semicolon or coordinating "and"/"but" between two positions."""
+    low, high = sorted((a, b))
+    return not any(t.text in (",", ";", ":", "and", "but", "while", "where", "which", "who")
+                   for t in toks[low + 1:high])
 
 
 def _token_at(sentence: Analysis, offset: int) -> int:
