@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from vital_core.backends.offline import lexicon
+from vital_core.backends.offline.analysis import _close_word
 from vital_core.backends.offline.analysis import GENERIC_HEADS, Analysis, lemma_found, name_found, place_of
 from vital_core.backends.offline.roles import relations
 from vital_core.backends.offline.values import Value, comparable, compatible, consistent
@@ -147,7 +148,8 @@ def _said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: 
         if p >= len(toks):
             continue
         governor = _governor(toks, p)
-        if governor is not None and toks[governor].lemma in wanted:
+        if governor is not None and (toks[governor].lemma in wanted or
+                                     _close_word(toks[governor].lemma, tuple(sorted(wanted)))):
             return True     # "died in the same town in 1616": the verb that governs 1616 is "die"
         near = [t for t in toks[max(0, p - NEIGHBOURHOOD):p + NEIGHBOURHOOD + 1] if _same_clause(toks, p, t.i)]
         if any(t.lemma in wanted and t.lemma not in skip for t in near):
@@ -205,7 +207,13 @@ def value_stated(value: Value, claim: Analysis, context: Context) -> bool:
 
 def value_bound(value: Value, claim: Analysis, sentences: list[Analysis]) -> bool:
     """For support: a sentence states the value, and either it is the sentence's only value of its kind
-    or it stands next to a word of the claim ("died, in 1616" does not state a birth in 1616)."""
+    or it stands next to a word of the claim ("died, in 1616" does not state a birth in 1616); or the
+    value is stated somewhere and another sentence ties a less precise form of it to the claim's words
+    ("(September 12, 1913 - March 31, 1980)" and "Lung cancer killed him in 1980")."""
+    if value_found(value, sentences) and any(
+            _said_near(claim, s, [_token_at(s, v.start) for v in s.values if consistent(value, v)],
+                       {value.dim.lstrip("#")}) for s in sentences if s.toks):
+        return True
     for sentence in sentences:
         if not value_found(value, [sentence]):
             continue
