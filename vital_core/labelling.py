@@ -112,10 +112,12 @@ def check_replaceable(out: Path) -> None:
     record with a decomposition and a ``subclaim-importance-order``, or blank."""
     if not out.is_file() or out.stat().st_size == 0:
         return
+    records = 0
     with out.open("rb") as handle:
         for lineno, raw in enumerate(handle, start=1):
             if not raw.strip():
                 continue
+            records += 1
             try:
                 record = json.loads(raw)
             except (ValueError, RecursionError):
@@ -124,6 +126,9 @@ def check_replaceable(out: Path) -> None:
                 raise InputError(f"{where(out, lineno)}: not a record this command writes (with 'decomposition' "
                                  f"and {ORDER_KEY!r}), so --out is not a label output; the file was left "
                                  "unchanged; choose another --out", out, lineno)
+    if not records:
+        raise InputError(f"{out}: holds only blank lines, so --out is not a label output; the file was left "
+                         "unchanged; choose another --out", out)
 
 
 async def label_records(backend: Backend, rows: list[tuple[int, str, dict | None]], path: Path,

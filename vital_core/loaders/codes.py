@@ -212,6 +212,13 @@ def record_codes(rec: ReleaseRecord, keep_items: bool = False) -> RecordCodes:
                     out.assignment = [_ASSIGN_MEMO[a] for a in raw]
                 except (KeyError, TypeError):
                     out.assignment = [_assign_lookup(a, nplace) for a in raw]
+    response = _check_response_and_documents(rec, place)
+    out.response_id = str(response.get("id", "")) if isinstance(response, dict) else ""
+    return out
+
+
+def _check_response_and_documents(rec: ReleaseRecord, place: Callable[[], str]) -> Any:
+    """The record's ``response`` once it and ``documents`` have the types the loaders read."""
     response = rec.get("response")
     text = response.get("text") if isinstance(response, dict) else response
     if text is not None and not isinstance(text, str):
@@ -220,8 +227,7 @@ def record_codes(rec: ReleaseRecord, keep_items: bool = False) -> RecordCodes:
     documents = rec.get("documents")
     if documents is not None and not isinstance(documents, list):
         raise InvalidRecordError(f"{place()}: field \"documents\" must be a list, got {json_type(documents)}")
-    out.response_id = str(response.get("id", "")) if isinstance(response, dict) else ""
-    return out
+    return response
 
 
 @dataclass

@@ -247,15 +247,11 @@ def iter_condition(source: ConditionSource, log: LoadLog, *, full: bool = False,
         except InputError as exc:
             log.bad(exc)
             continue
-        if primary == RECORDS and _foreign_shape(parsed[primary]):
-            log.bad(InputError(f"{ref.where(i)}: this line has {_foreign_shape(parsed[primary])!r} but the file's "
-                               f"first record is in the official record shape; one file holds one kind of "
-                               f"record", ref.path, ref.lineno(i)))
+        problem = _primary_problem(parsed[primary], primary, ref, i)
+        if problem is not None:
+            log.bad(problem)
             continue
-        query = parsed[primary].get("query")
-        if not isinstance(query, str):
-            log.bad(InputError(f"{ref.where(i)}: record has no 'query' string", ref.path, ref.lineno(i)))
-            continue
+        query = parsed[primary]["query"]
         bad = False
         for kind in parse:
             if kind != primary and parsed[kind].get("query") != query:
@@ -283,9 +279,16 @@ def iter_condition(source: ConditionSource, log: LoadLog, *, full: bool = False,
             yield ReleaseRecord(i, query, parsed, files)
 
 
-def _foreign_shape(rec: dict) -> str | None:
-    """The key that marks a line of the input or results format (not an official record), if any."""
-    return next((k for k in ("responses", "variants") if k in rec), None)
+def _primary_problem(rec: dict, kind: str, ref: FileLines, i: int) -> InputError | None:
+    """What makes a condition's primary record unusable: a line of another format (``responses``,
+    ``variants``) in a file of official records, or no query string."""
+    foreign = next((k for k in ("responses", "variants") if k in rec), None) if kind == RECORDS else None
+    if foreign:
+        return InputError(f"{ref.where(i)}: this line has {foreign!r} but the file's first record is in the "
+                          "official record shape; one file holds one kind of record", ref.path, ref.lineno(i))
+    if not isinstance(rec.get("query"), str):
+        return InputError(f"{ref.where(i)}: record has no 'query' string", ref.path, ref.lineno(i))
+    return None
 
 
 def _query_mismatch(ref: FileLines, fl: FileLines, i: int, query: Any, other: Any) -> None:

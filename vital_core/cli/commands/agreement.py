@@ -23,7 +23,6 @@ def _fmt(value) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vital_core.agreement import compare_labellings
     from vital_core.loaders.discover import NoDataError
     from vital_core.loaders.load import load_examples
 
@@ -38,6 +37,11 @@ def run(args: argparse.Namespace) -> int:
         except InputError as exc:
             print(f"python -m vital_core agreement: error: {exc}", file=sys.stderr)
             return 1
+        if not loaded[-1].examples:
+            print(f"python -m vital_core agreement: error: {name}: no records found"
+                  + (f" ({loaded[-1].skipped} skipped)" if loaded[-1].skipped else ""), file=sys.stderr)
+            return 1
+    from vital_core.agreement import compare_labellings   # scipy: only once both inputs have loaded
     try:
         result = compare_labellings(loaded[0].examples, loaded[1].examples)
     except InputError as exc:

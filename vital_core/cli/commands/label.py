@@ -39,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
     check_out_path(out, source, "labels.jsonl")
     check_replaceable(out)
     rows = read_records(source)   # bad input: one sentence naming the line, exit 2, before any model work
+    if not any(record is not None for _, _, record in rows):
+        raise UsageError(f"{source}: no records found (the file is empty or blank)")
     backend = backend_from_args(args)
     n_records = sum(1 for _, _, r in rows if r is not None)
     print(f"labelling {n_records} record(s) with {backend.info.name} ({backend.info.model})",

@@ -47,7 +47,6 @@ def parse_weights(text: str) -> TierWeights:
 def run(args: argparse.Namespace) -> int:
     from vital_core.dataset import load_dataset
     from vital_core.loaders.discover import NoDataError
-    from vital_core.report import build_report, render_text
 
     weights = parse_weights(args.weights)
     if args.k is not None and args.k <= 0:
@@ -69,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"python -m vital_core report: error: no records loaded from {path}"
               + (f" ({dataset.skipped} skipped)" if dataset.skipped else ""), file=sys.stderr)
         return 1
+    from vital_core.report import build_report, render_text   # scipy: only once the data has loaded
     if args.json:
         json.dump(build_report(dataset, conventions=args.conventions), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")

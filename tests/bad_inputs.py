@@ -1,0 +1,321 @@
+"""A corpus of bad inputs, generated (not hand-copied): mutations of valid files, hostile ``--out``
+files, bad paths and bad flag values, for every command (``score``, ``perturb``, ``label``,
+``report``, ``agreement``) and every loader (input JSONL, results, official records).
+
+Each ``Case`` is run as a subprocess in a folder of its own (``run_case``); an ``Outcome`` says
+whether it ended as it must: the expected exit status, one error line naming the file and line
+(or the field / flag), no traceback, and not one byte of any file it was given changed (inputs
+and existing outputs alike). ``tests/test_bad_input_corpus.py`` asserts it; ``bench/bench_bad_inputs.py``
+prints the figures.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from tests.mock_provider import sample_records
+from tests.release_fixture import condition_records
+
+REPO = Path(__file__).resolve().parents[1]
+OFFLINE_INFO = {"name": "offline", "model": "minilm-int8 + rules", "prompt_version": "offline-1"}
+NOT_JSON, NOT_OBJECT = b'{"query": "broken', b"[1, 2, 3]"
+DEEP = b'{"query": "q?", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+
+
+@dataclass
+class Case:
+    name: str
+    argv: list[str]                   # after ``python -m vital_core``; names are relative to the case folder
+    files: dict[str, bytes]
+    code: int                         # the exit status it must end with
+    needle: str                       # regex the error must match: file and line, or the field / flag
+
+
+@dataclass
+class Outcome:
+    case: Case
+    code: int
+    stderr: str
+    changed: dict[str, int] = field(default_factory=dict)   # file -> bytes it had, when they changed
+
+    @property
+    def traceback(self) -> bool:
+        return "Traceback" in self.stderr
+
+    @property
+    def named(self) -> bool:
+        last = self.stderr.strip().splitlines()[-1] if self.stderr.strip() else ""
+        return "error" in self.stderr and bool(re.search(self.case.needle, self.stderr)) and bool(last)
+
+    @property
+    def ok(self) -> bool:
+        return self.code == self.case.code and not self.traceback and self.named and not self.changed
+
+    def why(self) -> str:
+        return (f"{self.case.name}: exit {self.code} (want {self.case.code}), traceback={self.traceback}, "
+                f"named={self.named} /{self.case.needle}/, changed={self.changed}\n{self.stderr[-600:]}")
+
+
+# --------------------------------------------------------------------------- valid bases
+
+def _jsonl(rows: list) -> bytes:
+    return b"".join((r if isinstance(r, bytes) else json.dumps(r).encode()) + b"\n" for r in rows)
+
+
+def input_rows() -> list[dict]:
+    return sample_records(3)
+
+
+def official_rows() -> list[dict]:
+    rows = []
+    for q in range(3):
+        parts = condition_records("nq", q, "normal")
+        rows.append({**parts["new-metric-out"], "nuggets": parts["nuggets-out"]["nuggets"],
+                     "response": parts["nuggets-out"]["response"]})
+    return rows
+
+
+def results_rows() -> list[dict]:
+    out = []
+    for n, row in enumerate(official_rows()):
+        claims = [{"id": c["id"], "text": c["text"], "importance": c["importance"],
+                   "verdict": {True: "supported", False: "not_enough_evidence", None: "not_judged"}[c["judgment"]]}
+                  for c in row["decomposition"][0]["decomp"]]
+        variant = {"text": row["response"]["text"], "subclaims": claims, "order": [c["id"] for c in claims],
+                   "nugget_assignment": {"N0": "support", "N1": "support", "N2": "not_support"}, "error": None}
+        out.append({"format": "vital-explorer-results/1", "id": f"r{n}", "query": row["query"], "documents": [],
+                    "nuggets": row["nuggets"], "variants": {"normal": variant}, "backend": dict(OFFLINE_INFO)})
+    return out
+
+
+def mutated(rows: list[dict], index: int, change: Callable[[dict], Any]) -> bytes:
+    """The rows as JSONL with row ``index`` replaced by ``change(copy)`` (a dict, or raw bytes)."""
+    rows = copy.deepcopy(rows)
+    new = change(rows[index])
+    rows[index] = new if new is not None else rows[index]
+    return _jsonl(rows)
+
+
+def _set(**values) -> Callable[[dict], dict]:
+    return lambda r: {**r, **values}
+
+
+def _drop(key: str) -> Callable[[dict], dict]:
+    return lambda r: {k: v for k, v in r.items() if k != key}
+
+
+def _raw(data: bytes) -> Callable[[dict], bytes]:
+    return lambda r: data
+
+
+def _non_utf8(r: dict) -> bytes:
+    return json.dumps(r).encode().replace(b'"query": "', b'"query": "\xff\xfe', 1)
+
+
+def _in_variant(**values) -> Callable[[dict], dict]:
+    def change(r):
+        r["variants"]["normal"].update(values)
+        return r
+    return change
+
+
+def _first_claim(**values) -> Callable[[dict], dict]:
+    def change(r):
+        claims = r["variants"]["normal"]["subclaims"] if "variants" in r else r["decomposition"][0]["decomp"]
+        if claims:   # (``values`` is shared by every use of this mutation: read, never changed)
+            claims[0] = values["_whole"] if "_whole" in values else {**claims[0], **values}
+        return r
+    return change
+
+
+def _decomp(value) -> Callable[[dict], dict]:
+    def change(r):
+        r["decomposition"][0]["decomp"] = value
+        return r
+    return change
+
+
+INPUT_MUTATIONS = {
+    "not-json": _raw(NOT_JSON), "not-object": _raw(NOT_OBJECT), "deep-nesting": _raw(DEEP), "non-utf8": _non_utf8,
+    "no-query": _drop("query"), "query-number": _set(query=5), "responses-list": _set(responses=["x"]),
+    "responses-typo": lambda r: {**_drop("responses")(r), "response": r["responses"]},
+    "response-number": lambda r: {**r, "responses": {**r["responses"], "normal": 3}},
+    "documents-string": _set(documents="one long document"), "document-number": _set(documents=[1]),
+    "reference-number": _set(reference=7), "id-bool": _set(id=True), "id-list": _set(id=[1]),
+    "no-text": _set(responses={"normal": None, "wrong": " "}),
+}
+RESULTS_MUTATIONS = {
+    "variants-list": _set(variants=["normal"]), "nuggets-string": _set(nuggets="N0 N1"),
+    "documents-string": _set(documents="doc"), "query-object": _set(query={"q": 1}),
+    "subclaims-string": _in_variant(subclaims="S1 S2"), "subclaim-number": _first_claim(_whole=3),
+    "text-list": _in_variant(text=["a"]), "order-string": _in_variant(order="S1"),
+    "assignment-list": _in_variant(nugget_assignment=["support"]),
+    "importance-unknown": _first_claim(importance="critical"), "verdict-unknown": _first_claim(verdict="maybe"),
+    "format-other": _set(format="other-tool/2"), "no-variants": _drop("variants"),
+    "duplicate-id": _set(id="r0"), "not-json": _raw(NOT_JSON), "not-object": _raw(NOT_OBJECT),
+}
+OFFICIAL_MUTATIONS = {
+    "decomposition-string": _set(decomposition="abc"), "decomp-string": _decomp("abc"),
+    "claim-number": _decomp([3]), "response-list": _set(response=["a"]), "documents-string": _set(documents="d"),
+    "nuggets-string": _set(nuggets="N0"), "importance-unknown": _first_claim(importance="critical"),
+    "judgment-unknown": _first_claim(judgment="maybe"), "no-query": _drop("query"), "not-json": _raw(NOT_JSON),
+    "not-object": _raw(NOT_OBJECT), "variants-line": _set(variants={}), "responses-line": _set(responses={}),
+    "claim-no-id": _first_claim(_whole={"text": "no id"}), "claim-text-number": _first_claim(text=5),
+    "duplicate-claim-id": lambda r: _decomp(r["decomposition"][0]["decomp"][:1] * 2)(r),
+    "non-utf8": _non_utf8, "deep-nesting": _raw(DEEP),
+}
+LABEL_CHECKS = ("decomposition-string", "decomp-string", "claim-number", "no-query", "not-json", "not-object",
+                "claim-no-id", "claim-text-number", "duplicate-claim-id", "non-utf8", "deep-nesting")
+REPORT_CHECKS = ("decomposition-string", "decomp-string", "claim-number", "response-list", "documents-string",
+                 "nuggets-string", "importance-unknown", "judgment-unknown", "no-query", "not-json", "not-object",
+                 "variants-line", "responses-line")
+OFFLINE = ["--backend", "offline", "--no-progress"]
+
+
+def _line(name: str, index: int) -> str:
+    return rf"{re.escape(name)} line {index + 1}\b"
+
+
+# command -> (its arguments after the bad file, the exit status bad data must end with)
+LOADER_COMMANDS = {"report": (["--no-cache"], 1), "agreement": (["clean.jsonl"], 1),
+                   "score": (["--out", "out.jsonl", *OFFLINE], 2), "perturb": (["--out", "out.jsonl", *OFFLINE], 2),
+                   "label": (["--out", "labels.jsonl", "--backend", "offline"], 2)}
+
+
+def mutation_cases(family: str, filename: str, rows: list[dict], index: int, mutations: dict,
+                   commands: dict[str, tuple | None]) -> list[Case]:
+    """Each mutation of row ``index`` fed to each command (``commands[c]``: the mutations it checks, None: all)."""
+    clean, cases = _jsonl(rows), []
+    for name, change in mutations.items():
+        bad = mutated(rows, index, change)
+        for command, names in commands.items():
+            if names is None or name in names:
+                rest, code = LOADER_COMMANDS[command]
+                cases.append(Case(f"{command}-{family}-{name}-line{index + 1}", [command, filename, *rest],
+                                  {filename: bad, "clean.jsonl": clean}, code, _line(filename, index)))
+    return cases
+
+
+def input_cases() -> list[Case]:
+    for_perturb = tuple(name for name in INPUT_MUTATIONS if name != "no-text")
+    return [case for index, commands in ((0, {"score": None}), (2, {"score": None}), (1, {"perturb": for_perturb}))
+            for case in mutation_cases("input", "in.jsonl", input_rows(), index, INPUT_MUTATIONS, commands)]
+
+
+def results_cases() -> list[Case]:
+    return mutation_cases("results", "res.jsonl", results_rows(), 2, RESULTS_MUTATIONS,
+                          {"report": None, "agreement": None, "score": None})
+
+
+def official_cases() -> list[Case]:
+    return mutation_cases("official", "normal.jsonl", official_rows(), 1, OFFICIAL_MUTATIONS,
+                          {"report": REPORT_CHECKS, "agreement": REPORT_CHECKS, "label": LABEL_CHECKS})
+
+
+FOREIGN_OUT = {"config-json": b'{"id":"cfg"}', "text": b"hello\nworld", "binary": b"\x00\xff\xfe\x01",
+               "blank-lines": b"\n\n", "other-format": b'{"format": "other/1", "id": "x"}\n', "csv": b"a,b\n1,2\n"}
+
+
+def out_cases() -> list[Case]:
+    inputs = {"score": _jsonl(input_rows()), "perturb": _jsonl(input_rows()), "label": _jsonl(official_rows())}
+    own = dict(results_rows()[0], id="q1")
+    foreign = dict(FOREIGN_OUT, **{"own-then-foreign-tail": _jsonl([own]) + b"my notes",
+                                   "duplicate-ids": _jsonl([own, own])})
+    foreign["score-results-to-perturb"] = _jsonl([own])
+    cases = []
+    for command, inp in inputs.items():
+        tail = ["--backend", "offline"] + (["--no-progress"] if command != "label" else [])
+        for name, content in foreign.items():
+            if name == "score-results-to-perturb" and command == "score":
+                continue
+            line = 2 if name in ("own-then-foreign-tail", "duplicate-ids") and command == "score" else 1
+            cases.append(Case(f"{command}-out-{name}", [command, "in.jsonl", "--out", "out.jsonl", *tail],
+                              {"in.jsonl": inp, "out.jsonl": content}, 2, rf"out\.jsonl( line {line}\b|:)"))
+        places = {"folder": ("outdir", "is a folder", {"outdir/keep.txt": b"x"}),
+                  "under-file": ("afile/out.jsonl", "is a file, not a folder", {"afile": b"x"}),
+                  "unwritable": ("/sys/vital-corpus.jsonl", "cannot write there", {}),
+                  "is-input": ("in.jsonl", "must not be the input", {})}
+        for name, (out, needle, files) in places.items():
+            cases.append(Case(f"{command}-out-{name}", [command, "in.jsonl", "--out", out, *tail],
+                              {"in.jsonl": inp, **files}, 2, re.escape(needle)))
+    return cases
+
+
+FLAGS = {
+    "score": [("--concurrency", "0"), ("--concurrency", "abc"), ("--timeout", "0"), ("--timeout", "nan"),
+              ("--temperature", "2.5"), ("--max-tokens", "-1"), ("--max-attempts", "0"), ("--backoff", "-1"),
+              ("--cache-size-mb", "0"), ("--record-timeout", "inf"), ("--max-words", "0"), ("--backend", "bogus"),
+              ("--structured-output", "maybe")],
+    "perturb": [("--kinds", "bogus"), ("--kinds", ","), ("--max-words", "-3"), ("--concurrency", "-2")],
+    "label": [("--concurrency", "0"), ("--record-timeout", "-5"), ("--max-tokens", "0")],
+    "report": [("--k", "0"), ("--k", "nan"), ("--weights", "a,b,c"), ("--weights", "1,2"),
+               ("--conventions", "bogus")],
+}
+
+
+def flag_cases() -> list[Case]:
+    inputs = {"score": _jsonl(input_rows()), "perturb": _jsonl(input_rows()), "label": _jsonl(official_rows()),
+              "report": _jsonl(results_rows())}
+    cases = []
+    for command, flags in FLAGS.items():
+        for flag, value in flags:
+            argv = [command, "in.jsonl"] + (["--out", "out.jsonl"] if command != "report" else []) + [flag, value]
+            cases.append(Case(f"{command}-flag{flag}={value}", argv, {"in.jsonl": inputs[command]}, 2,
+                              re.escape(flag)))
+    cases.append(Case("agreement-flag-missing-b", ["agreement", "a.jsonl"], {"a.jsonl": inputs["report"]}, 2,
+                      r"arguments are required: b"))
+    return cases
+
+
+def path_cases() -> list[Case]:
+    commands = {"score": ["--out", "out.jsonl", *OFFLINE], "perturb": ["--out", "out.jsonl", *OFFLINE],
+                "label": ["--out", "out.jsonl", "--backend", "offline"], "report": ["--no-cache"],
+                "agreement": ["empty.jsonl"]}
+    cases = []
+    for command, rest in commands.items():
+        cases.append(Case(f"{command}-path-missing", [command, "nope.jsonl", *rest], {"empty.jsonl": b""},
+                          2, r"nope\.jsonl"))
+        code = 1 if command in ("report", "agreement") else 2
+        cases.append(Case(f"{command}-path-empty", [command, "empty.jsonl", *rest], {"empty.jsonl": b""}, code,
+                          r"empty\.jsonl"))
+    for command, rest in (("report", ["--no-cache"]), ("score", ["--out", "out.jsonl", *OFFLINE])):
+        cases.append(Case(f"{command}-path-no-data", [command, "data"], {"data/readme.txt": b"no results here"},
+                          2, r"data: no results found"))
+        cases[-1].argv += rest
+    cases.append(Case("report-path-original-only", ["report", "original.jsonl", "--no-cache"],
+                      {"original.jsonl": _jsonl([{"query": "q?", "documents": []}])}, 2, r"original\.jsonl"))
+    cases.append(Case("label-path-folder", ["label", "data", "--out", "out.jsonl", "--backend", "offline"],
+                      {"data/x.jsonl": b"{}\n"}, 2, r"data is not a file"))
+    return cases
+
+
+def generate() -> list[Case]:
+    return input_cases() + results_cases() + official_cases() + out_cases() + flag_cases() + path_cases()
+
+
+# --------------------------------------------------------------------------- running one case
+
+def _env(cache: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "VITAL_"))}
+    env.update(VITAL_CACHE_DIR=str(cache), PYTHONPATH=str(REPO))
+    return env
+
+
+def run_case(case: Case, root: Path) -> Outcome:
+    """Write the case's files into a folder of its own, run the command, compare every file after."""
+    folder = root / re.sub(r"[^A-Za-z0-9._-]+", "_", case.name)
+    for name, data in case.files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    folder.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([sys.executable, "-m", "vital_core", *case.argv], cwd=folder, env=_env(root / ".cache"),
+                          capture_output=True, timeout=300)
+    changed = {name: len(data) for name, data in case.files.items() if (folder / name).read_bytes() != data}
+    return Outcome(case, done.returncode, done.stderr.decode("utf-8", "replace"), changed)
