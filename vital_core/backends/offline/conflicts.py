@@ -148,8 +148,9 @@ def _said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: 
         if p >= len(toks):
             continue
         governor = _governor(toks, p)
-        if governor is not None and (toks[governor].lemma in wanted or
-                                     _close_word(toks[governor].lemma, tuple(sorted(wanted)))):
+        verb = toks[governor].lemma if governor is not None else ""
+        # the soft match only for content words, whose vectors the verifier embedded in one batch
+        if verb and (verb in wanted or (verb in sentence.content and _close_word(verb, tuple(sorted(wanted))))):
             return True     # "died in the same town in 1616": the verb that governs 1616 is "die"
         near = [t for t in toks[max(0, p - NEIGHBOURHOOD):p + NEIGHBOURHOOD + 1] if _same_clause(toks, p, t.i)]
         if any(t.lemma in wanted and t.lemma not in skip for t in near):
