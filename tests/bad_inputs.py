@@ -160,6 +160,7 @@ RESULTS_MUTATIONS = {
     "importance-unknown": _first_claim(importance="critical"), "verdict-unknown": _first_claim(verdict="maybe"),
     "format-other": _set(format="other-tool/2"), "no-variants": _drop("variants"),
     "duplicate-id": _set(id="r0"), "not-json": _raw(NOT_JSON), "not-object": _raw(NOT_OBJECT),
+    "deep-nesting": _raw(DEEP),
 }
 OFFICIAL_MUTATIONS = {
     "decomposition-string": _set(decomposition="abc"), "decomp-string": _decomp("abc"),
@@ -252,11 +253,11 @@ FLAGS = {
     "score": [("--concurrency", "0"), ("--concurrency", "abc"), ("--timeout", "0"), ("--timeout", "nan"),
               ("--temperature", "2.5"), ("--max-tokens", "-1"), ("--max-attempts", "0"), ("--backoff", "-1"),
               ("--cache-size-mb", "0"), ("--record-timeout", "inf"), ("--max-words", "0"), ("--backend", "bogus"),
-              ("--structured-output", "maybe")],
+              ("--structured-output", "maybe"), ("--cache-dir", "in.jsonl")],
     "perturb": [("--kinds", "bogus"), ("--kinds", ","), ("--max-words", "-3"), ("--concurrency", "-2")],
     "label": [("--concurrency", "0"), ("--record-timeout", "-5"), ("--max-tokens", "0")],
     "report": [("--k", "0"), ("--k", "nan"), ("--weights", "a,b,c"), ("--weights", "1,2"),
-               ("--conventions", "bogus")],
+               ("--conventions", "bogus"), ("--cache-dir", "in.jsonl")],
 }
 
 

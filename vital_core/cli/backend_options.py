@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 from vital_core.backends import BACKEND_NAMES, config
-from vital_core.cli.main import UsageError, number_in
+from vital_core.cli.main import UsageError, folder_arg, number_in
 from vital_core.pipeline import MAX_WORDS
 from vital_core.runs import RECORD_TIMEOUT
 
@@ -31,7 +31,7 @@ def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
                                       "(default: env OPENAI_BASE_URL, else api.openai.com)")
     g.add_argument("--concurrency", type=number_in(int, 1, 1000), default=8,
                    help="at most this many requests in flight, shared by all records (default 8)")
-    g.add_argument("--cache-dir", help="LLM reply cache folder (default: env VITAL_CACHE_DIR, "
+    g.add_argument("--cache-dir", type=folder_arg, help="LLM reply cache folder (default: env VITAL_CACHE_DIR, "
                                        "else ~/.cache/vital-explorer/llm)")
     g.add_argument("--cache-size-mb", type=number_in(int, 1), default=1024, help="cache size limit in MB (default 1024)")
     g.add_argument("--no-cache", action="store_true", help="neither read nor write the reply cache")

@@ -52,6 +52,13 @@ def number_in(kind: type, low: float | None = None, high: float | None = None, *
     return parse
 
 
+def folder_arg(text: str) -> str:
+    """An argparse ``type``: a folder that may not exist yet, but is not an existing file."""
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text} is a file; give a folder")
+    return text
+
+
 class _ProgressSafeHandler(logging.Handler):
     """Log lines written above tqdm's progress bar instead of through it."""
 

@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from vital_core.cli.main import UsageError, number_in
+from vital_core.cli.main import UsageError, folder_arg, number_in
 from vital_core.conventions import CONVENTIONS, PAPER
 from vital_core.errors import InputError
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights
@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="skip malformed records or unknown labels instead of stopping; reports how many")
     parser.add_argument("--k", type=number_in(float, 0, above=True), default=None, help="K of F1@K (default: median subclaim count)")
     parser.add_argument("--no-query-types", action="store_true", help="do not split the tables by query type")
-    parser.add_argument("--cache-dir", default=None, help="dataset cache folder (default $VITAL_CACHE_DIR or "
+    parser.add_argument("--cache-dir", type=folder_arg, default=None, help="dataset cache folder (default $VITAL_CACHE_DIR or "
                                                           "~/.cache/vital-explorer)")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the dataset cache")
 
