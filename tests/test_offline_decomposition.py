@@ -117,3 +117,10 @@ def test_claims_of_the_dev_paragraphs_open_with_a_word_of_their_sentence():
             for claim in claims:
                 assert claim.split()[0].strip(",.").lower() in allowed, (sentence, claim)
             previous_words |= _whole_words(sentence)
+
+
+def test_it_does_not_stand_for_a_person():
+    pairs = decompose("Jane Austen wrote Emma. It was published in 1815.")
+    assert pairs[1][1] == ["It was published in 1815."]
+    pairs = decompose("The Eiffel Tower is in Paris. It was completed in 1889.")
+    assert pairs[1][1] == ["The Eiffel Tower was completed in 1889."]

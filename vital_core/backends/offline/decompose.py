@@ -337,8 +337,12 @@ def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
     if not previous:
         return sentence
     if _LEADING_PRONOUN.match(sentence):
-        if sentence.split()[0] in ("He", "She") and previous.split()[0] in ("The", "These", "This", "Those"):
+        personal = sentence.split()[0] in ("He", "She")
+        person_name = previous.split()[0] not in ("The", "These", "This", "Those") and len(previous.split()) >= 2
+        if personal and previous.split()[0] in ("The", "These", "This", "Those"):
             return sentence
+        if sentence.split()[0] == "It" and person_name:
+            return sentence   # "Jane Austen wrote Emma. It was published ...": "it" is not Jane Austen
         return _LEADING_PRONOUN.sub(previous, sentence, count=1)
     if previous.split()[0] in ("The", "These", "This", "Those") or not re.search(r"\b(he|she|they)\b", sentence):
         return sentence
