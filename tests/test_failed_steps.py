@@ -86,6 +86,9 @@ def test_report_counts_failures_and_leaves_them_out_of_every_mean(tmp_path, conv
     healthy = dataset.frame[(dataset.frame.condition == "wrong") & dataset.frame.error.isna()]
     assert wrong["vital_precision"] == pytest.approx(float(healthy["vital_precision"].astype(float).mean()))
     assert report["undefined"]["wrong"]["vital_precision"] >= 1
+    named = [r for r in report["records"] if r["error"]]
+    assert len(named) == 1 and named[0]["condition"] == "wrong" and "verify exploded" in named[0]["error"]
+    assert named[0]["vital_precision"] is None and named[0]["rlp"] is None
     text = render_text(dataset, conventions=conventions)
     assert "failed (a step failed" in text and "wrong: 1" in text
 

@@ -103,7 +103,7 @@ def build_report(dataset: Dataset, *, conventions: str = conv.PAPER, include_rec
         out["by_query_type"][qt] = {"conditions": c, "undefined": u}
     if include_records:
         keys = defined_metrics(frame, REPORT_METRICS)
-        cols = ["example_id", "condition", "index", "query", "dataset", "query_type"] + keys
+        cols = ["example_id", "condition", "index", "query", "dataset", "query_type", "error"] + keys
         sub = frame[cols].astype(object)
         sub = sub.where(sub.notna(), None)
         judged = ~conv.never_judged(frame).to_numpy()
