@@ -117,14 +117,18 @@ def derivable(value: Value, target: Analysis) -> bool:
 
 
 def _with_subject(target: Analysis, context: Context) -> Analysis:
-    """The clause holding a rival, with its sentence's subject (a clause "was shot dead in 1865" shares it):
+    """The clause holding a rival, with its sentence's subject (a clause "was shot dead in 1865" shares it)
+    and the countries its sentence names (the frame: "... of Catalonia, in Spain; the capital is Madrid"):
     the rest of the claim must be stated there, not anywhere in a long sentence or list."""
-    subject = context.sentences[0].subject
-    if not subject or subject in target.names:
+    sentence = context.sentences[0]
+    subject = sentence.subject
+    countries = {k for k in sentence.name_keys if lexicon.place_kind(k) == "country"}
+    if (not subject or subject in target.names) and not countries:
         return target
-    return Analysis(text=f"{subject} {target.text}", toks=(), lemmas=target.lemmas, words=target.words | {
-        w.lower() for w in subject.split()}, names={**target.names, subject: 0}, name_keys=target.name_keys,
-        values=target.values, content=target.content)
+    names = {**target.names, **({subject: 0} if subject else {})}
+    words = target.words | {w.lower() for w in subject.split()} if subject else target.words
+    return Analysis(text=f"{subject} {target.text}", toks=(), lemmas=target.lemmas, words=words, names=names,
+                    name_keys=target.name_keys | countries, values=target.values, content=target.content)
 
 
 def value_found(value: Value, targets: list[Analysis]) -> bool:
@@ -241,6 +245,8 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
             continue
         others = [v for v in claim.values if v is not value]
         if not all(value_found(v, [context.joined]) for v in others) or value_stated(value, claim, context):
+            continue
+        if any(l in EVENT_QUALIFIERS and not lemma_found(l, context.joined) for l in claim.content):
             continue   # another value is unknown too (a different event), or the claim's own value is stated
         if rest_coverage(claim, context.joined, skip_value=value, soft=True) >= REST_COVERAGE and \
                 rest_coverage(claim, _with_subject(target, context), skip_value=value, soft=True) >= REST_COVERAGE:
@@ -276,9 +282,17 @@ ORGANISATION_WORDS = {"foundation", "organization", "organisation", "association
                       "battle", "prize", "award", "site", "mission", "program", "programme", "project"}
 
 
+NAME_PARTICLES = {"da", "de", "di", "van", "von", "der", "del", "la", "le", "du", "bin", "ibn"}
+# Words that single out one occurrence of an event: a claim about "their first match" whose evidence
+# never says "first" may be about another match, so another date there is no conflict.
+EVENT_QUALIFIERS = {"first", "last", "final", "initial", "earliest", "latest", "previous", "next", "second",
+                    "third", "original", "only", "maiden", "inaugural"}
+
+
 def _person_like(name: str) -> bool:
     words = {w.lower() for w in name.split()}
-    return (all(w[:1].isupper() for w in name.split()) and not name.isupper() and len(name) > 2
+    return (all(w[:1].isupper() for w in name.split() if w.lower() not in NAME_PARTICLES)
+            and not name.isupper() and len(name) > 2
             and not words & GENERIC_HEADS and not words & ORGANISATION_WORDS)
 
 
