@@ -57,18 +57,20 @@ def active_backend():
     return backend_settings.build_backend(s, key)
 
 
-async def close_backend(backend) -> None:
-    """Release an endpoint backend's HTTP client; the shared offline backend stays loaded."""
-    if backend is not _offline_backend():
-        await backend.aclose()
+def scoring_run(backend, coro):
+    """A coroutine that awaits ``coro`` (using ``backend``), then releases an endpoint backend's client in
+    the same event loop; the shared offline backend stays loaded. Which one it is is decided here, on the
+    script's thread: the shared backend is a cached resource, and the run may go on another thread."""
+    close = backend is not _offline_backend()
 
+    async def run():
+        try:
+            return await coro
+        finally:
+            if close:
+                await backend.aclose()
 
-async def scoring_run(backend, coro):
-    """Await one coroutine using ``backend``, then release its client in the same event loop."""
-    try:
-        return await coro
-    finally:
-        await close_backend(backend)
+    return run()
 
 
 @contextmanager
