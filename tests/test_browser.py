@@ -279,14 +279,25 @@ def test_markdown_in_a_results_file_fetches_nothing(server, page, hostile_dir):
 
 
 def _pick_in_last_column(page, grid, row: int, option: str, row_height: int) -> None:
-    """Open the select editor of the last column's cell in ``row`` (0-based) and pick ``option``."""
-    grid.wait_for()
-    page.wait_for_timeout(500)
-    box = grid.bounding_box()
-    page.mouse.click(box["x"] + box["width"] - 40, box["y"] + HEADER_HEIGHT + row_height * row + row_height / 2)
-    page.wait_for_timeout(300)
-    page.keyboard.press("Enter")
-    page.get_by_role("option", name=option).click()
+    """Open the select editor of the last column's cell in ``row`` (0-based) and pick ``option``.
+
+    The grid is a canvas: a click lands on a cell only once it is laid out, so the click is tried
+    again (up to three times) until the editor's options show."""
+    choice = page.get_by_role("option", name=option)
+    for attempt in range(3):
+        grid.wait_for()
+        grid.scroll_into_view_if_needed()
+        page.wait_for_timeout(500 + 500 * attempt)
+        box = grid.bounding_box()
+        page.mouse.click(box["x"] + box["width"] - 40, box["y"] + HEADER_HEIGHT + row_height * row + row_height / 2)
+        page.wait_for_timeout(300)
+        page.keyboard.press("Enter")
+        try:
+            choice.wait_for(timeout=5_000)
+            break
+        except sync_api.TimeoutError:
+            page.keyboard.press("Escape")
+    choice.click()
 
 
 def test_annotate_keeps_every_edit(server, page):
