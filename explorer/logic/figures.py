@@ -59,21 +59,29 @@ def cumulative_figure(dataset: Dataset, title: str):
     return fig
 
 
+def _grouped_bars(wide: pd.DataFrame, x_labels: list[str], title: str, ylabel: str, note: str, *,
+                  colour_offset: int = 0, rotation: int = 20, width_per_x: float = 1.5, note_y: float = -0.12):
+    """Bars of ``wide`` (one row per condition, one column per x) grouped by x, in the app's colours."""
+    groups, columns = list(wide.index), list(wide.columns)
+    fig, ax = plt.subplots(figsize=(1.6 + width_per_x * len(columns), 4.0))
+    width = 0.8 / len(groups)
+    for i, group in enumerate(groups):
+        xs = [x + (i - (len(groups) - 1) / 2) * width for x in range(len(columns))]
+        ax.bar(xs, [wide.at[group, c] for c in columns], width, label=group, edgecolor="white",
+               **_style(group, i + colour_offset))
+    ax.set_xticks(range(len(columns)), x_labels, rotation=rotation, ha="right")
+    ax.set(title=title, ylabel=ylabel, ylim=(0, 1.05))
+    ax.legend(frameon=False)
+    fig.text(0.01, note_y, note, fontsize=7, wrap=True)
+    return fig
+
+
 def bars_figure(means: pd.DataFrame, keys: list[str], title: str, ylabel: str, note: str):
     keys = [k for k in keys if k in means.columns and means[k].notna().any()]
     if not keys:
         return None
-    conditions = ordered_conditions(means.index)
-    fig, ax = plt.subplots(figsize=(1.6 + 1.5 * len(keys), 4.0))
-    width = 0.8 / len(conditions)
-    for i, cond in enumerate(conditions):
-        xs = [k + (i - (len(conditions) - 1) / 2) * width for k in range(len(keys))]
-        ax.bar(xs, [means.at[cond, k] for k in keys], width, label=cond, edgecolor="white", **_style(cond, i))
-    ax.set_xticks(range(len(keys)), [label(k) for k in keys], rotation=20, ha="right")
-    ax.set(title=title, ylabel=ylabel, ylim=(0, 1.05))
-    ax.legend(frameon=False)
-    fig.text(0.01, -0.12, note, fontsize=7, wrap=True)
-    return fig
+    wide = means.loc[ordered_conditions(means.index), keys]
+    return _grouped_bars(wide, [label(k) for k in keys], title, ylabel, note)
 
 
 def detection_figure(dataset: Dataset):
@@ -82,19 +90,11 @@ def detection_figure(dataset: Dataset):
     det = detection_frame(stats.paired_tests(conv.strict_frame(frame, keys), metrics=keys), None)
     if det.empty:
         return None
-    wide = det.pivot_table(index="variant", columns="metric", values="detection_rate", sort=False)
     metrics = list(dict.fromkeys(det["metric"]))
-    fig, ax = plt.subplots(figsize=(1.6 + 0.9 * len(metrics), 4.0))
-    width = 0.8 / len(wide.index)
-    for i, variant in enumerate(wide.index):
-        xs = [m + (i - (len(wide.index) - 1) / 2) * width for m in range(len(metrics))]
-        ax.bar(xs, [wide.at[variant, m] for m in metrics], width, label=variant, edgecolor="white",
-               **_style(variant, i + 1))
-    ax.set_xticks(range(len(metrics)), metrics, rotation=30, ha="right")
-    ax.set(title="Detection rate per metric", ylabel="share of pairs noticed", ylim=(0, 1.05))
-    ax.legend(frameon=False)
-    fig.text(0.01, -0.2, stats.NOTICED_RULE.capitalize() + ".", fontsize=7)
-    return fig
+    wide = det.pivot_table(index="variant", columns="metric", values="detection_rate", sort=False)[metrics]
+    return _grouped_bars(wide, metrics, "Detection rate per metric", "share of pairs noticed",
+                         stats.NOTICED_RULE.capitalize() + ".", colour_offset=1, rotation=30, width_per_x=0.9,
+                         note_y=-0.2)
 
 
 def write_figures(dataset: Dataset, folder: str | Path, convention: str = conv.PAPER) -> list[Path]:
