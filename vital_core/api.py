@@ -7,8 +7,9 @@
                                   "documents": ["Emma is a novel by Jane Austen, published in 1815."]}])
     frame[["id", "variant", "factscore_precision", "vital_precision", "undefined"]]
 
-One row per response: its id, variant, query, every metric of the catalog (NaN
-when undefined) and ``undefined``, which says for each undefined metric why
+One row per response: its id, variant, query, ``evidence_mode`` (what its
+claims were checked against), every metric of the catalog (NaN when undefined)
+and ``undefined``, which says for each undefined metric why
 (``"fc_f1: needs a reference answer ..."``), plus ``error`` when scoring failed.
 """
 from __future__ import annotations
@@ -113,7 +114,11 @@ def evaluate(data: Iterable[dict] | pd.DataFrame, backend: str | Backend = "offl
     by_id = {e.id: e for e in examples}
     frame["undefined"] = [_undefined_reasons(by_id[i], v, row) for i, v, row in
                           zip(frame["id"], frame["variant"], frame.to_dict(orient="records"))]
+    # what the verdicts were checked against: documents, reference, normal response (taken as correct) or none
+    frame["evidence_mode"] = [by_id[i].variants[v].evidence_mode if v in by_id[i].variants else ""
+                              for i, v in zip(frame["id"], frame["variant"])]
     metrics = [k for k in METRICS if k in frame.columns]
     frame[metrics] = frame[metrics].astype("Float64").astype(float)     # undefined = NaN, flags as 0/1
-    keep = ["id", "variant", "query", "dataset", "subset", "query_type", "error"] + metrics + ["undefined"]
+    keep = ["id", "variant", "query", "dataset", "subset", "query_type", "evidence_mode", "error"] + metrics \
+        + ["undefined"]
     return frame[keep]

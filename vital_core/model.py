@@ -58,9 +58,16 @@ DATASET_QUERY_TYPE = {
     "hotpotqa": SINGLE_ANSWER, "naturalquestions": SINGLE_ANSWER, "triviaqa": SINGLE_ANSWER,
 }
 
-# Evidence modes a verdict can come from.
-EVIDENCE_DOCUMENTS, EVIDENCE_REFERENCE, EVIDENCE_NONE, EVIDENCE_UNKNOWN = (
-    "documents", "reference", "none", "unknown")
+# Evidence modes a verdict can come from. "normal response": no documents and no reference answer
+# were given, so the other variants were checked against the example's normal response, taken as
+# correct (the setting in which the benchmark builds its missing and wrong variants).
+EVIDENCE_DOCUMENTS, EVIDENCE_REFERENCE, EVIDENCE_NONE, EVIDENCE_UNKNOWN, EVIDENCE_NORMAL = (
+    "documents", "reference", "none", "unknown", "normal response")
+# Modes whose verdicts are checks against a correct answer: factual-correctness precision is the verdicts.
+AGAINST_AN_ANSWER = (EVIDENCE_REFERENCE, EVIDENCE_NORMAL)
+# Why the normal response's own claims count as supported in the "normal response" mode.
+TAKEN_AS_CORRECT = ("taken as correct: no documents and no reference answer were given, so the normal "
+                    "response is the reference the other variants are checked against")
 
 
 class InvalidLabelError(ValueError):

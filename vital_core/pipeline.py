@@ -6,6 +6,14 @@ that variant and the others go on; nothing here raises for a model failure. The
 reference answer's shared task is always awaited or cancelled, so its failure
 is never left unretrieved.
 ``on_step`` lets the app show progress step by step.
+
+Evidence (``choose_evidence``): the documents when given, else the reference
+answer, else - when the example has a normal response and another variant - the
+normal response taken as correct (``EVIDENCE_NORMAL``): the other variants are
+checked against it as against a reference answer, the nuggets are built from
+it, and its own claims and nuggets count as supported with the reason
+``TAKEN_AS_CORRECT`` (nothing independent checks it; it is the baseline the
+variants' changes are measured from). Else none (the model's own knowledge).
 """
 from __future__ import annotations
 
@@ -14,8 +22,9 @@ import dataclasses
 from typing import Awaitable, Callable, Mapping
 
 from vital_core.backends.base import Backend, Evidence
-from vital_core.model import (EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_REFERENCE, UNLABELLED,
-                    Document, ExampleResult, ResponseResult, Subclaim)
+from vital_core.model import (EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE, NORMAL,
+                              NOT_JUDGED, SUPPORT, SUPPORTED, TAKEN_AS_CORRECT, UNLABELLED, Document, ExampleResult,
+                              ResponseResult, Subclaim)
 
 StepCallback = Callable[[str], None]
 # The most words one response may have (``--max-words``): longer ones are refused with a message, not scored.
@@ -26,13 +35,30 @@ def _noop(_: str) -> None:
     return None
 
 
-def choose_evidence(documents: list[Document], reference: str | None) -> Evidence:
-    """Documents when given, else the reference answer, else the model's own knowledge."""
+def choose_evidence(documents: list[Document], reference: str | None,
+                    responses: Mapping[str, str] | None = None) -> Evidence:
+    """Documents when given, else the reference answer, else the normal response (taken as correct) when
+    ``responses`` has another variant to check against it, else the model's own knowledge."""
     if documents:
         return Evidence(mode=EVIDENCE_DOCUMENTS, documents=list(documents), reference=reference)
     if reference and reference.strip():
         return Evidence(mode=EVIDENCE_REFERENCE, reference=reference)
+    texts = {name: text for name, text in (responses or {}).items() if text and text.strip()}
+    if NORMAL in texts and len(texts) > 1:
+        return Evidence(mode=EVIDENCE_NORMAL, reference=texts[NORMAL])
     return Evidence(mode=EVIDENCE_NONE)
+
+
+def for_backend(evidence: Evidence) -> Evidence:
+    """What a backend checks claims against: the normal response is given to it as a reference answer
+    (backends know documents, reference and none; the result records the mode itself)."""
+    if evidence.mode == EVIDENCE_NORMAL:
+        return Evidence(mode=EVIDENCE_REFERENCE, reference=evidence.reference)
+    return evidence
+
+
+def _mode_words(evidence: Evidence) -> str:
+    return "the normal response" if evidence.mode == EVIDENCE_NORMAL else evidence.mode
 
 
 def subclaims_from_sentences(sentences, prefix: str = "S") -> list[Subclaim]:
@@ -77,15 +103,10 @@ async def score_response(backend: Backend, query: str, variant: str, text: str,
     example) are checked against this response for factual-correctness recall."""
     result = ResponseResult(variant=variant, text=text, evidence_mode=evidence.mode)
     try:
-        on_step(f"{variant}: decomposing into subclaims")
-        result.subclaims = subclaims_from_sentences(await backend.decompose(query, text))
+        await _decompose_and_rank(backend, query, result, on_step)
         if result.subclaims:
-            on_step(f"{variant}: ranking {len(result.subclaims)} subclaims by importance")
-            ranking = await backend.rank(query, result.subclaims)
-            result.order = apply_ranking(result.subclaims, ranking)
-            result.warnings.extend(ranking.warnings)
-            on_step(f"{variant}: verifying against {evidence.mode}")
-            apply_verdicts(result.subclaims, await backend.verify(query, result.subclaims, evidence))
+            on_step(f"{variant}: verifying against {_mode_words(evidence)}")
+            apply_verdicts(result.subclaims, await backend.verify(query, result.subclaims, for_backend(evidence)))
             if evidence.mode == EVIDENCE_DOCUMENTS and evidence.reference and evidence.reference.strip():
                 # Documents decide the verdicts; factual correctness needs the same claims
                 # checked against the reference answer too.
@@ -103,6 +124,41 @@ async def score_response(backend: Backend, query: str, variant: str, text: str,
     except Exception as exc:  # one variant's failure must not sink the example
         result.error = f"{type(exc).__name__}: {exc}"
     return result
+
+
+async def _decompose_and_rank(backend: Backend, query: str, result: ResponseResult, on_step: StepCallback) -> None:
+    on_step(f"{result.variant}: decomposing into subclaims")
+    result.subclaims = subclaims_from_sentences(await backend.decompose(query, result.text))
+    if result.subclaims:
+        on_step(f"{result.variant}: ranking {len(result.subclaims)} subclaims by importance")
+        ranking = await backend.rank(query, result.subclaims)
+        result.order = apply_ranking(result.subclaims, ranking)
+        result.warnings.extend(ranking.warnings)
+
+
+async def score_taken_as_correct(backend: Backend, query: str, text: str,
+                                 on_step: StepCallback = _noop) -> ResponseResult:
+    """The normal response in the "normal response" mode: decomposed and ranked, never verified (it is
+    what the others are checked against): its claims, and its claims as the reference's, are supported
+    with the reason ``TAKEN_AS_CORRECT``."""
+    result = ResponseResult(variant=NORMAL, text=text, evidence_mode=EVIDENCE_NORMAL)
+    try:
+        await _decompose_and_rank(backend, query, result, on_step)
+    except Exception as exc:  # its failure is recorded; the other variants say they lost their reference
+        result.error = f"{type(exc).__name__}: {exc}"
+        return result
+    for claim in result.subclaims:
+        claim.verdict, claim.reason = SUPPORTED, TAKEN_AS_CORRECT
+    result.reference_claims = [dataclasses.replace(c, id=f"R{n}") for n, c in enumerate(result.subclaims, 1)]
+    return result
+
+
+async def _claims_of_normal(normal: Awaitable[ResponseResult]) -> list[Subclaim]:
+    """The normal response's claims as the reference claims (R1..Rn) the other variants are checked for."""
+    result = await asyncio.shield(normal)   # a variant giving up on it must not cancel the normal's scoring
+    if result.error:
+        raise RuntimeError(f"the normal response, which this variant is checked against, failed: {result.error}")
+    return [dataclasses.replace(c, verdict=NOT_JUDGED, reason="", evidence="") for c in result.reference_claims]
 
 
 def too_long(text: str, max_words: int | None) -> str | None:
@@ -133,19 +189,24 @@ async def score_example(backend: Backend, *, example_id: str, query: str,
     """Score every variant of one example. A variant over ``max_words`` words is not sent to the backend:
     it keeps an error saying so, and the others go on."""
     documents = list(documents or [])
-    evidence = choose_evidence(documents, reference)
+    texts = {name: text for name, text in responses.items() if text is not None}
+    evidence = choose_evidence(documents, reference,
+                               {name: text for name, text in texts.items() if not too_long(text, max_words)})
     example = ExampleResult(id=example_id, query=query, documents=documents, reference=reference,
                             dataset=dataset, subset=subset, query_type=query_type,
                             backend=backend.info.to_dict())
-    texts = {name: text for name, text in responses.items() if text is not None}
-    reference_claims = None
-    if reference and reference.strip() and any(not too_long(t, max_words) for t in texts.values()):
-        on_step("decomposing and ranking the reference answer")
-        reference_claims = asyncio.ensure_future(rank_reference_claims(backend, query, reference))
-    try:
-        await _score_variants(backend, example, texts, evidence, on_step, reference_claims, max_words)
-    finally:
-        await _settle(reference_claims)
+    if evidence.mode == EVIDENCE_NORMAL:
+        await _score_against_normal(backend, example, texts, evidence, on_step, max_words)
+    else:
+        reference_claims = None
+        if reference and reference.strip() and any(not too_long(t, max_words) for t in texts.values()):
+            on_step("decomposing and ranking the reference answer")
+            reference_claims = asyncio.ensure_future(rank_reference_claims(backend, query, reference))
+        try:
+            await _score_variants(backend, example, texts, evidence, on_step, reference_claims, max_words,
+                                  documents)
+        finally:
+            await _settle(reference_claims)
     if example.nuggets is not None:
         on_step(f"assigning {len(example.nuggets)} nuggets to each response")
         await asyncio.gather(*(_assign(backend, query, example.nuggets, v) for v in example.variants.values()
@@ -153,9 +214,27 @@ async def score_example(backend: Backend, *, example_id: str, query: str,
     return example
 
 
+async def _score_against_normal(backend: Backend, example: ExampleResult, texts: dict[str, str],
+                                evidence: Evidence, on_step: StepCallback, max_words: int | None) -> None:
+    """The "normal response" mode: the normal taken as correct, the other variants checked against it,
+    the nuggets built from it (its own nuggets are assigned ``support`` once built)."""
+    normal = asyncio.ensure_future(score_taken_as_correct(backend, example.query, texts[NORMAL], on_step))
+    reference_claims = asyncio.ensure_future(_claims_of_normal(normal))
+    source = [Document(id=NORMAL, title="the normal response", text=texts[NORMAL])]
+    others = {name: text for name, text in texts.items() if name != NORMAL}
+    try:
+        await _score_variants(backend, example, others, evidence, on_step, reference_claims, max_words, source)
+        scored = {**example.variants, NORMAL: await normal}
+    finally:
+        await _settle(reference_claims)
+        await _settle(normal)
+    example.variants = {name: scored[name] for name in texts}     # the input's order
+
+
 async def _score_variants(backend: Backend, example: ExampleResult, texts: dict[str, str], evidence: Evidence,
-                          on_step: StepCallback, reference_claims, max_words: int | None) -> None:
-    """Every variant (and the nuggets, when there are documents) at once; failures kept as errors."""
+                          on_step: StepCallback, reference_claims, max_words: int | None,
+                          nugget_source: list[Document]) -> None:
+    """Every variant (and the nuggets, when there is a source for them) at once; failures kept as errors."""
     async def one(name: str, text: str) -> ResponseResult:
         reason = too_long(text, max_words)
         if reason:
@@ -163,15 +242,15 @@ async def _score_variants(backend: Backend, example: ExampleResult, texts: dict[
         return await score_response(backend, example.query, name, text, evidence, on_step, reference_claims)
 
     jobs = [one(name, text) for name, text in texts.items()]
-    if example.documents:
-        on_step("building nuggets from the documents")
-        jobs.append(backend.make_nuggets(example.query, example.documents))
+    if nugget_source:
+        on_step(f"building nuggets from {'the normal response' if evidence.mode == EVIDENCE_NORMAL else 'the documents'}")
+        jobs.append(backend.make_nuggets(example.query, nugget_source))
     results = await asyncio.gather(*jobs, return_exceptions=True)
     for name, res in zip(texts, results):
         if isinstance(res, BaseException):
             res = ResponseResult(variant=name, text=texts[name], error=f"{type(res).__name__}: {res}")
         example.variants[name] = res
-    if example.documents:
+    if nugget_source:
         nuggets = results[-1]
         if isinstance(nuggets, BaseException):
             example.error = f"nuggets: {type(nuggets).__name__}: {nuggets}"
@@ -180,7 +259,11 @@ async def _score_variants(backend: Backend, example: ExampleResult, texts: dict[
 
 
 async def _assign(backend: Backend, query: str, nuggets, variant: ResponseResult) -> None:
-    """Assign the nuggets to one response; a failure is that response's error (its recall is not 0)."""
+    """Assign the nuggets to one response; a failure is that response's error (its recall is not 0).
+    The normal response taken as correct is where the nuggets come from: it supports each of them."""
+    if variant.evidence_mode == EVIDENCE_NORMAL and variant.variant == NORMAL:
+        variant.nugget_assignment = {n.id: SUPPORT for n in nuggets}
+        return
     try:
         variant.nugget_assignment = await backend.assign_nuggets(query, nuggets, variant.text)
     except Exception as exc:

@@ -28,7 +28,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from vital_core.model import (NOT_SUPPORT, CONTRADICTED, EVIDENCE_REFERENCE, LESS_IMPORTANT, OKAY, PARTIAL_SUPPORT, SUPPORT,
+from vital_core.model import (NOT_SUPPORT, CONTRADICTED, AGAINST_AN_ANSWER, LESS_IMPORTANT, OKAY, PARTIAL_SUPPORT, SUPPORT,
                               SUPPORTED, VITAL, ResponseResult)
 
 TOP_K = 5                     # the release's top-k decay variant
@@ -290,9 +290,10 @@ def fc_precision(verdicts: Sequence[str], evidence_mode: str) -> float | None:
     """Factual-correctness precision = |response claims supported by the reference| / |response claims|.
 
     Defined only when the response's subclaims were verified against the
-    reference answer (``evidence_mode == "reference"``).
+    reference answer (``evidence_mode`` in ``AGAINST_AN_ANSWER``: the reference, or the normal response
+    taken as correct).
     """
-    if evidence_mode != EVIDENCE_REFERENCE:
+    if evidence_mode not in AGAINST_AN_ANSWER:
         return None
     return factscore_precision(verdicts)
 

@@ -7,7 +7,7 @@ evidence was documents, not a reference answer").
 from __future__ import annotations
 
 from vital_core.metrics.catalog import METRICS
-from vital_core.model import EVIDENCE_REFERENCE, LESS_IMPORTANT, OKAY, VITAL, Nugget, ResponseResult
+from vital_core.model import AGAINST_AN_ANSWER, LESS_IMPORTANT, OKAY, VITAL, Nugget, ResponseResult
 
 
 def why_undefined(key: str, response: ResponseResult, nuggets: list[Nugget] | None) -> str:
@@ -47,7 +47,7 @@ def why_undefined(key: str, response: ResponseResult, nuggets: list[Nugget] | No
         if key == "weighted_f1":
             return "needs both weighted precision and weighted recall"
         return need
-    if key in ("fc_precision", "fc_f1") and response.evidence_mode != EVIDENCE_REFERENCE \
+    if key in ("fc_precision", "fc_f1") and response.evidence_mode not in AGAINST_AN_ANSWER \
             and response.fc_verdicts is None:
         return ("needs a reference answer to check the response's claims against; "
                 f"its claims were checked against {response.evidence_mode} only")

@@ -14,7 +14,7 @@ from vital_core.metrics.codes import (ASSIGNMENT_CODE, NOT_SUPPORT_CODE, CONTRAD
                                       TIERS_BY_CODE, UNASSIGNED_CODE, UNLABELLED_CODE, VERDICT_CODE, VITAL_CODE)
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, WIMPE_WEIGHTS, TierWeights
 from vital_core.metrics.response import ScoringInput
-from vital_core.model import EVIDENCE_REFERENCE, LESS_IMPORTANT, OKAY, SUPPORTED, VITAL
+from vital_core.model import AGAINST_AN_ANSWER, LESS_IMPORTANT, OKAY, SUPPORTED, VITAL
 
 
 class MetricColumns:
@@ -119,7 +119,7 @@ class MetricColumns:
             None if data.assignment is None else [ASSIGNMENT_CODE[a] for a in data.assignment],
             None if data.reference_importance is None else [TIER_CODE[t] for t in data.reference_importance],
             None if data.reference_verdicts is None else [VERDICT_CODE[v] for v in data.reference_verdicts],
-            data.evidence_mode == EVIDENCE_REFERENCE,
+            data.evidence_mode in AGAINST_AN_ANSWER,
             None if data.fc_verdicts is None
             else (sum(v == SUPPORTED for v in data.fc_verdicts), len(data.fc_verdicts)))
 
