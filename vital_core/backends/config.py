@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from vital_core.backends import BACKEND_NAMES, get_backend
@@ -92,6 +92,20 @@ def validate(settings: BackendSettings, api_key: str, terms: dict[str, str] = AP
     return problems
 
 
+def _client_settings(settings: BackendSettings, api_key: str) -> dict:
+    """The endpoint client's arguments for ``settings`` (the key only as given, never from a field)."""
+    optional = {"base_url": settings.base_url, "model": settings.model, "cache_dir": settings.cache_dir,
+                "prices": settings.prices}
+    # Local servers (vLLM, Ollama) accept any key; the client insists on one.
+    key = api_key or ("not-needed" if settings.base_url else "")
+    return dict({k: v for k, v in optional.items() if v}, **({"api_key": key} if key else {}),
+                temperature=settings.temperature, max_tokens=settings.max_tokens,
+                concurrency=settings.concurrency, timeout=settings.timeout,
+                max_attempts=settings.max_attempts, backoff_initial=settings.backoff,
+                backoff_max=max(30.0, settings.backoff), cache_size_limit=settings.cache_size_mb * 2 ** 20,
+                use_cache=settings.use_cache, structured_output=settings.structured_output)
+
+
 def build_backend(settings: BackendSettings, api_key: str = ""):
     """Construct the backend; the key goes to the client and nowhere else.
 
@@ -100,17 +114,109 @@ def build_backend(settings: BackendSettings, api_key: str = ""):
     """
     if settings.name == OFFLINE:
         return get_backend(OFFLINE)
-    optional = {"base_url": settings.base_url, "model": settings.model, "cache_dir": settings.cache_dir,
-                "prices": settings.prices}
-    # Local servers (vLLM, Ollama) accept any key; the client insists on one.
-    key = api_key or ("not-needed" if settings.base_url else "")
-    return get_backend(settings.name, **{k: v for k, v in optional.items() if v},
-                       **({"api_key": key} if key else {}),
-                       temperature=settings.temperature, max_tokens=settings.max_tokens,
-                       concurrency=settings.concurrency, timeout=settings.timeout,
-                       max_attempts=settings.max_attempts, backoff_initial=settings.backoff,
-                       backoff_max=max(30.0, settings.backoff), cache_size_limit=settings.cache_size_mb * 2 ** 20,
-                       use_cache=settings.use_cache, structured_output=settings.structured_output)
+    return get_backend(settings.name, **_client_settings(settings, api_key))
+
+
+# ------------------------------------------------------------------ per-step backends
+SAME = ""                                  # a step's backend: "" = the main backend
+CLAIMS, YES_NO = "claims", "yes-no"        # verification: the backend's own claim check, or a yes/no model
+VERIFY_MODES = (CLAIMS, YES_NO)
+# A per-step endpoint's key: its own variable, else OPENAI_API_KEY (never an option, never a field).
+STEP_KEY_ENV = {"rank": "VITAL_RANK_API_KEY", "verify": "VITAL_VERIFY_API_KEY"}
+# How the app names a step's settings in ``validate_step``'s messages.
+APP_STEP_TERMS = {step: {"step": word, "name": f"{word.capitalize()} backend", "base_url": f"{word} base URL",
+                         "model": f"{word} model", "mode": "the yes/no mode",
+                         "api_key": f"set {STEP_KEY_ENV[step]} or OPENAI_API_KEY"}
+                  for step, word in (("rank", "ranking"), ("verify", "verification"))}
+
+
+@dataclass(frozen=True)
+class StepSettings:
+    """One step's own backend: ``name`` "" = the main backend; base URL and model for an endpoint (""
+    = the main backend's); ``mode`` for verification only. Never the key."""
+    name: str = SAME
+    base_url: str = ""
+    model: str = ""
+    mode: str = CLAIMS
+
+    def label(self) -> str:
+        if self.name == SAME:
+            return "same as main"
+        if self.name == OFFLINE:
+            return "offline"
+        kind = "yes/no model" if self.mode == YES_NO else "OpenAI-compatible"
+        return f"{kind} · {self.model or 'main model'} @ {self.base_url or 'main endpoint'}"
+
+
+def step_api_key(step: str) -> str:
+    """A per-step endpoint's key from the environment, or empty. Never stored by this module."""
+    return os.environ.get(STEP_KEY_ENV[step], "") or env_api_key()
+
+
+def step_backend_settings(main: BackendSettings, step: StepSettings) -> BackendSettings:
+    """A step's full settings: its own endpoint and model, the main backend's request tuning."""
+    return replace(main, name=step.name or main.name,
+                   base_url=step.base_url or main.base_url or os.environ.get("OPENAI_BASE_URL", ""),
+                   model=step.model or main.model)
+
+
+def validate_step(step: str, settings: StepSettings, main: BackendSettings, api_key: str,
+                  terms: dict[str, str]) -> list[str]:
+    """Problems with one step's own backend, naming its settings as the front end shows them (``terms``:
+    step, name, base_url, model, mode, api_key)."""
+    problems = []
+    if settings.name not in (SAME, *BACKEND_NAMES):
+        problems.append(f"{terms['name']}: unknown backend {settings.name!r} (expected {' or '.join(BACKEND_NAMES)})")
+    if settings.mode not in VERIFY_MODES or (step != "verify" and settings.mode != CLAIMS):
+        problems.append(f"{terms['mode']}: only verification has a mode ({' or '.join(VERIFY_MODES)}); "
+                        f"got {settings.mode!r} for {terms['step']}")
+    if settings.name != OPENAI:
+        given = [terms[k] for k in ("base_url", "model") if getattr(settings, k)]
+        given += [terms["mode"]] if settings.mode == YES_NO else []
+        if given:
+            problems.append(f"{' and '.join(given)} {'needs' if len(given) == 1 else 'need'} "
+                            f"{terms['name']} {OPENAI} (an OpenAI-compatible endpoint)")
+        return problems
+    if settings.base_url and not settings.base_url.startswith(("http://", "https://")):
+        problems.append(f"{terms['base_url']} must start with http:// or https:// (got {settings.base_url!r})")
+    if not api_key and not step_backend_settings(main, settings).base_url:
+        problems.append(f"no API key for {terms['step']}: {terms['api_key']} (a local server given by "
+                        f"{terms['base_url']} may need none)")
+    return problems
+
+
+def build_pipeline(main: BackendSettings, api_key: str, steps: dict[str, StepSettings],
+                   step_keys: dict[str, str], *, offline=None):
+    """The main backend, wrapped in a ``PerStepBackend`` when ranking or verification has one of its own.
+
+    ``offline``: an already loaded offline backend to use wherever one is wanted (the app keeps one);
+    a step whose settings equal the main backend's simply uses the main backend. Keys go to the clients
+    only. Raises ValueError like ``build_backend`` (``validate_step`` first for readable messages).
+    """
+    from vital_core.backends.openai.yes_no import YesNoVerifier
+    from vital_core.backends.per_step import PerStepBackend
+
+    loaded = {OFFLINE: offline}
+
+    def build(settings: BackendSettings, key: str):
+        if settings.name != OFFLINE:
+            return build_backend(settings, key)
+        if loaded[OFFLINE] is None:          # one offline model in memory, however many steps use it
+            loaded[OFFLINE] = build_backend(settings)
+        return loaded[OFFLINE]
+
+    base = build(main, api_key)
+    own = {}
+    for step, choice in steps.items():
+        full = step_backend_settings(main, choice)
+        if choice.name == SAME or (full.name == main.name == OFFLINE):
+            continue
+        key = step_keys.get(step, "")
+        if step == "verify" and choice.mode == YES_NO:
+            own[step] = YesNoVerifier(**_client_settings(full, key))
+        elif full != main:
+            own[step] = build(full, key)
+    return PerStepBackend(base, **own) if own else base
 
 
 def offline_quality(path: Path = OFFLINE_QUALITY_FILE) -> dict | None:

@@ -7,10 +7,42 @@ chosen for it; results record every backend involved.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
 from vital_core.model import Document, Nugget, Subclaim
 
 OVERRIDABLE = ("rank", "verify")
+# The pipeline's steps as results name them, each with the Backend method that does it.
+STEPS = {"decompose": "decompose", "rank": "rank", "verify": "verify", "nuggets": "make_nuggets",
+         "assign": "assign_nuggets", "perturb": "perturb"}
+
+
+@dataclass
+class PerStepInfo(BackendInfo):
+    """``BackendInfo`` plus which backend and model did each step (recorded in every result)."""
+    steps: dict[str, dict] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {**super().to_dict(), "steps": {k: dict(v) for k, v in self.steps.items()}}
+
+
+def merge_usage(parts: list[dict]) -> dict:
+    """One usage summary from several endpoints' (counts and tokens added; cost unknown if any is)."""
+    merged: dict = {"model": " + ".join(p.get("model", "") for p in parts), "by_step": {}}
+    for part in parts:
+        for key, value in part.items():
+            if isinstance(value, int) and not isinstance(value, bool):
+                merged[key] = merged.get(key, 0) + value
+        for step, counts in (part.get("by_step") or {}).items():
+            into = merged["by_step"].setdefault(step, {})
+            for key, value in counts.items():
+                into[key] = into.get(key, 0) + value
+    costs = [p.get("cost_usd") for p in parts]
+    merged["cost_usd"] = None if None in costs else round(sum(costs), 6)
+    notes = [p["cost_note"] for p in parts if p.get("cost_note")]
+    merged["cost_note"] = "; ".join(notes) or None
+    return merged
 
 
 class PerStepBackend(Backend):
@@ -25,14 +57,31 @@ class PerStepBackend(Backend):
     def _for(self, step: str) -> Backend:
         return self.steps.get(step, self.base)
 
+    def _distinct(self) -> list:
+        return list({id(b): b for b in [self.base, *self.steps.values()]}.values())
+
     @property
-    def info(self) -> BackendInfo:
+    def info(self) -> PerStepInfo:
         base = self.base.info
         parts = [f"{step}: {b.info.name} {b.info.model}".rstrip() for step, b in self.steps.items()]
-        return BackendInfo(name=base.name, model=" | ".join([base.model] + parts),
+        steps = {}
+        for step, method in STEPS.items():
+            used = self._for(method if method in OVERRIDABLE else "").info
+            steps[step] = {"name": used.name, "model": used.model}
+        return PerStepInfo(name=base.name, model=" | ".join([base.model] + parts),
                            prompt_version=" | ".join([base.prompt_version] + [b.info.prompt_version
                                                                               for b in self.steps.values()]),
-                           description=f"{base.description}; " + "; ".join(parts))
+                           description=f"{base.description}; " + "; ".join(
+                               f"{step}: {b.info.description or b.info.name}" for step, b in self.steps.items()),
+                           steps=steps)
+
+    def usage_summary(self) -> dict | None:
+        """The LLM usage of every endpoint involved, added up (None when none is an endpoint)."""
+        parts = [b.usage_summary() for b in self._distinct() if callable(getattr(b, "usage_summary", None))]
+        parts = [p for p in parts if p]
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else merge_usage(parts)
 
     async def decompose(self, query: str, response: str) -> list[DecomposedSentence]:
         return await self.base.decompose(query, response)
@@ -53,5 +102,5 @@ class PerStepBackend(Backend):
         return await self.base.perturb(query, response, kind)
 
     async def aclose(self) -> None:
-        for backend in {id(b): b for b in [self.base, *self.steps.values()]}.values():
+        for backend in self._distinct():
             await backend.aclose()

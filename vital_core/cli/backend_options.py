@@ -49,6 +49,24 @@ def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--record-timeout", type=number_in(float, 0, above=True), default=RECORD_TIMEOUT,
                    help="seconds one record may take in all, retries included; after that it is kept with "
                         f"its error and the run goes on (default {RECORD_TIMEOUT:g})")
+    add_step_arguments(parser)
+
+
+def add_step_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--rank-*`` and ``--verify-*``: a backend of its own for ranking or verification (unset = the main one)."""
+    g = parser.add_argument_group("per-step backends (unset: the main backend does the step)")
+    for step, word in STEP_WORDS.items():
+        g.add_argument(f"--{step}-backend", choices=BACKEND_NAMES, default=None,
+                       help=f"the backend that does {word}; its key comes from env {config.STEP_KEY_ENV[step]}, "
+                            "else OPENAI_API_KEY")
+        g.add_argument(f"--{step}-base-url", help=f"endpoint for {word} (needs --{step}-backend openai; "
+                                                  "default: the main endpoint)")
+        g.add_argument(f"--{step}-model", help=f"model for {word} (needs --{step}-backend openai; "
+                                               "default: the main model)")
+    g.add_argument("--verify-mode", choices=config.VERIFY_MODES, default=None,
+                   help="claims: the endpoint checks claims with the project's prompt (default); yes-no: a "
+                        "MiniCheck-style fact-checking model answers Yes/No per passage and claim (it never "
+                        "says contradicted). Needs --verify-backend openai")
 
 
 def add_size_argument(parser: argparse.ArgumentParser) -> None:
@@ -61,6 +79,11 @@ def add_size_argument(parser: argparse.ArgumentParser) -> None:
 # The command line's names for the settings, in ``config.validate``'s messages.
 CLI_TERMS = {"base_url": "--base-url", "concurrency": "--concurrency", "max_attempts": "--max-attempts",
              "api_key": "set OPENAI_API_KEY"}
+STEP_WORDS = {"rank": "ranking", "verify": "verification"}
+CLI_STEP_TERMS = {step: {"step": word, "name": f"--{step}-backend", "base_url": f"--{step}-base-url",
+                         "model": f"--{step}-model", "mode": f"--{step}-mode yes-no",
+                         "api_key": f"set {config.STEP_KEY_ENV[step]} or OPENAI_API_KEY"}
+                  for step, word in STEP_WORDS.items()}
 
 
 def chosen_backend(args: argparse.Namespace) -> str:
@@ -77,15 +100,34 @@ def settings_from_args(args: argparse.Namespace) -> config.BackendSettings:
         structured_output=args.structured_output, prices=args.prices or "")
 
 
+def steps_from_args(args: argparse.Namespace) -> dict[str, config.StepSettings]:
+    """The ``--rank-*`` / ``--verify-*`` options as step settings (never a key)."""
+    return {step: config.StepSettings(
+        name=getattr(args, f"{step}_backend", None) or config.SAME,
+        base_url=(getattr(args, f"{step}_base_url", None) or "").strip(),
+        model=(getattr(args, f"{step}_model", None) or "").strip(),
+        mode=(getattr(args, "verify_mode", None) if step == "verify" else None) or config.CLAIMS)
+        for step in STEP_WORDS}
+
+
 def backend_from_args(args: argparse.Namespace):
-    """Build the backend the options describe; bad settings become a ``UsageError``."""
-    settings = settings_from_args(args)
+    """Build the backend the options describe (with its per-step backends); bad settings become a
+    ``UsageError`` naming the option."""
+    settings, steps = settings_from_args(args), steps_from_args(args)
     key = config.env_api_key()
+    step_keys = {step: config.step_api_key(step) for step in steps}
     problems = config.validate(settings, key, CLI_TERMS)
+    for step, choice in steps.items():
+        problems += config.validate_step(step, choice, settings, step_keys[step], CLI_STEP_TERMS[step])
+    own = [CLI_STEP_TERMS[s]["name"] for s, c in steps.items() if c.name != config.SAME]
+    batch = [flag for flag in ("--batch-export", "--batch-import") if getattr(args, flag[2:].replace("-", "_"), None)]
+    if own and batch:
+        problems.append(f"{' and '.join(own)} cannot be combined with {' / '.join(batch)} "
+                        "(a batch file goes to one endpoint)")
     if problems:
         raise UsageError("; ".join(problems))
     try:
-        return config.build_backend(settings, key)
+        return config.build_pipeline(settings, key, steps, step_keys)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 

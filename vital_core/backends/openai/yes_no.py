@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from vital_core.backends.base import BackendInfo, Evidence, Verdict
+from vital_core.backends.openai.backend import public_host
 from vital_core.backends.openai.client import LLMClient, LLMSettings
 from vital_core.backends.openai.parsing import ReplyParseError
 from vital_core.backends.openai.prompts import Prompt
@@ -46,8 +47,9 @@ class YesNoVerifier:
 
     def __init__(self, *, base_url: str | None = None, api_key: str | None = None, model: str | None = None,
                  passages_per_claim: int = 3, **client_settings):
-        settings = LLMSettings.from_env(base_url=base_url, api_key=api_key, model=model, max_tokens=5,
-                                        structured_output="off", **client_settings)
+        # One word back, as plain text, whatever the shared endpoint settings say.
+        client_settings = {**client_settings, "max_tokens": 5, "structured_output": "off"}
+        settings = LLMSettings.from_env(base_url=base_url, api_key=api_key, model=model, **client_settings)
         self.client = LLMClient(settings)
         self.passages_per_claim = max(1, passages_per_claim)
 
@@ -55,7 +57,12 @@ class YesNoVerifier:
     def info(self) -> BackendInfo:
         return BackendInfo(name="openai-yes-no", model=self.client.settings.model,
                            prompt_version=f"{YES_NO_STEP}:{YES_NO_PROMPT.version}",
-                           description=f"yes/no fact-checking model {self.client.settings.model}")
+                           description=f"yes/no fact-checking model {self.client.settings.model} at "
+                                       f"{public_host(self.client.settings.base_url)}")
+
+    def usage_summary(self) -> dict:
+        """Calls, cache hits, requests, retries, failures, tokens and cost so far."""
+        return self.client.usage.summary()
 
     async def _supported_by(self, claim: str, passage: str) -> bool:
         messages = [{"role": "system", "content": YES_NO_PROMPT.system()},
