@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.mock_provider import MockProvider, _content, sample_records
+from tests.mock_provider import sample_records
+from tests.yes_no_mock import yes_no_mock  # noqa: F401 - pytest fixture
 from vital_core.backends.openai.yes_no import YES_NO_STEP
 from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED
 from vital_core.runs import summary_path
@@ -20,28 +21,6 @@ REPO = Path(__file__).resolve().parents[1]
 MAIN_KEY = "sk-main-DO-NOT-LEAK-5678"
 VERIFY_KEY = "sk-verify-DO-NOT-LEAK-9012"
 FAST = ["--timeout", "5", "--backoff", "0.01", "--no-progress"]
-
-
-class YesNoMock(MockProvider):
-    """The mock provider, also answering the yes/no fact-checking prompt in one word: Yes when every
-    content word of the claim is in the passage (a crude MiniCheck)."""
-
-    def _answer(self, step, system, user, fault):
-        if step != YES_NO_STEP:
-            return super()._answer(step, system, user, fault)
-        document, _, claim = user.partition("\nClaim: ")
-        words = _content(claim)
-        return "Yes" if words and words <= _content(document) else "No"
-
-    @staticmethod
-    def _render(step, reply, structured):
-        return reply if step == YES_NO_STEP else MockProvider._render(step, reply, structured)
-
-
-@pytest.fixture
-def yes_no_mock():
-    with YesNoMock() as mock:
-        yield mock
 
 
 def env(**extra) -> dict:
@@ -60,7 +39,7 @@ def write_input(path: Path, n: int = 2) -> Path:
     return path
 
 
-def test_offline_decomposition_and_ranking_with_yes_no_verification_through_the_mock(yes_no_mock, tmp_path):
+def test_offline_decomposition_and_ranking_with_yes_no_verification_through_the_mock(yes_no_mock, tmp_path):  # noqa: F811
     inp, out, cache = write_input(tmp_path / "in.jsonl"), tmp_path / "out.jsonl", tmp_path / "cache"
     proc = run_cli("score", inp, "--out", out, "--backend", "offline", "--verify-backend", "openai",
                    "--verify-base-url", yes_no_mock.base_url, "--verify-model", "minicheck-mock",
@@ -89,7 +68,7 @@ def test_offline_decomposition_and_ranking_with_yes_no_verification_through_the_
     assert MAIN_KEY not in proc.stdout + proc.stderr and VERIFY_KEY not in proc.stdout + proc.stderr
 
 
-def test_ranking_through_the_mock_and_the_rest_offline(yes_no_mock, tmp_path):
+def test_ranking_through_the_mock_and_the_rest_offline(yes_no_mock, tmp_path):  # noqa: F811
     inp, out = write_input(tmp_path / "in.jsonl", 1), tmp_path / "out.jsonl"
     proc = run_cli("score", inp, "--out", out, "--backend", "offline", "--rank-backend", "openai",
                    "--rank-base-url", yes_no_mock.base_url, "--rank-model", "ranker",

@@ -9,14 +9,14 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from explorer.logic import long_runs
+from explorer.logic import long_runs, per_step_choice
 from explorer.logic.formatting import escape_md
 from vital_core.backends import (config as backend_settings)
 
 # The sidebar's widget keys. Streamlit forgets a widget's value when a page that does not draw
 # it runs; every page draws the sidebar, but each page is its own script, so the values are
 # carried over by re-assigning them at the start of each run (Streamlit's documented way).
-SIDEBAR_KEYS = ("backend_name", "backend_base_url", "backend_model", "backend_api_key")
+SIDEBAR_KEYS = ("backend_name", "backend_base_url", "backend_model", "backend_api_key") + per_step_choice.SESSION_KEYS
 
 
 def keep_sidebar_state() -> None:
@@ -45,16 +45,20 @@ def current_api_key() -> str:
     return (st.session_state.get("backend_api_key") or "").strip() or backend_settings.env_api_key()
 
 
+def current_steps() -> dict[str, backend_settings.StepSettings]:
+    return per_step_choice.step_settings(st.session_state)
+
+
 def active_backend():
-    """The backend chosen in the sidebar; raises ValueError with a readable reason if unusable."""
-    s = current_settings()
-    if s.name == backend_settings.OFFLINE:
-        return _offline_backend()
-    key = current_api_key()
-    problems = backend_settings.validate(s, key)
+    """The backend chosen in the sidebar, with its per-step backends; raises ValueError with a readable
+    reason if unusable."""
+    s, steps = current_settings(), current_steps()
+    key = current_api_key() if s.name == backend_settings.OPENAI else ""
+    problems = backend_settings.validate(s, key) + per_step_choice.problems(steps, s)
     if problems:
         raise ValueError("; ".join(problems))
-    return backend_settings.build_backend(s, key)
+    offline = _offline_backend() if per_step_choice.needs_offline(s, steps) else None
+    return backend_settings.build_pipeline(s, key, steps, per_step_choice.step_keys(steps), offline=offline)
 
 
 def scoring_run(backend, coro):
@@ -128,7 +132,36 @@ def run_with_progress(status, backend, make_coro, total_steps: int):
 
 
 def backend_caption() -> None:
-    st.caption(f"Active backend: **{escape_md(current_settings().label())}** (change it in the sidebar).")
+    steps = per_step_choice.summary(current_steps())
+    st.caption(f"Active backend: **{escape_md(current_settings().label())}**"
+               + (f" ({escape_md(steps)})" if steps else "") + " (change it in the sidebar).")
+
+
+def _step_inputs(box, step: str) -> None:
+    """One step's choice and, for an endpoint, its base URL, model and (verification) yes/no mode."""
+    k = per_step_choice.key
+    name = per_step_choice.STEP_NAMES[step]
+    box.selectbox(name, list(per_step_choice.CHOICES), key=k(step, "choice"), format_func=per_step_choice.CHOICES.get)
+    if st.session_state.get(k(step, "choice")) != per_step_choice.ENDPOINT:
+        return
+    box.text_input(f"{name}: base URL", key=k(step, "base_url"), placeholder="the main endpoint's",
+                   help="Any OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama.")
+    box.text_input(f"{name}: model", key=k(step, "model"), placeholder="the main model")
+    if step == "verify":
+        box.checkbox("Yes/no fact-checking model", key=k(step, "yes_no"), help=per_step_choice.YES_NO_HELP)
+
+
+def sidebar_steps() -> None:
+    """The expander that gives ranking and/or verification a backend of their own."""
+    steps = current_steps()
+    box = st.sidebar.expander("Per-step backends", expanded=bool(per_step_choice.summary(steps)))
+    for step in per_step_choice.STEP_NAMES:
+        _step_inputs(box, step)
+    env = " / ".join(backend_settings.STEP_KEY_ENV[s] for s in per_step_choice.STEP_NAMES)
+    box.caption(f"An endpoint's key comes from `{env}`, else `OPENAI_API_KEY`; it is never typed here "
+                "or stored.")
+    for p in per_step_choice.problems(current_steps(), current_settings()):
+        box.warning(escape_md(p))
 
 
 def sidebar_backend() -> None:
@@ -163,4 +196,5 @@ def sidebar_backend() -> None:
                 f"Measured quality: {quality}.", icon=":material/computer:")
     else:
         sb.info(f"**Active: {escape_md(s.label())}**", icon=":material/cloud:")
+    sidebar_steps()
 

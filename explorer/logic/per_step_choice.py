@@ -1,0 +1,68 @@
+"""The sidebar's per-step backend choice: its session keys, its options, and what they mean as core settings.
+
+The app keeps the choice as plain values in session state; this module turns them into
+``config.StepSettings`` and names what is wrong with them, so the widget only draws. No key is
+read from or written to session state here: a step endpoint's key comes from the environment.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from vital_core.backends import config
+
+STEP_NAMES = {"verify": "Verification", "rank": "Ranking"}     # sidebar order: verification first
+SAME, OFFLINE, ENDPOINT = "same", config.OFFLINE, config.OPENAI
+CHOICES = {SAME: "Same as main", OFFLINE: "Offline (embedded)", ENDPOINT: "OpenAI-compatible endpoint"}
+YES_NO_HELP = ("A MiniCheck-style fact-checking model (e.g. served by Ollama or vLLM) that answers Yes or No "
+               "for a passage and a claim. Mapped honestly: Yes → supported, No for every passage → not "
+               "enough evidence. It never says contradicted.")
+
+
+def key(step: str, field: str) -> str:
+    """The session-state key of one setting of one step (``choice``, ``base_url``, ``model``, ``yes_no``)."""
+    return f"step_{step}_{field}"
+
+
+# Every session key the expander draws, to carry from page to page with the sidebar's other keys.
+SESSION_KEYS = tuple(key(step, field) for step in STEP_NAMES for field in ("choice", "base_url", "model")) \
+    + (key("verify", "yes_no"),)
+
+
+def step_settings(values: Mapping) -> dict[str, config.StepSettings]:
+    """Session values -> each step's settings; an endpoint's base URL and model only when it is chosen."""
+    out = {}
+    for step in STEP_NAMES:
+        choice = values.get(key(step, "choice")) or SAME
+        if choice not in CHOICES:
+            choice = SAME
+        if choice != ENDPOINT:
+            out[step] = config.StepSettings(name=config.SAME if choice == SAME else config.OFFLINE)
+            continue
+        yes_no = step == "verify" and bool(values.get(key(step, "yes_no")))
+        out[step] = config.StepSettings(name=config.OPENAI, base_url=(values.get(key(step, "base_url")) or "").strip(),
+                                        model=(values.get(key(step, "model")) or "").strip(),
+                                        mode=config.YES_NO if yes_no else config.CLAIMS)
+    return out
+
+
+def problems(steps: dict[str, config.StepSettings], main: config.BackendSettings) -> list[str]:
+    """What stops the chosen step backends from working, in the sidebar's words."""
+    out = []
+    for step, settings in steps.items():
+        out += config.validate_step(step, settings, main, config.step_api_key(step), config.APP_STEP_TERMS[step])
+    return out
+
+
+def step_keys(steps: dict[str, config.StepSettings]) -> dict[str, str]:
+    """Each step endpoint's key, from the environment, at the moment the backend is built."""
+    return {step: config.step_api_key(step) for step, s in steps.items() if s.name == config.OPENAI}
+
+
+def needs_offline(main: config.BackendSettings, steps: dict[str, config.StepSettings]) -> bool:
+    return main.name == config.OFFLINE or any(s.name == config.OFFLINE for s in steps.values())
+
+
+def summary(steps: dict[str, config.StepSettings]) -> str:
+    """One line naming the steps with a backend of their own, or "" when every step uses the main one."""
+    return "; ".join(f"{STEP_NAMES[step].lower()}: {s.label()}" for step, s in steps.items()
+                     if s.name != config.SAME)
