@@ -140,6 +140,7 @@ class MockProvider:
         self.in_flight = 0          # requests being answered right now
         self.max_in_flight = 0      # the most ever answered at once (concurrency checks)
         self._faults: list[_Fault] = []
+        self.extra_routes = None    # answers other routes: handle(handler, method) -> bool (tests/mock_batches.py)
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -156,6 +157,8 @@ class MockProvider:
                 pass
 
             def do_POST(self):
+                if provider.extra_routes is not None and provider.extra_routes.handle(self, "POST"):
+                    return
                 with provider._lock:
                     provider.in_flight += 1
                     provider.max_in_flight = max(provider.max_in_flight, provider.in_flight)
@@ -166,6 +169,8 @@ class MockProvider:
                         provider.in_flight -= 1
 
             def do_GET(self):
+                if provider.extra_routes is not None and provider.extra_routes.handle(self, "GET"):
+                    return
                 if self.path.rstrip("/").endswith("/models"):
                     provider._send(self, 200, {"object": "list", "data": [{"id": provider.model_name,
                                                                             "object": "model"}]})

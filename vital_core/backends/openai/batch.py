@@ -1,5 +1,6 @@
 """Batch runs: the requests a run still needs as an OpenAI Batch input file, and a Batch output file
-(OpenAI's or vLLM's ``run_batch``) loaded into the reply cache.
+(OpenAI's or vLLM's ``run_batch``) loaded into the reply cache. Sending them to the hosted Batch API
+and waiting for them is ``batch_submit``.
 
 A run with a ``BatchCollector`` on its client sends nothing: every call that misses the cache is
 recorded (``custom_id`` = the cache key, so the key and the base URL never appear) and fails that
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable, Iterator
 
 from vital_core.atomic import atomic_replace
 from vital_core.backends.openai.pricing import price_for
@@ -33,6 +35,11 @@ class BatchCollector:
 
     def add(self, key: str, body: dict) -> None:
         self.requests.setdefault(key, {"custom_id": key, "method": "POST", "url": CHAT_URL, "body": body})
+
+    def jsonl(self) -> Iterator[str]:
+        """The Batch input file, one request a line."""
+        for line in self.requests.values():
+            yield json.dumps(line, ensure_ascii=False) + "\n"
 
     def input_tokens(self) -> int:
         return sum(estimate_tokens(m.get("content") or "") for r in self.requests.values()
@@ -67,8 +74,7 @@ def write_requests(collector: BatchCollector, path: Path) -> int:
         raise InputError(f"{path}: exists and is not a batch request file of this project; choose another "
                          "name (nothing was written)", path)
     with atomic_replace(path) as handle:
-        for line in collector.requests.values():
-            handle.write(json.dumps(line, ensure_ascii=False) + "\n")
+        handle.writelines(collector.jsonl())
     return len(collector.requests)
 
 
@@ -104,23 +110,29 @@ def _reply_content(record: dict) -> tuple[str | None, str]:
 
 def import_results(path: Path, cache, model: str) -> ImportReport:
     """Load a Batch output file into the reply cache; every line that cannot be used is named."""
-    report = ImportReport()
     with path.open(encoding="utf-8") as handle:
-        for line_no, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except ValueError as exc:
-                raise InputError(f"{where(path, line_no)}: malformed JSON ({exc})", path, line_no) from None
-            custom_id = record.get("custom_id") if isinstance(record, dict) else None
-            if not isinstance(custom_id, str) or not custom_id.startswith(KEY_PREFIX):
-                report.failed.append((where(path, line_no), "no custom_id of this project's requests"))
-                continue
-            content, why = _reply_content(record)
-            if content is None:
-                report.failed.append((custom_id, why))
-                continue
-            cache.set(custom_id, {"content": content, "model": model})
-            report.imported += 1
+        return import_lines(handle, path, cache, model)
+
+
+def import_lines(lines: Iterable[str], source: str | Path, cache, model: str,
+                 report: ImportReport | None = None) -> ImportReport:
+    """Load Batch output lines (a file, or a download named by ``source``) into the reply cache."""
+    report = report or ImportReport()
+    for line_no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise InputError(f"{where(source, line_no)}: malformed JSON ({exc})", source, line_no) from None
+        custom_id = record.get("custom_id") if isinstance(record, dict) else None
+        if not isinstance(custom_id, str) or not custom_id.startswith(KEY_PREFIX):
+            report.failed.append((where(source, line_no), "no custom_id of this project's requests"))
+            continue
+        content, why = _reply_content(record)
+        if content is None:
+            report.failed.append((custom_id, why))
+            continue
+        cache.set(custom_id, {"content": content, "model": model})
+        report.imported += 1
     return report

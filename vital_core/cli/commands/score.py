@@ -12,7 +12,8 @@ still needs (cache misses of the current stage) in the OpenAI Batch input format
 writes no results; ``--batch-import FILE`` loads a Batch output file (OpenAI's, or vLLM's
 ``run_batch``) into the reply cache. Export, run the batch, import, export again: each
 round walks one stage; when an export finds nothing left, a plain run finishes with no
-live call.
+live call. ``--batch-submit`` does those rounds itself through the endpoint's Files and Batches
+API (``backends/openai/batch_submit.py``), resumable by batch id, then writes the results.
 
 Exit status: 0 all records scored, 1 some records failed (their errors are in
 the results and the summary), 2 bad usage or input, 130 interrupted.
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from vital_core.cli.backend_options import (add_backend_arguments, add_size_argument, key_redactor, prepare_batch,
                                            run_batch_command)
-from vital_core.cli.main import UsageError
+from vital_core.cli.main import UsageError, number_in
 from vital_core.errors import InputError
 from vital_core.pipeline import run_sync
 from vital_core.runs import run_batch, score_record
@@ -44,19 +45,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch-export", metavar="FILE",
                         help="write the requests this run still needs as an OpenAI Batch input file instead of "
                              "calling the endpoint (no results are written)")
+    parser.add_argument("--batch-submit", action="store_true",
+                        help="send the requests as hosted batches (Files + Batches API), one per stage, wait "
+                             "for each and import it; then write the results with no live call. Resumable: "
+                             "the pending batch is recorded in RESULTS.jsonl.batch.json")
+    parser.add_argument("--batch-id", metavar="ID",
+                        help="with --batch-submit: pick up this submitted batch instead of submitting one")
+    parser.add_argument("--batch-poll-seconds", type=number_in(float, 0, above=True), default=30.0,
+                        help="seconds between two looks at a submitted batch (default 30)")
     add_size_argument(parser)
     add_backend_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.batch_id and not args.batch_submit:
+        raise UsageError("--batch-id needs --batch-submit")
+    if args.batch_submit and args.batch_export:
+        raise UsageError("use either --batch-export (write the requests) or --batch-submit (send them), not both")
     out, records, backend = prepare_batch(args, "scoring")
-    if args.batch_import or args.batch_export:
+    if args.batch_import or args.batch_export or args.batch_submit:
         if backend.info.name != "openai" or backend.client.cache is None:
-            raise UsageError("--batch-import and --batch-export need --backend openai with the reply cache on")
+            raise UsageError("--batch-import, --batch-export and --batch-submit need --backend openai with the "
+                             "reply cache on")
         if args.batch_import:
             import_batch(backend, Path(args.batch_import))
         if args.batch_export:
             return export_batch(backend, records, Path(args.batch_export))
+        if args.batch_submit and (status := submit_batches(backend, records, out, args)):
+            return status
     return run_batch_command(backend, out, lambda: run_batch(
         backend, records, out, concurrency=args.concurrency, progress=not args.no_progress,
         retry_failed=args.retry_failed, redact=key_redactor(), record_timeout=args.record_timeout,
@@ -75,9 +91,9 @@ def import_batch(backend, path: Path) -> None:
         print(line, file=sys.stderr)
 
 
-def export_batch(backend, records, path: Path) -> int:
-    """Run the pipeline with a collector instead of the endpoint; write what it asked for."""
-    from vital_core.backends.openai.batch import BatchCollector, write_requests
+def collect_requests(backend, records):
+    """Run the pipeline with a collector instead of the endpoint: the requests it still needs."""
+    from vital_core.backends.openai.batch import BatchCollector
     collector = backend.client.collector = BatchCollector()
 
     async def collect():
@@ -86,7 +102,17 @@ def export_batch(backend, records, path: Path) -> int:
         finally:
             await backend.aclose()
 
-    run_sync(collect())
+    try:
+        run_sync(collect())
+    finally:
+        backend.client.collector = None   # the run after the last batch calls (the cache) for real
+    return collector
+
+
+def export_batch(backend, records, path: Path) -> int:
+    """Write the requests the run still needs as a Batch input file."""
+    from vital_core.backends.openai.batch import write_requests
+    collector = collect_requests(backend, records)
     if not collector.requests:
         print("nothing left to request: every reply is in the cache; run again without --batch-export "
               "to write the results", file=sys.stderr)
@@ -98,4 +124,36 @@ def export_batch(backend, records, path: Path) -> int:
     print(collector.estimate(backend.settings.model, backend.client.prices), file=sys.stderr)
     print(f"wrote {path}: send it as a batch (OpenAI Batch API or vLLM run_batch), then run again with "
           f"--batch-import OUTPUT (and --batch-export for the next stage)", file=sys.stderr)
+    return 0
+
+
+def submit_batches(backend, records, out: Path, args: argparse.Namespace) -> int:
+    """Batch after batch until every reply is cached; 0 to go on and write the results, else the exit status."""
+    from vital_core.backends.openai.batch_submit import BatchFailed, Submitter, state_path, stuck_message, \
+        submit_until_done
+    llm = backend.client
+    sub = Submitter.for_client(llm, state_path(out), args.batch_poll_seconds,
+                               say=lambda line: print(line, file=sys.stderr), redact=key_redactor())
+    try:
+        stuck = submit_until_done(lambda: collect_requests(backend, records), sub,
+                                  lambda c: c.estimate(llm.settings.model, llm.prices), args.batch_id)
+    except BatchFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except InputError as exc:          # a foreign file where the state file goes, or an unreadable output
+        raise UsageError(f"--batch-submit {exc}") from None
+    except KeyboardInterrupt:
+        if sub.state.exists():
+            print(f"interrupted: the batch keeps running at the provider (recorded in {sub.state}); run the "
+                  "same command again to pick it up", file=sys.stderr)
+        raise
+    finally:
+        sub.client.close()
+        run_sync(backend.aclose())     # the cache the imports opened
+    if stuck:
+        print(f"error: {stuck_message(stuck)}", file=sys.stderr)
+        return 1
+    from vital_core.backends.openai.pricing import UsageTracker
+    llm.usage = UsageTracker(llm.settings.model, llm.prices)   # the summary is the final run's, not the collections'
+    print("every reply is in the cache: writing the results", file=sys.stderr)
     return 0
