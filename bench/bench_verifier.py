@@ -41,12 +41,12 @@ from vital_core.backends.offline.verify import verify_claims
 from vital_core.metrics import compute_response_metrics
 from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
 from vital_core.pipeline import run_sync, score_example
+from vital_core.story import judge_story   # the stories' rule, shared with bench_story
 
 REPO = Path(__file__).resolve().parents[1]
 DEV = REPO / "data" / "dev"
 LABELS = (SUPPORTED, CONTRADICTED, NOT_ENOUGH_EVIDENCE)
 SHORT = {SUPPORTED: "sup", CONTRADICTED: "con", NOT_ENOUGH_EVIDENCE: "nee"}
-DROP = 0.10
 
 TARGETS = {
     "accuracy": ">= 0.80", "false_contradictions": "<= 0.05",
@@ -123,30 +123,6 @@ def metrics_of(example, variant: str) -> dict:
     return compute_response_metrics(example.variants[variant], example.nuggets)
 
 
-def _drop(before, after) -> float | None:
-    if before is None or after is None:
-        return None
-    return float(before) - float(after)
-
-
-def judge_triple(m: dict[str, dict]) -> dict:
-    """The three stories of one triple from its per-variant metrics."""
-    normal, wrong, missing = m["normal"], m["wrong"], m["missing"]
-    fs_move = _drop(normal["factscore_precision"], wrong["factscore_precision"])
-    vp_drop = _drop(normal["vital_precision"], wrong["vital_precision"])
-    rlp_new = bool(wrong["rlp"]) and not bool(normal["rlp"])
-    vr_drop = _drop(normal["vital_recall"], missing["vital_recall"])
-    rlr_new = bool(missing["rlr"]) and not bool(normal["rlr"])
-    return {
-        "normal_factscore": normal["factscore_precision"],
-        "normal_ok": (normal["factscore_precision"] or 0.0) >= 0.8,
-        "fs_move": fs_move, "vp_drop": vp_drop, "rlp_new": rlp_new,
-        "wrong_ok": fs_move is not None and abs(fs_move) < DROP and ((vp_drop or 0.0) >= DROP or rlp_new),
-        "vr_drop": vr_drop, "rlr_new": rlr_new,
-        "missing_ok": (vr_drop or 0.0) >= DROP or rlr_new,
-    }
-
-
 def score_triple(backend: OfflineBackend, t: dict) -> tuple[dict, float]:
     docs = [Document(id=d["id"], title=d.get("title", ""), text=d["text"]) for d in t["documents"]]
     get_embedder().clear_cache()
@@ -176,7 +152,7 @@ def triple_figures(backend: OfflineBackend, triples: list[dict]) -> dict:
     rows, seconds = [], []
     for t in triples:
         metrics, per_response = score_triple(backend, t)
-        judged = judge_triple(metrics)
+        judged = judge_story(metrics)
         judged["id"] = t["id"]
         judged["missing_vs_normal_contradicted"] = missing_against_normal(backend, t)
         rows.append(judged)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -10,14 +11,14 @@ import streamlit as st
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
 from explorer.widgets import backend_panel, charts, claims, demo, shell, url_state
-from explorer.logic import long_runs, palette, textdiff, damage as variants
+from explorer.logic import explain, long_runs, palette, textdiff, damage as variants
 from vital_core import stats
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text
 from vital_core.metrics.catalog import HEADLINE, METRICS, VARIANT_TABLE
-from vital_core.model import MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
+from vital_core.model import EVIDENCE_NORMAL, MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
 from vital_core.perturbation import PerturbationCheckError
-from vital_core.pipeline import run_sync, score_example
+from vital_core.pipeline import choose_evidence, run_sync, score_example
 
 RESULT_KEY = "compare_result"
 TEXT_KEYS = {NORMAL: "cmp_normal", MISSING: "cmp_missing", WRONG: "cmp_wrong"}
@@ -84,7 +85,8 @@ def run_scoring() -> None:
         st.error(f"The backend cannot run: {escape_md(exc)}")
         return
     reference = (st.session_state.get("cmp_reference") or "").strip() or None
-    steps = long_runs.expected_steps(len(responses), bool(docs), bool(reference))
+    against_normal = choose_evidence(docs, reference, responses).mode == EVIDENCE_NORMAL
+    steps = long_runs.expected_steps(len(responses), bool(docs), bool(reference), against_normal)
     with backend_panel.scoring_status(f"Scoring {len(responses)} variants with the {backend.info.name} backend…") \
             as status:
         result = backend_panel.run_with_progress(status, backend, lambda on_step: score_example(
@@ -134,6 +136,7 @@ def results() -> None:
     st.divider()
     st.subheader("Comparison")
     st.caption(f"Result {st.session_state.get('cmp_origin', '')}. Query: {escape_md(example.query)}")
+    st.markdown(f"**Checked against:** {escape_md(explain.evidence_sentence(example))}")
     current = {n: (st.session_state.get(TEXT_KEYS[n]) or "").strip() for n in TEXT_KEYS}
     if any(n in example.variants and current.get(n) and current[n] != example.variants[n].text.strip()
            for n in TEXT_KEYS):
@@ -141,8 +144,8 @@ def results() -> None:
                    "to update it.")
     variant_columns(example, names)
     table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
-    damage_section(table, names)
-    variants_chart(table, names)
+    damage_section(table, names, example)
+    variants_chart(table, names, example)
 
 
 def variant_columns(example: ExampleResult, names: list[str]) -> None:
@@ -165,12 +168,19 @@ def variant_columns(example: ExampleResult, names: list[str]) -> None:
             claims.show_subclaims(v, compact=True, height=560)
 
 
-def damage_section(table: pd.DataFrame, names: list[str]) -> None:
-    """Which metrics noticed the damage: a sentence per variant, then every metric with its change."""
+def damage_section(table: pd.DataFrame, names: list[str], example: ExampleResult) -> None:
+    """Which metrics noticed the damage: the story in one sentence per variant, why the normal response
+    scores low when it does, then every metric with its change."""
     st.markdown("#### Which metrics noticed the damage?")
-    for verdict in variants.damage_verdicts(table):
-        st.markdown(f"- {escape_md(verdict.sentence())}")
+    for line in variants.headlines(table):
+        st.markdown(f"- **{escape_md(line.variant)}**: {escape_md(line.body)}")
     st.caption(stats.NOTICED_RULE.capitalize() + " (the same rule as the detection rate on Sensitivity).")
+    reasons = explain.why_normal_scores_low(example)
+    if reasons:
+        st.markdown("**Why the normal response scores low** (if it is correct, this is how the metrics count, "
+                    "not a fault in it):")
+        for reason in reasons:
+            st.markdown(f"- {escape_md(reason)}")
     shown = pd.DataFrame({"metric": table["metric"]})
     for name in names:
         shown[name] = [formatting.format_value(k, v) for k, v in zip(table["key"], table[name])]
@@ -188,18 +198,10 @@ def damage_section(table: pd.DataFrame, names: list[str]) -> None:
                  hide_index=True, width="stretch", height=36 * (len(shown) + 1) + 4)
 
 
-def variants_chart(table: pd.DataFrame, names: list[str]) -> None:
-    """The headline scores per variant as grouped bars (patterns as a second cue to colour)."""
-    chart_rows = []
-    for key in CHART_METRICS:
-        row = table[table["key"] == key]
-        if row.empty:
-            continue
-        for name in names:
-            value = row.iloc[0][name]
-            chart_rows.append({"metric": METRICS[key].label, "variant": name,
-                               "value": None if value is None or pd.isna(value) else float(value)})
-    data = pd.DataFrame(chart_rows)
+def variants_chart(table: pd.DataFrame, names: list[str], example: ExampleResult) -> None:
+    """The headline scores per variant as grouped bars (patterns as a second cue to colour); the CSV and
+    the JSON download say what the claims were checked against."""
+    data = variants.chart_data(table, CHART_METRICS, names, example)
     fig = go.Figure()
     for i, name in enumerate(names):
         part = data[data["variant"] == name]
@@ -211,6 +213,9 @@ def variants_chart(table: pd.DataFrame, names: list[str]) -> None:
     fig.update_layout(barmode="group", title="Metrics per variant (no bar and no label = undefined)",
                       yaxis=dict(range=[0, 1.12], title="score"), uniformtext=dict(minsize=9, mode="hide"))
     charts.chart(fig, "compare-variants", data, key="compare")
+    st.download_button("Download comparison (JSON)", json.dumps(example.to_dict(), indent=1).encode("utf-8"),
+                       file_name="compare-result.json", mime="application/json", key="compare-json",
+                       help="Every variant with its subclaims, verdicts and evidence_mode.")
 
 
 def render() -> None:

@@ -1,27 +1,93 @@
 """AppTest: the Compare variants page."""
 from __future__ import annotations
 
+import re
+
+from explorer.logic import explain
 from tests.app_helpers import assert_clean, html_bodies, open_page, texts
+from tests.demo_story import demo_inputs, demo_results, stories, story_demo
+from vital_core.model import EVIDENCE_NORMAL
 from vital_core.stats import NOTICED_RULE
+
+# The headline of a wrong variant on which the story holds: FactScore did not notice, a VITAL metric did.
+STORY_LINE = re.compile(r"^- wrong: FactScore precision [\u2212+]\d\.\d\d: did not notice; "
+                        r".*\b(VITAL precision [\u2212+]\d\.\d\d|RLP)\b[^;]*: noticed")
 
 
 def _table(at):
     return next(d.value for d in at.dataframe if "metric" in d.value.columns and "Δ wrong" in d.value.columns)
 
 
-def test_first_visit_compares_a_precomputed_demo_example():
-    at = open_page("compare", query_params={"example": "demo-03"})
-    assert at.text_input(key="cmp_query").value == "What is the capital of Australia?"
+def _read(at) -> list[str]:
+    """Every markdown body as a person reads it: escapes resolved, bold markers gone."""
+    return [m.replace("**", "") for m in texts(at, "markdown")]
+
+
+def _headlines(at) -> dict[str, str]:
+    return {m.split("**")[1]: m.replace("**", "") for m in texts(at, "markdown") if m.startswith("- **")}
+
+
+def _press(at, label: str):
+    at.button[[b.label for b in at.button].index(label)].click().run()
+    assert_clean(at)
+    return at
+
+
+def test_first_visit_compares_a_demo_on_which_the_story_holds():
+    demo = story_demo()
+    at = open_page("compare", query_params={"example": demo})
+    assert at.text_input(key="cmp_query").value == demo_inputs()[demo]["query"]
     table = _table(at)
     assert {"normal", "missing", "wrong", "Δ missing", "Δ wrong", "wrong: reaction"} <= set(table.columns)
-    assert "FactScore precision" in set(table["metric"])
-    verdicts = [m for m in texts(at, "markdown") if m.startswith("- The ")]
-    assert any(v.startswith("- The missing response:") for v in verdicts)
-    assert any(v.startswith("- The wrong response:") for v in verdicts)
+    assert "FactScore precision" in set(table["metric"]), "the full per-metric table stays below the headline"
+    lines = _headlines(at)
+    assert set(lines) == {"missing", "wrong"}, "one sentence per damaged variant"
+    assert STORY_LINE.search(lines["wrong"]), lines["wrong"]
+    assert any(m.startswith("Checked against: Every variant's claims were checked against the evidence documents")
+               for m in _read(at))
     assert "<ins" in html_bodies(at), "differences from normal are highlighted"
     assert at.get("plotly_chart"), "grouped bar chart"
     # "noticed" is the one rule of the core, said on the page as on Sensitivity
     assert any(c.startswith(NOTICED_RULE.capitalize()) for c in texts(at, "caption"))
+
+
+def test_a_normal_that_scores_low_is_explained_from_its_own_result():
+    low = [i for i, judged in stories().items() if not judged["normal_ok"]]
+    if not low:   # every bundled normal scores well: then the page must not explain anything
+        at = open_page("compare", query_params={"example": "demo-01"})
+        assert not any(m.startswith("Why the normal response scores low") for m in _read(at))
+        return
+    demo = low[0]
+    at = open_page("compare", query_params={"example": demo})
+    markdown = _read(at)
+    assert any(m.startswith("Why the normal response scores low") for m in markdown)
+    normal = demo_results()[demo].variants["normal"]
+    unstated = sum(s.verdict == "not_enough_evidence" for s in normal.subclaims)
+    assert any(m.startswith(f"- FactScore precision ") and f": {unstated} of its {len(normal.subclaims)} claims"
+               in m for m in markdown), markdown
+
+
+def test_no_evidence_checks_the_variants_against_the_normal_response():
+    at = open_page("compare")
+    at.text_input(key="cmp_query").set_value("Who wrote the novel Emma?")
+    at.text_area(key="cmp_normal").set_value(
+        "Jane Austen wrote Emma. It was published in 1815. It is a comic novel about a matchmaker.")
+    at.text_area(key="cmp_missing").set_value("It was published in 1815. It is a comic novel about a matchmaker.")
+    at.text_area(key="cmp_wrong").set_value(
+        "Charlotte Bronte wrote Emma. It was published in 1815. It is a comic novel about a matchmaker.")
+    at.text_area(key="cmp_documents").set_value("")
+    at.text_area(key="cmp_reference").set_value("")
+    _press(at, "Score all variants")
+    said = [m for m in _read(at) if m.startswith("Checked against:")]
+    assert said == [f"Checked against: {explain.EVIDENCE_SENTENCES[EVIDENCE_NORMAL]}"]
+    table = _table(at).set_index("metric")
+    assert table.loc["FactScore precision", "normal"] == "1.000", "the normal is taken as correct"
+    assert table.loc["Nugget recall (All Strict)", "missing"] != "undefined", "nuggets from the normal"
+    saved = at.session_state["compare_result"]
+    assert {v["evidence_mode"] for v in saved["variants"].values()} == {EVIDENCE_NORMAL}
+    assert any(d.label == "Download comparison (JSON)" for d in at.get("download_button"))
+    assert "wrong" in _headlines(at)
+    assert not any(m.startswith("Why the normal response scores low") for m in _read(at))
 
 
 def test_generate_variants_and_score_with_offline_backend():
@@ -34,13 +100,11 @@ def test_generate_variants_and_score_with_offline_backend():
     at.text_area(key="cmp_wrong").set_value("")
     at.text_area(key="cmp_documents").set_value(
         "Leonardo da Vinci painted the Mona Lisa, starting around 1503. The painting is in the Louvre, Paris.")
-    at.button[[b.label for b in at.button].index("Generate missing and wrong from the normal response")].click().run()
-    assert_clean(at)
+    _press(at, "Generate missing and wrong from the normal response")
     assert any("Generated the missing and wrong variants" in s for s in texts(at, "success"))
     missing, wrong = at.text_area(key="cmp_missing").value, at.text_area(key="cmp_wrong").value
     assert missing and wrong and wrong != at.text_area(key="cmp_normal").value
-    at.button[[b.label for b in at.button].index("Score all variants")].click().run()
-    assert_clean(at)
+    _press(at, "Score all variants")
     assert any("scored just now by the offline backend" in c for c in texts(at, "caption"))
     assert not any("texts above changed" in w for w in texts(at, "warning"))
     assert set(_table(at).columns) >= {"normal", "missing", "wrong"}
@@ -58,6 +122,7 @@ def test_stale_result_and_missing_normal_are_explained():
 
 def test_scoring_your_own_texts_takes_the_demo_out_of_the_url():
     at = open_page("compare", query_params={"example": "demo-03"})
+    assert at.query_params.get("example") == "demo-03"
     at.text_area(key="cmp_normal").set_value("Canberra is the capital of Australia.")
     at.text_area(key="cmp_missing").set_value("Australia has a capital.")
     at.text_area(key="cmp_wrong").set_value("Sydney is the capital of Australia.")

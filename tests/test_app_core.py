@@ -128,8 +128,8 @@ def test_variant_reactions_and_verdict():
     assert by_key.loc["rlp", "reaction wrong"] == variants.NOTICED
     assert by_key.loc["nugget_recall", "reaction wrong"] == variants.UNKNOWN
     assert by_key.loc["vital_precision", "change wrong"] == pytest.approx(-1.0)
-    sentence = variants.damage_verdicts(table)[0].sentence()
-    assert sentence.startswith("The wrong response: noticed by") and "undefined for Nugget recall" in sentence
+    sentence = variants.headlines(table)[0].sentence()
+    assert sentence.startswith("wrong: FactScore precision \u22120.33: noticed; VITAL precision \u22121.00 and RLP: noticed")
     assert variants.reaction("factscore_precision", 0.9, 0.85) == variants.BARELY
     assert variants.reaction("factscore_precision", 0.9, 0.95) == variants.NOT_NOTICED
     assert variants.reaction("rlp", True, True) == variants.NOT_NOTICED
@@ -279,6 +279,7 @@ def test_expected_steps_match_what_the_pipeline_announces(documents, reference):
                                       "wrong": "Marlowe wrote Hamlet. It is a play."},
                            documents=[Document("d", "William Shakespeare wrote Hamlet, a play.")] if documents else [],
                            reference="Shakespeare wrote it." if reference else None, on_step=announced.append))
-    assert len(announced) == long_runs.expected_steps(2, documents, reference), announced
+    against_normal = not documents and not reference   # the wrong one is checked against the normal
+    assert len(announced) == long_runs.expected_steps(2, documents, reference, against_normal), announced
     share, line = long_runs.progress(len(announced), len(announced), announced[-1], 3.2)
     assert share < 1.0 and line.startswith(f"step {len(announced)} of {len(announced)}: ") and line.endswith("3 s so far")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from tests.app_helpers import assert_clean, html_bodies, metric_values, open_page, texts
+from tests.demo_story import demo_inputs
 
 XSS = "It is <script>alert(1)</script> and <img src=x onerror=alert(1)> indeed."
 
@@ -28,7 +29,8 @@ def test_first_visit_shows_a_precomputed_demo_result():
 
 def test_url_example_prefills_the_inputs():
     at = open_page("score", query_params={"example": "demo-04"})
-    assert at.text_input(key="score_query").value == "How many bones are in the adult human body?"
+    assert at.text_input(key="score_query").value == demo_inputs()["demo-04"]["query"]
+    assert at.text_area(key="score_response").value == demo_inputs()["demo-04"]["responses"]["normal"]
 
 
 def test_offline_scoring_with_documents_shows_subclaims_and_metrics():
@@ -124,7 +126,7 @@ def test_demo_picker_fills_inputs_and_the_url():
     at = open_page("score")
     at.selectbox(key="score_demo_pick").set_value("demo-09").run()
     assert_clean(at)
-    assert at.text_input(key="score_query").value == "What causes the seasons on Earth?"
+    assert at.text_input(key="score_query").value == demo_inputs()["demo-09"]["query"]
     assert at.query_params.get("example") == "demo-09"
     assert any("demo example demo-09" in c for c in texts(at, "caption"))
 

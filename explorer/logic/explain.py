@@ -1,0 +1,94 @@
+"""Sentences that explain a comparison's numbers from the result itself: what the claims were checked
+against, and why a normal response (perhaps perfectly correct) scores low.
+
+Plain text; the page escapes it for markdown. Every figure is counted from the result (verdicts,
+nugget assignments), never a canned paragraph.
+"""
+from __future__ import annotations
+
+from vital_core.metrics.response import compute_response_metrics
+from vital_core.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE,
+                              NORMAL, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORT, VITAL, ExampleResult)
+from vital_core.story import NORMAL_OK
+
+EVIDENCE_WORDS = {EVIDENCE_DOCUMENTS: "the evidence documents", EVIDENCE_REFERENCE: "the reference answer",
+                  EVIDENCE_NORMAL: "the normal response", EVIDENCE_NONE: "no evidence"}
+# One sentence per evidence mode, said above Compare's results.
+EVIDENCE_SENTENCES = {
+    EVIDENCE_DOCUMENTS: "Every variant's claims were checked against the evidence documents, and the nuggets "
+                        "were built from them.",
+    EVIDENCE_REFERENCE: "Every variant's claims were checked against the reference answer (no documents "
+                        "were given, so there are no nuggets).",
+    EVIDENCE_NORMAL: "No documents and no reference answer were given, so the other variants were checked "
+                     "against the normal response, taken as correct (the setting in which the benchmark builds "
+                     "its variants): the normal's own claims and nuggets count as supported.",
+    EVIDENCE_NONE: "No documents, no reference answer and no normal response to check against: every claim is "
+                   "\"not enough evidence\" and the scores measure nothing.",
+}
+EXAMPLES_SHOWN = 2     # missed nuggets quoted in the explanation
+
+
+def _are(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
+def evidence_mode(example: ExampleResult) -> str:
+    """The example's evidence mode (its variants share one; a failed variant may record none)."""
+    modes = [v.evidence_mode for v in example.variants.values() if not v.error] or \
+        [v.evidence_mode for v in example.variants.values()]
+    return modes[0] if modes else EVIDENCE_NONE
+
+
+def evidence_sentence(example: ExampleResult) -> str:
+    mode = evidence_mode(example)
+    return EVIDENCE_SENTENCES.get(mode, f"The claims were checked against: {mode}.")
+
+
+def _precision_reason(response, values: dict, source: str) -> str | None:
+    score = values.get("factscore_precision")
+    if score is None or score >= NORMAL_OK:
+        return None
+    claims = response.subclaims
+    unstated = [s for s in claims if s.verdict == NOT_ENOUGH_EVIDENCE]
+    contradicted = sum(s.verdict == CONTRADICTED for s in claims)
+    not_judged = sum(s.verdict == NOT_JUDGED for s in claims)
+    text = (f"FactScore precision {score:.2f}: {len(unstated)} of its {len(claims)} claims "
+            f"({sum(s.importance == VITAL for s in unstated)} of them vital) {_are(len(unstated))} not stated in {source}, and "
+            f"precision counts a claim the evidence does not state as not supported")
+    if contradicted:
+        text += f"; {contradicted} {_are(contradicted)} contradicted by {source} (the answer or the checker is wrong there)"
+    if not_judged:
+        text += f"; {not_judged} {'was' if not_judged == 1 else 'were'} not judged"
+    return text + "."
+
+
+def _recall_reason(response, nuggets, values: dict) -> str | None:
+    score = values.get("nugget_recall")
+    if score is None or score >= NORMAL_OK or not nuggets:
+        return None
+    assignment = response.nugget_assignment or {}
+    missed = [n for n in nuggets if assignment.get(n.id) != SUPPORT]
+    text = (f"Nugget recall {score:.2f}: {len(missed)} of the {len(nuggets)} nuggets built from the evidence "
+            f"({sum(n.importance == VITAL for n in missed)} of them vital) {_are(len(missed))} not covered by the answer, and "
+            f"recall counts every fact of the evidence the answer never mentions")
+    quoted = "; ".join(f"\u201c{n.text}\u201d" for n in missed[:EXAMPLES_SHOWN])
+    return text + (f", e.g. {quoted}." if quoted else ".")
+
+
+def why_normal_scores_low(example: ExampleResult) -> list[str]:
+    """Why the normal response's FactScore precision or nugget recall is under ``NORMAL_OK``, one sentence
+    each, counted from its verdicts and nugget assignment; empty when neither is low (or when the normal is
+    the reference itself and was taken as correct)."""
+    response = example.variants.get(NORMAL)
+    if response is None or response.error or response.evidence_mode == EVIDENCE_NORMAL:
+        return []
+    values = compute_response_metrics(response, example.nuggets)
+    source = EVIDENCE_WORDS.get(response.evidence_mode, "the evidence")
+    if response.evidence_mode == EVIDENCE_NONE:
+        if values.get("factscore_precision") is None or values["factscore_precision"] >= NORMAL_OK:
+            return []
+        return [f"FactScore precision {values['factscore_precision']:.2f}: no evidence was given, so none of "
+                f"its {len(response.subclaims)} claims could be checked and precision counts each as not "
+                f"supported."]
+    return [r for r in (_precision_reason(response, values, source),
+                        _recall_reason(response, example.nuggets, values)) if r]

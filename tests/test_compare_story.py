@@ -1,0 +1,126 @@
+"""Compare's headline (explorer.logic.damage.headlines), its explanations (explorer.logic.explain) and the
+story's rule (vital_core.story) - without a running app."""
+from __future__ import annotations
+
+import pytest
+
+from explorer.logic import damage, explain
+from vital_core.metrics.catalog import VARIANT_TABLE
+from vital_core.model import (EVIDENCE_DOCUMENTS, EVIDENCE_NORMAL, ExampleResult, Nugget, ResponseResult,
+                              Subclaim)
+from vital_core.story import judge_story
+
+MINUS = "\u2212"
+
+
+def _response(variant, verdicts, tiers=("vital", "okay", "okay", "less-important"), assignment=None,
+              mode=EVIDENCE_DOCUMENTS) -> ResponseResult:
+    claims = [Subclaim(f"S{i}", f"claim {i}", importance=t, rank=i, verdict=v)
+              for i, (t, v) in enumerate(zip(tiers, verdicts), start=1)]
+    return ResponseResult(variant, f"{variant} text", claims, order=[c.id for c in claims],
+                          nugget_assignment=assignment, evidence_mode=mode)
+
+
+NUGGETS = [Nugget("N0", "the key fact", "vital"), Nugget("N1", "a side fact", "okay"),
+           Nugget("N2", "a fact of the documents only", "okay")]
+S, C, N = "supported", "contradicted", "not_enough_evidence"
+
+
+def _example() -> ExampleResult:
+    """The story on a 4-claim answer: the wrong one swaps the vital claim, the missing one drops it."""
+    normal = _response("normal", (S, S, S, N), assignment={"N0": "support", "N1": "support", "N2": "not_support"})
+    wrong = _response("wrong", (C, S, S, N), assignment={"N0": "not_support", "N1": "support", "N2": "not_support"})
+    missing = _response("missing", (S, S, N), tiers=("vital", "okay", "less-important"),
+                        assignment={"N0": "not_support", "N1": "support", "N2": "not_support"})
+    return ExampleResult("e", "q", {"normal": normal, "missing": missing, "wrong": wrong}, nuggets=NUGGETS)
+
+
+def _headlines(example) -> dict[str, str]:
+    table = damage.metric_table(example, VARIANT_TABLE)
+    return {h.variant: h.sentence() for h in damage.headlines(table)}
+
+
+def test_the_headline_tells_the_story_per_variant():
+    lines = _headlines(_example())
+    # FactScore 0.75 -> 0.50 noticed here (a 4-claim answer); VITAL precision 1 -> 0 and RLP fires
+    assert lines["wrong"].startswith(f"wrong: FactScore precision {MINUS}0.25: noticed; "
+                                     f"VITAL precision {MINUS}1.00 and RLP: noticed; VITAL recall {MINUS}1.00 "
+                                     f"and RLR: noticed")
+    # the missing answer keeps the rest: precision barely moves (0.75 -> 0.67), recall of the key fact goes
+    assert lines["missing"] == (f"missing: FactScore precision {MINUS}0.08: did not notice; VITAL precision +0.00 "
+                                f"and RLP: did not notice; VITAL recall {MINUS}1.00 and RLR: noticed")
+
+
+def test_a_flag_that_already_fired_on_the_normal_says_so_and_undefined_says_undefined():
+    example = _example()
+    example.variants["normal"].subclaims[0].verdict = N       # the normal's vital claim: RLP fires already
+    example.nuggets = None                                    # no nuggets: recall undefined
+    line = _headlines(example)["wrong"]
+    assert f"RLP: {damage.ALREADY_FLAGGED}" in line
+    assert line.endswith("VITAL recall and RLR: undefined")
+
+
+def test_the_headline_escapes_nothing_itself_and_keeps_the_variant_name_apart():
+    example = _example()
+    example.variants["[x](javascript:1)"] = example.variants.pop("wrong")
+    heads = damage.headlines(damage.metric_table(example, VARIANT_TABLE))
+    assert {h.variant for h in heads} == {"missing", "[x](javascript:1)"}   # the page escapes it
+
+
+def test_why_a_normal_scores_low_is_counted_from_the_result():
+    example = _example()
+    normal = example.variants["normal"]
+    normal.subclaims[1].verdict = N
+    normal.subclaims[2].verdict = C                          # FactScore 1/4
+    reasons = explain.why_normal_scores_low(example)
+    assert reasons[0].startswith("FactScore precision 0.25: 2 of its 4 claims (0 of them vital) are not stated "
+                                 "in the evidence documents")
+    assert "1 is contradicted by the evidence documents" in reasons[0]
+    # nugget recall 2/3: the documents' own fact is not covered, and is quoted
+    assert reasons[1].startswith("Nugget recall 0.67: 1 of the 3 nuggets built from the evidence (0 of them "
+                                 "vital) is not covered")
+    assert "\u201ca side fact\u201d" not in reasons[1] and "\u201ca fact of the documents only\u201d" in reasons[1]
+
+
+def test_a_normal_that_scores_well_or_is_the_reference_needs_no_explanation():
+    example = _example()
+    for claim in example.variants["normal"].subclaims:
+        claim.verdict = S
+    example.variants["normal"].nugget_assignment = {n.id: "support" for n in NUGGETS}
+    assert explain.why_normal_scores_low(example) == []
+    example = _example()
+    example.variants["normal"].evidence_mode = EVIDENCE_NORMAL
+    assert explain.why_normal_scores_low(example) == []
+
+
+def test_the_evidence_sentence_names_the_mode():
+    example = _example()
+    assert "evidence documents" in explain.evidence_sentence(example)
+    for v in example.variants.values():
+        v.evidence_mode = EVIDENCE_NORMAL
+    assert "checked against the normal response, taken as correct" in explain.evidence_sentence(example)
+
+
+@pytest.mark.parametrize("wrong, ok", [
+    ({"factscore_precision": 0.85, "vital_precision": 0.5, "rlp": True}, True),
+    ({"factscore_precision": 0.85, "vital_precision": 1.0, "rlp": False}, False),     # VITAL misses it
+    ({"factscore_precision": 0.70, "vital_precision": 0.0, "rlp": True}, False),      # FactScore moved too
+    ({"factscore_precision": 1.00, "vital_precision": 0.0, "rlp": True}, False),      # ...either way
+    ({"factscore_precision": None, "vital_precision": 0.0, "rlp": True}, False),      # undefined: no story
+])
+def test_the_wrong_story(wrong, ok):
+    normal = {"factscore_precision": 0.9, "vital_precision": 1.0, "rlp": False, "vital_recall": 1.0, "rlr": False}
+    judged = judge_story({"normal": normal, "wrong": wrong})
+    assert judged["wrong_ok"] is ok and judged["missing_ok"] is None
+
+
+@pytest.mark.parametrize("missing, normal_rlr, ok", [
+    ({"vital_recall": 0.5, "rlr": True}, False, True),
+    ({"vital_recall": 0.95, "rlr": True}, False, True),       # the flag alone
+    ({"vital_recall": 0.95, "rlr": True}, True, False),       # it fired on the normal too
+    ({"vital_recall": None, "rlr": None}, False, False),
+])
+def test_the_missing_story(missing, normal_rlr, ok):
+    normal = {"factscore_precision": 0.9, "vital_precision": 1.0, "rlp": False, "vital_recall": 1.0,
+              "rlr": normal_rlr}
+    assert judge_story({"normal": normal, "missing": missing})["missing_ok"] is ok

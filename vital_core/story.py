@@ -1,0 +1,67 @@
+"""The story the benchmark tells on one example: FactScore-style precision barely moves when the key
+answer is wrong, while VITAL precision / RLP notice it; VITAL recall / RLR notice a missing key fact.
+
+One rule, used by ``bench.bench_verifier`` (paragraph triples), ``bench.bench_story`` (the bundled
+demos) and the tests that pick a demo on which the story holds:
+
+* wrong: FactScore precision moves (either way) by less than ``NOTICE_DROP``, while VITAL precision
+  drops by at least ``NOTICE_DROP`` or RLP fires for the wrong response but not for the normal one;
+* missing: VITAL recall drops by at least ``NOTICE_DROP`` or RLR fires for the missing response but
+  not for the normal one;
+* a normal response "scores well" when its FactScore precision is at least ``NORMAL_OK``.
+
+``NOTICE_DROP`` (``vital_core.stats.noticed``) is the threshold for "noticed" (Compare's verdicts, the detection rate).
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from vital_core.model import MISSING, NORMAL, WRONG
+from vital_core.stats import noticed
+
+NORMAL_OK = 0.8
+# What each variant's story compares, in the order a sentence names them.
+STORY_METRICS = ("factscore_precision", "vital_precision", "rlp", "vital_recall", "rlr")
+
+
+def _drop(before, after) -> float | None:
+    """How much a score fell from ``before`` to ``after``; None when either is undefined."""
+    if before is None or after is None:
+        return None
+    return float(before) - float(after)
+
+
+def _fires(metric: str, normal: Mapping, variant: Mapping) -> bool:
+    """``stats.noticed``: a score got worse by at least ``NOTICE_DROP``, a flag fires for the variant but
+    not for the normal; undefined on either side is no."""
+    return bool(noticed(metric, normal.get(metric), variant.get(metric)))
+
+
+def judge_story(metrics: Mapping[str, Mapping]) -> dict:
+    """The story of one example from its per-variant metrics ({variant: {metric key: value}}).
+
+    Keys: ``normal_factscore``, ``normal_ok``; for a wrong variant ``fs_move`` (FactScore's drop),
+    ``vp_drop``, ``rlp_new``, ``wrong_ok``; for a missing one ``vr_drop``, ``rlr_new``, ``missing_ok``.
+    A story whose variant is absent is ``None``.
+    """
+    normal = metrics[NORMAL]
+    out: dict = {"normal_factscore": normal.get("factscore_precision"),
+                 "normal_ok": (normal.get("factscore_precision") or 0.0) >= NORMAL_OK,
+                 "fs_move": None, "vp_drop": None, "rlp_new": None, "wrong_ok": None,
+                 "vr_drop": None, "rlr_new": None, "missing_ok": None}
+    if WRONG in metrics:
+        wrong = metrics[WRONG]
+        fs_move = _drop(normal.get("factscore_precision"), wrong.get("factscore_precision"))
+        vp_drop = _drop(normal.get("vital_precision"), wrong.get("vital_precision"))
+        rlp_new = _fires("rlp", normal, wrong)
+        # FactScore "barely moves": the noticed rule holds in neither direction
+        still = fs_move is not None and not _fires("factscore_precision", normal, wrong) \
+            and not _fires("factscore_precision", wrong, normal)
+        out.update(fs_move=fs_move, vp_drop=vp_drop, rlp_new=rlp_new,
+                   wrong_ok=still and (_fires("vital_precision", normal, wrong) or rlp_new))
+    if MISSING in metrics:
+        missing = metrics[MISSING]
+        vr_drop = _drop(normal.get("vital_recall"), missing.get("vital_recall"))
+        rlr_new = _fires("rlr", normal, missing)
+        out.update(vr_drop=vr_drop, rlr_new=rlr_new, missing_ok=_fires("vital_recall", normal, missing) or rlr_new)
+    return out
