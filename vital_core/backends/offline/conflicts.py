@@ -16,6 +16,7 @@ from vital_core.backends.offline.analysis import GENERIC_HEADS, Analysis, lemma_
 from vital_core.backends.offline.roles import relations
 from vital_core.backends.offline.values import Value, comparable, compatible, consistent
 from vital_core.backends.offline.wording import ANTONYMS
+from vital_core.backends.offline.word_rarity import frequency_rank
 
 # Opposite words, compared whole (lemma or word): "exclusive" is no form of "exclude".
 OPPOSITES: dict[str, set[str]] = {}
@@ -37,6 +38,7 @@ class Context:
 
 
 NAME_WEIGHT = 1.5
+COMMON_RANK, COMMON_WEIGHT = 2_000, 0.5
 NEIGHBOURHOOD = 4
 OWN_STATEMENT = 0.6     # a sentence stating this much of the claim, with the claim's value, states it
 
@@ -49,15 +51,17 @@ FIRST_WORDS = {"first", "inaugural", "maiden", "earliest", "initial"}
 
 
 def rest_coverage(claim: Analysis, target: Analysis, skip_lemmas=(), skip_names=(), skip_value=None,
-                  soft: bool = False) -> float:
-    """Share of the claim's words, names (x1.5) and values that ``target`` states, leaving out ``skip_*``."""
+                  soft: bool = False, by_rarity: bool = False) -> float:
+    """Share of the claim's words, names (x1.5) and values that ``target`` states, leaving out ``skip_*``;
+    ``by_rarity``: a common word ("time", "major") weighs half, as a paraphrase often drops or swaps it."""
     measured = any(not v.dim.startswith("#") and v.kind == "number" for v in claim.values)
     total = found = 0.0
     for lemma in claim.content:
         if lemma in skip_lemmas or (measured and lemma in DIMENSION_WORDS):
             continue
-        total += 1.0
-        found += lemma_found(lemma, target, soft)
+        weight = COMMON_WEIGHT if by_rarity and frequency_rank(lemma) <= COMMON_RANK else 1.0
+        total += weight
+        found += weight * lemma_found(lemma, target, soft)
     for name in claim.names:
         if name in skip_names:
             continue
@@ -139,7 +143,8 @@ def value_found(value: Value, targets: list[Analysis]) -> bool:
     return any(compatible(value, v) for v in pool) or any(derivable(value, t) for t in targets)
 
 
-def _said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: set[str]) -> bool:
+def _said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: set[str],
+               with_names: bool = False) -> bool:
     """Does one of the words around ``positions`` in ``sentence`` restate a word of the claim?
 
     "Essex was rammed by a sperm whale in 1820": 1820 sits next to "rammed", so another year elsewhere in
@@ -147,6 +152,8 @@ def _said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: 
     """
     wanted = {l for l in claim.content if l not in skip}
     wanted |= {w for l in wanted for w in lexicon.synonyms(l)}
+    # for a value, the claim's names count too ("in 2021 the Bank of England put ..."); never for a name itself
+    named = {w.lower() for name in claim.names for w in name.split() if len(w) > 2} if with_names else set()
     toks = sentence.toks
     for p in positions:
         if p >= len(toks):
@@ -157,7 +164,7 @@ def _said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: 
         if verb and (verb in wanted or (verb in sentence.content and _close_word(verb, tuple(sorted(wanted))))):
             return True     # "died in the same town in 1616": the verb that governs 1616 is "die"
         near = [t for t in toks[max(0, p - NEIGHBOURHOOD):p + NEIGHBOURHOOD + 1] if _same_clause(toks, p, t.i)]
-        if any(t.lemma in wanted and t.lemma not in skip for t in near):
+        if any(t.lemma in wanted and t.lemma not in skip or t.pos == "PROPN" and t.lemma in named for t in near):
             return True
     return False
 
@@ -222,9 +229,11 @@ def value_bound(value: Value, claim: Analysis, sentences: list[Analysis]) -> boo
     for sentence in sentences:
         if not value_found(value, [sentence]):
             continue
-        others = [v for v in sentence.values if comparable(value, v) and not consistent(value, v)]
+        # a rival the claim states too is not another fact ("in 2016, 2017 and 2020")
+        others = [v for v in sentence.values if comparable(value, v) and not consistent(value, v)
+                  and not any(consistent(own, v) for own in claim.values)]
         spots = _spots(value, sentence)
-        if not others or not spots or _said_near(claim, sentence, spots, {value.dim.lstrip("#")}):
+        if not others or not spots or _said_near(claim, sentence, spots, {value.dim.lstrip("#")}, with_names=True):
             return True
     return False
 

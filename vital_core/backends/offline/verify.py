@@ -46,6 +46,10 @@ CONFLICT_MIN = 0.45         # a sentence this close may contradict the claim
 SUPPORT_SIM = 0.40          # and this close may support it ...
 # ... stating this share of its words (names count 1.5, values 1), less when the sentence is closer
 SUPPORT_COVERAGE = ((0.85, 0.55), (0.75, 0.65), (-1.0, 0.75))
+# A long claim (this many content words) whose names and values are all stated is a paraphrase when
+# its closest sentence is this close and states half its words: rewording a long sentence drops words,
+# while the claims that add one unsupported detail are short ("Antonio Salieri taught Beethoven").
+LONG_CLAIM_WORDS, LONG_CLAIM_SIM, LONG_CLAIM_COVERAGE = 4, 0.55, 0.50
 TOP_K = 3
 VERBATIM_SIM = 0.50          # a sentence this close that holds the claim's words in order states it
 TOPIC_MENTIONS = 3          # the most frequent name is the evidence's topic when named this often
@@ -182,7 +186,8 @@ def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
                 and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
     unstated += [v.text for v in claim.values if not conflicts.value_bound(v, claim, aligned + [joined(aligned)])]
     words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together, soft=True)]
-    coverage = max([rest_coverage(claim, w, soft=True) for w in window] + [rest_coverage(claim, together, soft=True)])
+    coverage = max([rest_coverage(claim, w, soft=True, by_rarity=True) for w in window]
+                   + [rest_coverage(claim, together, soft=True, by_rarity=True)])
     return unstated, words, coverage
 
 
@@ -211,7 +216,9 @@ def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.nda
                     or claim.predicate in conflicts.DIMENSION_WORDS
                     or any(conflicts.same_relation(claim, w) for w in window))
     needed = next(c for sim, c in SUPPORT_COVERAGE if best >= sim)
-    if best >= SUPPORT_SIM and not unstated and coverage >= needed and predicate_ok \
+    long_paraphrase = (len(claim.content) >= LONG_CLAIM_WORDS and best >= LONG_CLAIM_SIM
+                       and coverage >= LONG_CLAIM_COVERAGE)
+    if best >= SUPPORT_SIM and not unstated and (coverage >= needed and predicate_ok or long_paraphrase) \
             and _polarity_agrees(claim, index.analyses[top[0]]):
         return ClaimVerdict(SUPPORTED, f"supported: the evidence states it (similarity {best:.2f}, "
                                        f"{coverage:.0%} of its words) — \"{_quote(quote)}\"", quote, best)
