@@ -78,7 +78,7 @@ def wait_for(path: Path, proc: subprocess.Popen, seconds: float = 60) -> None:
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("how", ["state-file", "batch-id"])
+@pytest.mark.parametrize("how", ["ctrl-c", "kill-9", "batch-id"])
 def test_an_interrupted_run_picks_up_its_batch_instead_of_submitting_again(tmp_path: Path, live_results, how):
     out, cache = tmp_path / "results.jsonl", tmp_path / "cache"
     state = tmp_path / "results.jsonl.batch.json"
@@ -87,10 +87,13 @@ def test_an_interrupted_run_picks_up_its_batch_instead_of_submitting_again(tmp_p
         slow = score_cmd(DEMO_INPUT, out, mock, cache, "--batch-submit", "--batch-poll-seconds", "30")
         proc = subprocess.Popen(slow, cwd=REPO, env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         wait_for(state, proc)
-        proc.send_signal(signal.SIGINT)                      # Ctrl-C while it waits for the batch
+        proc.send_signal(signal.SIGKILL if how == "kill-9" else signal.SIGINT)   # while it waits for the batch
         _, stderr = proc.communicate(timeout=60)
-        assert proc.returncode == 130, stderr
-        assert "run the same command again to pick it up" in stderr
+        if how == "kill-9":
+            assert proc.returncode == -signal.SIGKILL
+        else:
+            assert proc.returncode == 130, stderr
+            assert "run the same command again to pick it up" in stderr
         recorded = json.loads(state.read_text())
         assert recorded["batch_id"] == "batch_mock1" and recorded["stage"] == 1
         assert set(recorded) == {"format", "batch_id", "stage", "input_file_id", "created_at"}
@@ -112,15 +115,22 @@ def test_an_interrupted_run_picks_up_its_batch_instead_of_submitting_again(tmp_p
     assert_no_key_written(tmp_path, batches)
 
 
-def test_a_failed_batch_is_one_sentence_and_exit_1(tmp_path: Path):
+@pytest.mark.parametrize("end, sentence", [
+    ("failed", r"batch batch_mock1 ended failed \(invalid_request: mock: this batch was refused \(line 1\)\)"),
+    ("cancelled", r"batch batch_mock1 ended cancelled; (\d+) of \d+ request\(s\) completed and were imported")])
+def test_a_batch_that_does_not_complete_is_one_sentence_and_exit_1(tmp_path: Path, end, sentence):
     out = tmp_path / "results.jsonl"
     with MockProvider() as mock:
-        MockBatches(mock, end_status="failed")
+        MockBatches(mock, end_status=end)
         p = run_cli(score_cmd(DEMO_INPUT, out, mock, tmp_path / "cache", *SUBMIT))
     assert p.returncode == 1, p.stderr
     errors = [x for x in p.stderr.splitlines() if x.startswith("error:")]
-    assert errors == ["error: batch batch_mock1 ended failed (invalid_request: mock: this batch was refused "
-                      "(line 1)); run the same command again to submit a new batch for what is missing"], p.stderr
+    assert len(errors) == 1, p.stderr
+    match = re.fullmatch(f"error: {sentence}; run the same command again to submit a new batch for what is "
+                         "missing", errors[0])
+    assert match, errors[0]
+    if end == "cancelled":
+        assert "(stage 1): cancelling, " in p.stderr and f"imported {match[1]} reply(ies)" in p.stderr
     assert not out.exists() and not (tmp_path / "results.jsonl.batch.json").exists()
 
 
