@@ -8,7 +8,7 @@ from explorer import paths
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
 from explorer.widgets import claims, data_source, shell, url_state
-from explorer.logic import filters as explore, textdiff
+from explorer.logic import filters as explore, frame_download, textdiff
 from vital_core.errors import InputError
 from vital_core.metrics.catalog import HEADLINE, METRICS
 from vital_core.metrics.response import compute_response_metrics
@@ -206,6 +206,17 @@ def show_example(loaded: data_source.Loaded, example_id: str, condition: str | N
     url_state.set_qp(example=example_id, condition=condition)
 
 
+def download_buttons(loaded: data_source.Loaded) -> None:
+    """The whole loaded frame as ``report --export`` writes it, with why each undefined metric is undefined."""
+    cols = st.columns([1, 1, 4])
+    for col, (fmt, (word, mime)) in zip(cols, frame_download.FORMATS.items()):
+        col.download_button(f"Download {word}", frame_download.file_data(loaded.dataset, fmt),
+                            file_name=frame_download.file_name(loaded.label, fmt), mime=mime, key=f"explore_dl_{fmt}",
+                            icon=":material/download:", on_click="ignore")
+    cols[2].caption(f"All {len(loaded.frame)} responses, one row each, every metric (undefined left empty) and an "
+                    "`undefined` column saying why: the same file as `report --export`. Filters do not apply.")
+
+
 def render() -> None:
     st.title("Explore results")
     st.markdown("Browse scored results: the bundled demo, a VitalErrors release folder, or a results file.")
@@ -229,6 +240,7 @@ def render() -> None:
     if frame.empty:
         st.info("This source holds no records.")
         return
+    download_buttons(loaded)
     filters = filters_ui(frame)
     filtered = explore.apply_filters(frame, filters)
     st.caption(f"Showing rows with {escape_md(explore.describe(filters))}.")

@@ -25,7 +25,7 @@ from vital_core.backends import Backend, get_backend
 from vital_core.dataset import Dataset, dataset_from_examples, load_dataset
 from vital_core.inputs import InputRecord, parse_input_record
 from vital_core.metrics.catalog import METRICS
-from vital_core.metrics.undefined import why_undefined
+from vital_core.metrics.undefined import undefined_reasons
 from vital_core.model import ExampleResult, NORMAL
 from vital_core.pipeline import run_sync
 from vital_core.runs import score_record
@@ -87,11 +87,8 @@ async def _score_all(backend: Backend, records: list[InputRecord], concurrency: 
 
 
 def _undefined_reasons(example: ExampleResult, variant: str, values: dict) -> str:
-    response = example.variants.get(variant)
-    if response is None:
-        return ""
-    return "; ".join(f"{key}: {why_undefined(key, response, example.nuggets)}"
-                     for key in METRICS if key in values and pd.isna(values[key]))
+    keys = [key for key in METRICS if key in values and pd.isna(values[key])]
+    return undefined_reasons(keys, example.variants.get(variant), example.nuggets)
 
 
 def evaluate(data: Iterable[dict] | pd.DataFrame, backend: str | Backend = "offline", *,

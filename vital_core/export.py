@@ -1,4 +1,5 @@
-"""The per-response frame of a loaded set as a Parquet or CSV file (``report --export``, Explore's download).
+"""The per-response frame of a loaded set, with why each undefined metric is undefined, as a Parquet or
+CSV file (``report --export``, Explore's download).
 
 An existing file is replaced only when it is recognised as this project's own export (a Parquet
 file carrying our schema tag, or a CSV whose header is our columns); anything else is refused, so
@@ -13,8 +14,11 @@ import pandas as pd
 
 from vital_core.atomic import atomic_replace
 from vital_core.errors import InputError
+from vital_core.metrics.catalog import METRICS
+from vital_core.metrics.undefined import undefined_reasons
 
 FORMATS = {".parquet": "parquet", ".csv": "csv"}
+REASON_COLUMN = "undefined"                # why each undefined metric of the row is undefined ("" if none)
 SCHEMA_TAG = b"vital-explorer-frame/1"     # Parquet key-value metadata: {b"vital-explorer": SCHEMA_TAG}
 
 
@@ -23,6 +27,34 @@ def export_format(path: Path) -> str:
     if fmt is None:
         raise InputError(f"{path}: export to a .parquet or .csv file (the name decides the format)", path)
     return fmt
+
+
+def export_table(dataset) -> pd.DataFrame:
+    """The exported frame: every column of ``dataset.frame``, then ``undefined`` ("key: reason; ...").
+
+    The one definition of what ``report --export`` writes and Explore downloads. A reason needs the
+    full record, so only rows with an undefined metric are read back, one example at a time.
+    """
+    frame = dataset.frame
+    metrics = [k for k in METRICS if k in frame.columns]
+    missing = frame[metrics].isna().to_numpy()
+    reasons = [""] * len(frame)
+    current: tuple = (None, None)
+    for row, (example_id, condition) in enumerate(zip(frame["example_id"], frame["condition"])):
+        if not missing[row].any():
+            continue
+        if current[0] != example_id:      # rows of one example are adjacent: read each once
+            try:
+                current = (example_id, dataset.example(example_id))
+            except (KeyError, InputError, OSError) as exc:
+                current = (example_id, f"the record could not be read to say why ({exc})")
+        example = current[1]
+        keys = [k for k, gone in zip(metrics, missing[row]) if gone]
+        reasons[row] = example if isinstance(example, str) else \
+            undefined_reasons(keys, example.variants.get(condition), example.nuggets)
+    out = frame.copy()
+    out[REASON_COLUMN] = pd.array(reasons, dtype="string")
+    return out
 
 
 def frame_bytes(frame: pd.DataFrame, fmt: str) -> bytes:

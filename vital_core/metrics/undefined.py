@@ -56,3 +56,11 @@ def why_undefined(key: str, response: ResponseResult, nuggets: list[Nugget] | No
     if key in ("wpa", "pcp"):
         return "needs scoring points: a reference answer (or nuggets assigned to the response)"
     return f"needs {need}" if need else "undefined"
+
+
+def undefined_reasons(keys, response: ResponseResult | None, nuggets: list[Nugget] | None) -> str:
+    """One line saying why each metric of ``keys`` is undefined for ``response`` ("key: reason; ..."), the
+    ``undefined`` column of ``evaluate()`` and of ``report --export``; "" when there is none."""
+    if response is None:
+        return ""
+    return "; ".join(f"{key}: {why_undefined(key, response, nuggets)}" for key in keys)

@@ -26,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write Figures 3, 4 and 5 and the detection chart to DIR as SVG and PNG "
                              "(drawn with the app's colours by explorer.logic.figures)")
     parser.add_argument("--export", metavar="FILE",
-                        help="also write the per-response frame (every metric, undefined left empty) to FILE: "
+                        help="also write the per-response frame (every metric, undefined left empty, and an "
+                             "'undefined' column saying why) to FILE: "
                              ".parquet or .csv; an existing file is replaced only if it is such an export")
     parser.add_argument("--skip-bad", action="store_true",
                         help="skip malformed records or unknown labels instead of stopping; reports how many")
@@ -84,9 +85,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def export_to(dataset, path: Path) -> None:
-    from vital_core.export import export_frame
+    from vital_core.export import export_frame, export_table
     try:
-        export_frame(dataset.frame, path)
+        export_frame(export_table(dataset), path)
     except InputError as exc:
         raise UsageError(f"--export {exc}") from None
     except OSError as exc:

@@ -1,0 +1,25 @@
+"""Explore's download of the loaded set's per-response frame: exactly what ``report --export`` writes
+(``vital_core.export.export_table``), as Parquet or CSV, made only when the person clicks."""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from vital_core.export import export_table, frame_bytes
+
+# format -> (button word, MIME type)
+FORMATS = {"parquet": ("Parquet", "application/vnd.apache.parquet"), "csv": ("CSV", "text/csv")}
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def file_name(source_label: str, fmt: str) -> str:
+    """A file name from the set's label ("the bundled demo results" -> vital-frame-the-bundled-demo-results.csv)."""
+    slug = _UNSAFE.sub("-", source_label).strip("-.")[:60] or "results"
+    return f"vital-frame-{slug}.{fmt}"
+
+
+def file_data(dataset, fmt: str) -> Callable[[], bytes]:
+    """The file's bytes, computed on click (reading the reasons back can take seconds on a release)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown download format {fmt!r}; expected {' or '.join(FORMATS)}")
+    return lambda: frame_bytes(export_table(dataset), fmt)
