@@ -71,7 +71,7 @@ def _recall_reason(response, nuggets, values: dict) -> str | None:
     text = (f"Nugget recall {score:.2f}: {len(missed)} of the {len(nuggets)} nuggets built from the evidence "
             f"({sum(n.importance == VITAL for n in missed)} of them vital) {_are(len(missed))} not covered by the answer, and "
             f"recall counts every fact of the evidence the answer never mentions")
-    quoted = "; ".join(f"\u201c{n.text}\u201d" for n in missed[:EXAMPLES_SHOWN])
+    quoted = "; ".join(f"\u201c{n.text.strip().rstrip('.')}\u201d" for n in missed[:EXAMPLES_SHOWN])
     return text + (f", e.g. {quoted}." if quoted else ".")
 
 
