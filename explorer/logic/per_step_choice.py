@@ -12,7 +12,9 @@ from vital_core.backends import config
 
 STEP_NAMES = {"verify": "Verification", "rank": "Ranking"}     # sidebar order: verification first
 SAME, OFFLINE, ENDPOINT = "same", config.OFFLINE, config.OPENAI
-CHOICES = {SAME: "Same as main", OFFLINE: "Offline (embedded)", ENDPOINT: "OpenAI-compatible endpoint"}
+CHOICES = {SAME: "Same as main", OFFLINE: "Offline (embedded)", ENDPOINT: "Endpoint (OpenAI API)"}
+CHOICE_HELP = ("Same as main: the backend chosen above. Endpoint: any OpenAI-compatible server (OpenAI, vLLM, "
+               "Ollama, llama.cpp) with its own base URL and model.")
 YES_NO_HELP = ("A MiniCheck-style fact-checking model (e.g. served by Ollama or vLLM) that answers Yes or No "
                "for a passage and a claim. Mapped honestly: Yes → supported, No for every passage → not "
                "enough evidence. It never says contradicted.")

@@ -141,7 +141,8 @@ def _step_inputs(box, step: str) -> None:
     """One step's choice and, for an endpoint, its base URL, model and (verification) yes/no mode."""
     k = per_step_choice.key
     name = per_step_choice.STEP_NAMES[step]
-    box.selectbox(name, list(per_step_choice.CHOICES), key=k(step, "choice"), format_func=per_step_choice.CHOICES.get)
+    box.selectbox(name, list(per_step_choice.CHOICES), key=k(step, "choice"), format_func=per_step_choice.CHOICES.get,
+                  help=per_step_choice.CHOICE_HELP)
     if st.session_state.get(k(step, "choice")) != per_step_choice.ENDPOINT:
         return
     box.text_input(f"{name}: base URL", key=k(step, "base_url"), placeholder="the main endpoint's",
