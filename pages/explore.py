@@ -208,7 +208,7 @@ def show_example(loaded: data_source.Loaded, example_id: str, condition: str | N
 
 def download_buttons(loaded: data_source.Loaded) -> None:
     """The whole loaded frame as ``report --export`` writes it, with why each undefined metric is undefined."""
-    cols = st.columns([1, 1, 4])
+    cols = st.columns([2, 2, 7], vertical_alignment="center")
     for col, (fmt, (word, mime)) in zip(cols, frame_download.FORMATS.items()):
         col.download_button(f"Download {word}", frame_download.file_data(loaded.dataset, fmt),
                             file_name=frame_download.file_name(loaded.label, fmt), mime=mime, key=f"explore_dl_{fmt}",

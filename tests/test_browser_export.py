@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.test_browser import (SHOTS, browser, hostile_dir, no_error_on_page, page, server,  # noqa: F401
-                                settle)
+                                settle, shot)
 from vital_core.export import REASON_COLUMN, SCHEMA_TAG
 
 pytestmark = pytest.mark.browser
@@ -30,6 +30,7 @@ def test_explore_parquet_download_parses(server, page, tmp_path):  # noqa: F811
     assert len(table) == 36 and {"example_id", "condition", "vital_precision", REASON_COLUMN} <= set(table.columns)
     assert table[REASON_COLUMN].str.contains("needs a reference answer").any()
     no_error_on_page(page)
+    shot(page, "explore-download")
 
 
 def test_per_step_expander_layout(server, page):  # noqa: F811
