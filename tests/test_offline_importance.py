@@ -65,3 +65,27 @@ def test_ranking_is_deterministic():
 def test_empty_input():
     ranking = run_sync(OfflineBackend().rank(QUERY, []))
     assert ranking.labels == {} and ranking.order == []
+
+
+def _labels_of(query: str, claims: list[str]) -> dict[str, str]:
+    from vital_core.backends.offline.importance import rank_claims
+    ids = [f"S{i + 1}" for i in range(len(claims))]
+    labels, _, _ = rank_claims(query, ids, claims, list(range(len(claims))))
+    return dict(zip(claims, (labels[i] for i in ids)))
+
+
+BIO = ["Grace Hopper was born in New York City in 1906.", "Grace Hopper studied mathematics at Vassar College.",
+       "Grace Hopper taught at Vassar for a decade.", "Grace Hopper joined the Naval Reserve in 1943.",
+       "Grace Hopper is best known for developing the first compiler.", "Grace Hopper retired in 1986."]
+
+
+def test_an_open_ended_request_makes_what_the_subject_is_known_for_vital():
+    labels = _labels_of("Tell me a bio of Grace Hopper.", BIO)
+    assert labels["Grace Hopper is best known for developing the first compiler."] == VITAL
+    assert labels["Grace Hopper retired in 1986."] != VITAL
+
+
+def test_the_open_ended_rule_leaves_questions_to_the_fitted_weights():
+    from vital_core.backends.offline.answer_types import is_open_ended
+    assert is_open_ended("Tell me a bio of Grace Hopper.") and is_open_ended("Describe the Taj Mahal")
+    assert not is_open_ended("who wrote pride and prejudice") and not is_open_ended("Tell me who won?")

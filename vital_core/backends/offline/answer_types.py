@@ -185,6 +185,20 @@ _SCOPE_SKIP = {"a", "an", "the", "be", "been", "being", "is", "are", "was", "wer
                "legally", "officially", "actually", "really", "yet", "ever"}
 
 
+# A request rather than a question ("Tell me a bio of Ada Lovelace."): no single answer to look for.
+_OPEN_ENDED = re.compile(r"^\s*(tell me|write|give me|describe|summari[sz]e|explain|talk about|introduce)\b",
+                         re.IGNORECASE)
+# What a biography or overview is read for: achievements, records, what the subject is known for.
+SALIENT = re.compile(r"\b(best[- ]known|most famous|famous for|known for|renowned|celebrated for|"
+                     r"first (person|woman|man|human|people|player|team|country) to|won|awarded|prize|medals?|"
+                     r"(world's|the) (largest|longest|highest|tallest|biggest|deepest|oldest)|invented|discovered)\b",
+                     re.IGNORECASE)
+
+
+def is_open_ended(query: str) -> bool:
+    return bool(_OPEN_ENDED.search(query)) and not query.strip().endswith("?")
+
+
 def question_type(query: str) -> str:
     """The kind of answer the (prefix-stripped) query asks for."""
     q = " " + re.sub(r"[^\w\s']", " ", query.lower()) + " "

@@ -32,8 +32,8 @@ import re
 import numpy as np
 
 from vital_core.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
-from vital_core.backends.offline.answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, YESNO, Mentions,
-                           extract_mentions, question_type, words)
+from vital_core.backends.offline.answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, SALIENT, YESNO,
+                                                     Mentions, extract_mentions, is_open_ended, question_type, words)
 from vital_core.backends.offline.embedder import embed
 
 STOPWORDS = set("""a an the of in on at to for from by with and or but is are was were be been being
@@ -201,4 +201,11 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     scores = [float(s) for s in score_features(claim_features(query, claims, sentence_index, sentences),
                                                 weights)]
     labels = {sid: label_for(s, thresholds) for sid, s in zip(ids, scores)}
+    if is_open_ended(strip_generation_prefix(query)):
+        # The weights were fitted on questions (the only human labels there are); for a request such as
+        # "Tell me a bio of ..." what the subject is known for - an achievement, a record - is vital.
+        for i, (sid, claim) in enumerate(zip(ids, claims)):
+            if SALIENT.search(claim):
+                labels[sid] = VITAL
+                scores[i] = max(scores[i], thresholds["vital"])
     return labels, importance_order(ids, labels, scores, sentence_index), scores
