@@ -81,6 +81,7 @@ def chart_data(table: pd.DataFrame, keys: list[str], names: list[str], example: 
                          "evidence_mode": example.variants[name].evidence_mode})
     return pd.DataFrame(rows, columns=["metric", "variant", "value", "evidence_mode"])
 
+
 # The headline's words: a score that moved less than NOTICE_DROP did not notice (the number shows how little).
 HEADLINE_WORDS = {NOTICED: "noticed", BARELY: "did not notice", NOT_NOTICED: "did not notice",
                   UNKNOWN: "undefined"}
