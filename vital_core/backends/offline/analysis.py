@@ -217,7 +217,13 @@ TITLES = {"queen", "king", "president", "pope", "saint", "st", "sir", "lord", "l
 
 
 def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word
+    if len(word) <= 4 or not word.endswith("s") or word.endswith("ss"):
+        return word
+    if word.endswith(("sses", "xes", "ches", "shes", "uses")):
+        return word[:-2]                       # "octopuses" -> "octopus", "churches" -> "church"
+    if word.endswith("ies") and len(word) > 5:
+        return word[:-3] + "y"                 # "colonies" -> "colony"
+    return word[:-1]
 
 
 def name_found(name: str, target: Analysis) -> bool:

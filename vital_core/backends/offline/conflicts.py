@@ -39,6 +39,7 @@ class Context:
 
 NAME_WEIGHT = 1.5
 COMMON_RANK, COMMON_WEIGHT = 2_000, 0.5
+VALUE_CONTEXT_COVERAGE = 0.5
 NEIGHBOURHOOD = 4
 OWN_STATEMENT = 0.6     # a sentence stating this much of the claim, with the claim's value, states it
 
@@ -217,23 +218,33 @@ def value_stated(value: Value, claim: Analysis, context: Context) -> bool:
     return False
 
 
+def _in_context(k: int, claim: Analysis, sentence: Analysis, value: Value) -> bool:
+    """The closest sentence (``k == 0``), or one stating the claim's other words too: "broke three world
+    records" elsewhere does not state "won three gold medals"."""
+    if not sentence.toks:     # several sentences read as one: each is judged on its own instead
+        return False
+    return k == 0 or rest_coverage(claim, sentence, skip_value=value, soft=True) >= VALUE_CONTEXT_COVERAGE
+
+
 def value_bound(value: Value, claim: Analysis, sentences: list[Analysis]) -> bool:
     """For support: a sentence states the value, and either it is the sentence's only value of its kind
     or it stands next to a word of the claim ("died, in 1616" does not state a birth in 1616); or the
     value is stated somewhere and another sentence ties a less precise form of it to the claim's words
     ("(September 12, 1913 - March 31, 1980)" and "Lung cancer killed him in 1980")."""
     if value_found(value, sentences) and any(
+            _in_context(k, claim, s, value) and
             _said_near(claim, s, [_token_at(s, v.start) for v in s.values if consistent(value, v)],
-                       {value.dim.lstrip("#")}) for s in sentences if s.toks):
+                       {value.dim.lstrip("#")}) for k, s in enumerate(sentences) if s.toks):
         return True
-    for sentence in sentences:
+    for k, sentence in enumerate(sentences):
         if not value_found(value, [sentence]):
             continue
         # a rival the claim states too is not another fact ("in 2016, 2017 and 2020")
         others = [v for v in sentence.values if comparable(value, v) and not consistent(value, v)
                   and not any(consistent(own, v) for own in claim.values)]
         spots = _spots(value, sentence)
-        if not others or not spots or _said_near(claim, sentence, spots, {value.dim.lstrip("#")}, with_names=True):
+        in_context = _in_context(k, claim, sentence, value)
+        if in_context and (not others or not spots) or _said_near(claim, sentence, spots, {value.dim.lstrip("#")}, with_names=True):
             return True
     return False
 

@@ -49,7 +49,7 @@ SUPPORT_COVERAGE = ((0.85, 0.55), (0.75, 0.65), (-1.0, 0.75))
 # A long claim (this many content words) whose names and values are all stated is a paraphrase when
 # its closest sentence is this close and states half its words: rewording a long sentence drops words,
 # while the claims that add one unsupported detail are short ("Antonio Salieri taught Beethoven").
-LONG_CLAIM_WORDS, LONG_CLAIM_SIM, LONG_CLAIM_COVERAGE = 4, 0.55, 0.50
+LONG_CLAIM_WORDS, LONG_CLAIM_SIM, LONG_CLAIM_COVERAGE = 4, 0.65, 0.50
 TOP_K = 3
 VERBATIM_SIM = 0.50          # a sentence this close that holds the claim's words in order states it
 TOPIC_MENTIONS = 3          # the most frequent name is the evidence's topic when named this often
