@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -32,7 +33,7 @@ from tests.batch_runner import run_batch_file
 from tests.mock_provider import MockProvider
 from vital_core.backends.openai import prompts
 from vital_core.backends.openai.backend import OpenAICompatBackend
-from vital_core.backends.openai.batch import BatchCollector, import_results, write_requests
+from vital_core.backends.openai.batch import BATCH_PRICE_FACTOR, BatchCollector, import_results, write_requests
 from vital_core.backends.openai.client import LLMClient, LLMSettings
 from vital_core.backends.openai.parsing import extract_json, parse_decomposition, parse_ranking, parse_verdicts
 from vital_core.backends.openai.pricing import cost_usd, load_prices
@@ -119,24 +120,43 @@ async def baseline(mock: MockProvider, records: list[dict], concurrency: int) ->
             "prompt_tokens": usage["prompt_tokens"], "completion_tokens": usage["completion_tokens"]}
 
 
+def _billed_usage(output: Path) -> tuple[int, int]:
+    """Input and output tokens the provider reports in a Batch output file: what a batch is billed for."""
+    prompt = completion = 0
+    for line in output.read_text(encoding="utf-8").splitlines():
+        usage = ((json.loads(line).get("response") or {}).get("body") or {}).get("usage") or {}
+        prompt, completion = prompt + usage.get("prompt_tokens", 0), completion + usage.get("completion_tokens", 0)
+    return prompt, completion
+
+
 async def batch_stages(mock: MockProvider, inp: Path, work: Path) -> dict:
-    """Export -> batch runner -> import, stage by stage, then the final run: what batch mode sends."""
+    """Export -> batch runner -> import, stage by stage, then the final run: what batch mode sends.
+
+    Wall time is not compared (a batch may take up to 24 h), so the mock answers the runner without
+    latency; every request still goes through it, so calls and tokens are counted as for a live run."""
     backend = OpenAICompatBackend(base_url=mock.base_url, api_key=KEY, model=MODEL, cache_dir=work / "cache")
-    records, stages, requests, tokens = read_inputs(inp), 0, 0, 0
+    records, stages, requests, estimate, prompt, completion = read_inputs(inp), 0, 0, 0, 0, 0
+    latency, mock.latency, mock.latency_per_token = (mock.latency, mock.latency_per_token), 0.0, 0.0
+    before = mock.count()
     try:
         while True:
             collector = backend.client.collector = BatchCollector()
             await asyncio.gather(*(score_record(backend, r) for r in records))
             if not collector.requests:
                 break
-            stages, requests, tokens = stages + 1, requests + len(collector.requests), tokens + collector.input_tokens()
+            stages, requests, estimate = stages + 1, requests + len(collector.requests), estimate + collector.input_tokens()
             write_requests(collector, work / "requests.jsonl")
             run_batch_file(work / "requests.jsonl", work / "output.jsonl", mock.base_url)
             import_results(work / "output.jsonl", backend.client.cache, MODEL)
+            billed = _billed_usage(work / "output.jsonl")
+            prompt, completion = prompt + billed[0], completion + billed[1]
     finally:
         backend.client.collector = None
+        mock.latency, mock.latency_per_token = latency
         await backend.aclose()
-    return {"stages": stages, "requests": requests, "input_tokens_estimate": tokens}
+    return {"stages": stages, "requests": requests, "input_tokens_estimate": estimate,
+            "prompt_tokens": prompt, "completion_tokens": completion,
+            "live_calls": mock.count() - before - requests}   # calls that did not go through the runner
 
 
 def _per_response(run: dict, n: int, prices: dict) -> dict:
@@ -180,15 +200,27 @@ def report(args, figures: dict) -> None:
         print(f"{label:<24}{b[key]:>12.4g}{o[key]:>12.4g}{ratio:>8.2f}x  {what}")
     print(f"{f'wall time ({n} resp.)':<24}{base_r['wall_s']:>11.1f}s{ours_r['wall_s']:>11.1f}s"
           f"{base_r['wall_s'] / ours_r['wall_s']:>8.2f}x  equal concurrency, latency grows with output")
+    print("  (the baseline builds no nuggets and assigns none: ours does more work, so these ratios understate)")
     print(f"calls by step (ours): {ours_r['by_step']}")
     print(f"ours, cached re-run: {figures['cached']['calls']} calls, {figures['cached']['wall_s']:.2f} s")
-    batch = figures["batch"]
-    live_cost = o["cost_usd"] * n
-    print(f"batch mode: {batch['stages']} export/import stage(s), {batch['requests']} requests "
-          f"(live: {ours_r['calls']}), ~{batch['input_tokens_estimate']} input tokens estimated "
-          f"(live counted {ours_r['prompt_tokens']}); cost at batch prices ~${live_cost * 0.5:.4f} vs live "
-          f"${live_cost:.4f} (0.5x: same requests, half price)")
+    report_batch(figures["batch"], ours_r, n, prices)
     print(f"targets: <= 6 calls per response: {'met' if o['calls'] <= 6 else 'NOT met'} ({o['calls']:.2f})")
+
+
+def report_batch(batch: dict, live: dict, n: int, prices: dict) -> None:
+    """Batch mode against the live run: the same requests, priced at batch and at standard prices."""
+    live_cost = cost_usd(MODEL, live["prompt_tokens"], live["completion_tokens"], prices) or 0.0
+    batch_cost = (cost_usd(MODEL, batch["prompt_tokens"], batch["completion_tokens"], prices) or 0.0) * BATCH_PRICE_FACTOR
+    print(f"batch mode (--batch-export / runner / --batch-import, {batch['stages']} stages) vs live, per response:")
+    print(f"  calls {batch['requests'] / n:.2f} vs {live['calls'] / n:.2f} live (calls outside the batch: "
+          f"{batch['live_calls']}); input tokens {batch['prompt_tokens'] / n:.0f} vs {live['prompt_tokens'] / n:.0f} "
+          f"(the export's own estimate {batch['input_tokens_estimate'] / n:.0f}); output tokens "
+          f"{batch['completion_tokens'] / n:.0f} vs {live['completion_tokens'] / n:.0f}")
+    standard = batch_cost / BATCH_PRICE_FACTOR   # the batch's tokens at standard prices: its work, priced as live
+    print(f"  estimated cost ({MODEL}) ${batch_cost / n:.6f} at batch prices vs ${live_cost / n:.6f} live at "
+          f"standard prices = {batch_cost / live_cost if live_cost else float('nan'):.2f}x; of which the work "
+          f"(the batch's tokens at standard prices / live) {standard / live_cost if live_cost else float('nan'):.2f}x "
+          f"and the price tier x{BATCH_PRICE_FACTOR}")
 
 
 def main() -> int:
@@ -201,7 +233,10 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=10, help="queries (x3 responses), default 10")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     args = parser.parse_args()
+    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start (runs alternate, "
+          f"so other work on the machine slows both paths alike)")
     figures = measure(args, make_records(args.queries))
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     report(args, figures)
     if args.json:
         print(json.dumps(figures, indent=2, default=str))
