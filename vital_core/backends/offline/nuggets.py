@@ -24,6 +24,10 @@ MIN_QUERY_SIMILARITY = 0.25
 DUPLICATE_SIMILARITY = 0.92
 # A nugget aligned at least this closely without being supported is partial.
 PARTIAL_SIMILARITY = 0.62
+# A nugget is a whole evidence sentence and often carries qualifiers an answer need not repeat ("under the
+# definition adopted in 2006, the solar system has 8 planets"): a response that states this share of it, in a
+# sentence this close, supports it.
+CORE_SIMILARITY, CORE_COVERAGE = 0.60, 0.60
 
 
 def make_nuggets(query: str, documents: list[Document]) -> list[Nugget]:
@@ -63,7 +67,8 @@ def assign_nuggets(nuggets: list[Nugget], response: str) -> dict[str, str]:
     verdicts = verify_claims([n.text for n in nuggets], [Document(id="response", text=response)])
     out: dict[str, str] = {}
     for nugget, verdict in zip(nuggets, verdicts):
-        if verdict.verdict == SUPPORTED:
+        if verdict.verdict == SUPPORTED or (verdict.verdict != CONTRADICTED and verdict.similarity >= CORE_SIMILARITY
+                                            and verdict.coverage >= CORE_COVERAGE):
             out[nugget.id] = SUPPORT
         elif verdict.verdict != CONTRADICTED and verdict.similarity >= PARTIAL_SIMILARITY:
             out[nugget.id] = PARTIAL_SUPPORT
