@@ -82,7 +82,7 @@ class OfflineBackend(Backend):
         return await asyncio.to_thread(nuggets.make_nuggets, query, documents)
 
     async def assign_nuggets(self, query: str, nugget_list: list[Nugget], response: str) -> dict[str, str]:
-        return await asyncio.to_thread(nuggets.assign_nuggets, nugget_list, response)
+        return await asyncio.to_thread(nuggets.assign_nuggets, nugget_list, response, query)
 
     async def perturb(self, query: str, response: str, kind: str) -> str:
         return await asyncio.to_thread(perturb.perturb, query, response, kind)

@@ -16,6 +16,8 @@ from vital_core.model import (CONTRADICTED, NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, 
 from vital_core.backends.offline.embedder import embed
 from vital_core.backends.offline.importance import rank_claims
 from vital_core.backends.offline.decompose import decompose
+from vital_core.backends.offline.analysis import Analysis, analyse_texts, lemma_found, name_found
+from vital_core.backends.offline.conflicts import value_found
 from vital_core.backends.offline.verify import verify_claims
 
 MAX_NUGGETS = 30
@@ -25,9 +27,9 @@ DUPLICATE_SIMILARITY = 0.92
 # A nugget aligned at least this closely without being supported is partial.
 PARTIAL_SIMILARITY = 0.62
 # A nugget is a whole evidence sentence and often carries qualifiers an answer need not repeat ("under the
-# definition adopted in 2006, the solar system has 8 planets"): a response that states this share of it, in a
-# sentence this close, supports it.
-CORE_SIMILARITY, CORE_COVERAGE = 0.60, 0.60
+# definition adopted in 2006, the solar system has 8 planets"): a response sentence this close that states
+# the part the query asks about supports it (``states_the_answer``).
+CORE_SIMILARITY = 0.60
 
 
 def make_nuggets(query: str, documents: list[Document]) -> list[Nugget]:
@@ -61,14 +63,33 @@ def make_nuggets(query: str, documents: list[Document]) -> list[Nugget]:
             for n, i in enumerate(kept)]
 
 
-def assign_nuggets(nuggets: list[Nugget], response: str) -> dict[str, str]:
+def states_the_answer(nugget: Analysis, sentence: Analysis, query: Analysis) -> bool:
+    """The response sentence states the part of the nugget the query asks about: every word and name the
+    nugget shares with the query, and one of the nugget's own names or values beyond them
+    ("The tallest mountain in Africa is Kilimanjaro" for "Kilimanjaro, in north-east Tanzania, is Africa's
+    highest mountain"; "Kilimanjaro lies in Tanzania" does not state it)."""
+    asked = [lemma for lemma in nugget.content if lemma_found(lemma, query)]
+    asked_names = [name for name in nugget.names if name_found(name, query)]
+    if not asked and not asked_names:
+        return False
+    if not all(lemma_found(lemma, sentence, soft=True) for lemma in asked) or \
+            not all(name_found(name, sentence) for name in asked_names):
+        return False
+    return any(name_found(n, sentence) for n in nugget.names if n not in asked_names) or \
+        any(value_found(v, [sentence]) for v in nugget.values)
+
+
+def assign_nuggets(nuggets: list[Nugget], response: str, query: str = "") -> dict[str, str]:
     if not nuggets:
         return {}
     verdicts = verify_claims([n.text for n in nuggets], [Document(id="response", text=response)])
+    texts = [n.text for n in nuggets] + [v.evidence for v in verdicts] + [strip_generation_prefix(query)]
+    analyses = analyse_texts(texts)
+    asked = analyses[-1]
     out: dict[str, str] = {}
-    for nugget, verdict in zip(nuggets, verdicts):
+    for k, (nugget, verdict) in enumerate(zip(nuggets, verdicts)):
         if verdict.verdict == SUPPORTED or (verdict.verdict != CONTRADICTED and verdict.similarity >= CORE_SIMILARITY
-                                            and verdict.coverage >= CORE_COVERAGE):
+                                            and states_the_answer(analyses[k], analyses[len(nuggets) + k], asked)):
             out[nugget.id] = SUPPORT
         elif verdict.verdict != CONTRADICTED and verdict.similarity >= PARTIAL_SIMILARITY:
             out[nugget.id] = PARTIAL_SUPPORT
