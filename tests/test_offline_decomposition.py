@@ -87,6 +87,14 @@ GARBLES = [
     ("The treaty was signed between France and Britain, the two great rivals.", ["between Britain, the"]),
     ("The lake covers about 31,500 square kilometres, which makes it the largest lake in Africa.",
      ["Kilometres makes", "square kilometres makes"]),
+    # the antecedent of "who"/"which" is a noun phrase, never the verb before it
+    ("She never knew her father, who died in Greece when she was eight.", ["Knew her father died"]),
+    ("In 1835 she married William King, who became Earl of Lovelace in 1838.", ["Married William King became"]),
+    ("She described an algorithm to calculate Bernoulli numbers, which is widely regarded as the first program.",
+     ["Calculate Bernoulli numbers is"]),
+    # a time or a number inside the relative clause does not end it
+    ("The summit was reached by Edmund Hillary, who stood on the top at about 11:30 a.m. on 29 May 1953.",
+     ["Hillary:30", "about 11."]),
 ]
 
 

@@ -190,7 +190,8 @@ _OPEN_ENDED = re.compile(r"^\s*(tell me|write|give me|describe|summari[sz]e|expl
                          re.IGNORECASE)
 # What a biography or overview is read for: achievements, records, what the subject is known for.
 SALIENT = re.compile(r"\b(best[- ]known|most famous|famous for|known for|renowned|celebrated for|"
-                     r"first (person|woman|man|human|people|player|team|country) to|won|awarded|prize|medals?|"
+                     r"first (\w+ )?(person|woman|man|human|people|player|team|country|president|prime minister|"
+                     r"leader|king|queen) (to|of|in)|regarded as the first|won|awarded|prize|medals?|"
                      r"(world's|the) (largest|longest|highest|tallest|biggest|deepest|oldest)|invented|discovered)\b",
                      re.IGNORECASE)
 

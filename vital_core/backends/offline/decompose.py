@@ -111,7 +111,26 @@ def _split_clauses(sentence: str) -> list[str]:
 
 
 _SENTENTIAL = {"makes", "made", "making", "means", "meant", "gives", "gave", "explains", "shows", "showed"}
-_RELATIVE = re.compile(r",\s+(which|who)\s+([^,:;]+?)(?=[,:;]|\.?$)")
+# the clause runs to the next comma, colon or semicolon, but not one inside a number ("11:30", "1,500")
+_RELATIVE = re.compile(r",\s+(which|who)\s+((?:[^,:;]|(?<=\d)[:,](?=\d))+?)(?=[,:;](?!\d)|\.?$)")
+
+
+_DETERMINERS = {"the", "a", "an", "her", "his", "its", "their", "our", "my", "your", "this", "that", "these"}
+
+
+def _noun_phrase(words_before: str) -> str | None:
+    """The noun phrase a relative clause hangs on, from the few words before its comma: "knew her father"
+    -> "her father", "married William King" -> "William King"; None when it starts with a verb and has
+    neither ("to calculate Bernoulli numbers, which is ...": "which" is the whole statement)."""
+    words = words_before.split()
+    if words[0].lower() in _DETERMINERS or words[0][:1].isupper() or words[0][:1].isdigit() \
+            or words[0].lower() in ("about", "around", "some"):
+        return words_before
+    for i, w in enumerate(words):
+        if w.lower() in _DETERMINERS:
+            return " ".join(words[i:])
+    capitalised = [i for i in range(len(words)) if all(x[:1].isupper() for x in words[i:])]
+    return " ".join(words[capitalised[0]:]) if capitalised else None
 
 
 def _split_relatives(clause: str) -> list[str]:
@@ -127,8 +146,8 @@ def _split_relatives(clause: str) -> list[str]:
                      r"(?:[A-Za-z][\w'\-]*\s+){0,2}[A-Za-z][\w\-]*)$", before.strip())
     if not ante or len(match.group(2).split()) < 2:
         return [clause]
-    antecedent = ante.group(0)
-    if antecedent.split()[0].lower() in _AUX or antecedent.lower() in FUNCTION_CAPS:
+    antecedent = _noun_phrase(ante.group(0))
+    if not antecedent or antecedent.split()[0].lower() in _AUX or antecedent.lower() in FUNCTION_CAPS:
         return [clause]
     # "..., which makes it the second-longest river": "which" stands for the whole statement, and a
     # measure ("6,400 kilometres, which ...") is no subject of its own; one claim, not a fragment
