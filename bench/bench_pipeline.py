@@ -74,7 +74,9 @@ async def ours(mock: MockProvider, inp: Path, work: Path, concurrency: int) -> d
         await backend.aclose()
     assert result.failed == 0, result.failures
     usage = result.usage
+    sent = [json.dumps(r.body, sort_keys=True) for r in mock.requests[before:]]
     return {"wall_s": time.perf_counter() - start, "calls": mock.count() - before,
+            "repeats": len(sent) - len(set(sent)),   # requests identical to one sent earlier in the run
             "prompt_tokens": usage["prompt_tokens"], "completion_tokens": usage["completion_tokens"],
             "by_step": {s: u["requests"] for s, u in usage["by_step"].items()}}
 
@@ -213,7 +215,8 @@ def report_batch(batch: dict, live: dict, n: int, prices: dict) -> None:
     batch_cost = (cost_usd(MODEL, batch["prompt_tokens"], batch["completion_tokens"], prices) or 0.0) * BATCH_PRICE_FACTOR
     print(f"batch mode (--batch-export / runner / --batch-import, {batch['stages']} stages) vs live, per response:")
     print(f"  calls {batch['requests'] / n:.2f} vs {live['calls'] / n:.2f} live (calls outside the batch: "
-          f"{batch['live_calls']}); input tokens {batch['prompt_tokens'] / n:.0f} vs {live['prompt_tokens'] / n:.0f} "
+          f"{batch['live_calls']}; live sent {live['repeats']} request(s) identical to another, in flight at "
+          f"the same time; a batch holds each once); input tokens {batch['prompt_tokens'] / n:.0f} vs {live['prompt_tokens'] / n:.0f} "
           f"(the export's own estimate {batch['input_tokens_estimate'] / n:.0f}); output tokens "
           f"{batch['completion_tokens'] / n:.0f} vs {live['completion_tokens'] / n:.0f}")
     standard = batch_cost / BATCH_PRICE_FACTOR   # the batch's tokens at standard prices: its work, priced as live
@@ -236,8 +239,8 @@ def main() -> int:
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start (runs alternate, "
           f"so other work on the machine slows both paths alike)")
     figures = measure(args, make_records(args.queries))
-    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     report(args, figures)
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     if args.json:
         print(json.dumps(figures, indent=2, default=str))
     return 0
