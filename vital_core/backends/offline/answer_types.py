@@ -88,7 +88,8 @@ FUNCTION_CAPS = {
     "historically", "generally", "typically", "ultimately", "finally", "initially", "meanwhile",
     "similarly", "consequently", "indeed", "nevertheless", "nonetheless", "still", "although",
     "whether", "not", "mr", "mrs", "ms", "dr", "st", "for", "following", "according", "based",
-    "as", "known", "born", "including", "though"} | set(MONTHS) | set(DAYS)
+    "as", "known", "born", "including", "though",
+    "ad", "bc", "bce", "ce"} | set(MONTHS) | set(DAYS)   # era markers: "AD 79" is a year, not a name
 
 # Plain negations only: "without", "lack" and the like too often sit inside
 # an affirmative statement ("taxation without representation").
@@ -190,8 +191,8 @@ _OPEN_ENDED = re.compile(r"^\s*(tell me|write|give me|describe|summari[sz]e|expl
                          re.IGNORECASE)
 # What a biography or overview is read for: achievements, records, what the subject is known for.
 SALIENT = re.compile(r"\b(best[- ]known|most famous|famous for|known for|renowned|celebrated for|"
-                     r"first (\w+ )?(person|woman|man|human|people|player|team|country|president|prime minister|"
-                     r"leader|king|queen) (to|of|in)|regarded as the first|won|awarded|prize|medals?|"
+                     r"first (\w+ )?(person|woman|man|human|people|player|team|country) to|"
+                     r"first (\w+ )?(president|prime minister|leader|king|queen)|regarded as the first|won|awarded|prize|medals?|"
                      r"(world's|the) (largest|longest|highest|tallest|biggest|deepest|oldest)|invented|discovered)\b",
                      re.IGNORECASE)
 

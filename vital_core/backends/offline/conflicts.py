@@ -39,7 +39,7 @@ class Context:
 
 NAME_WEIGHT = 1.5
 COMMON_RANK, COMMON_WEIGHT = 2_000, 0.5
-VALUE_CONTEXT_COVERAGE = 0.5
+VALUE_CONTEXT_COVERAGE = 0.35
 NEIGHBOURHOOD = 4
 OWN_STATEMENT = 0.6     # a sentence stating this much of the claim, with the claim's value, states it
 
