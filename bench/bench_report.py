@@ -354,7 +354,7 @@ def report_alternated(runs: dict, work: Path) -> None:
     for name, load in loads.items():
         print(f"cold load, {name} reading (fresh process): {load:.2f} s = {load / f_parsed:.2f}x the floor of the "
               f"files it parses (isolates the loader's work beyond parsing; target <= 2x), {load / f_fields:.1f}x the "
-              f"floor of the fields it uses (isolates decoding fields it then ignores)")
+              f"floor of the fields it uses (isolates decoding the fields it ignores, plus its checks and extraction)")
     one = min(runs["1 process"], key=lambda c: c["load"])
     print(f"two reading processes vs one: {loads['1 process'] / loads['2 processes']:.2f}x "
           f"({'two win' if loads['2 processes'] < loads['1 process'] else 'one wins'} on this {os.cpu_count()}-CPU "
