@@ -8,12 +8,14 @@ time per call grows with its reply: ``--latency`` (default 0.2 s) plus ``--laten
 - ours: ``score``'s machinery (``runs.run_batch`` + ``OpenAICompatBackend``), empty cache: one
   decomposition call per response, one ranking call, verification in windows of <= 15
   subclaims, nuggets once per query, one assignment call per response.
+- ours, same steps: the same, doing only the steps the reference pipeline does (decompose, rank,
+  verify; no nuggets, so no assignment): every ratio compares this run with the baseline.
 - baseline: the way the reference pipeline calls the model - one decomposition call per
   sentence, one verification call per subclaim, one ranking call (no nuggets) - at the SAME
   concurrency (responses in parallel, each response's calls in sequence, as the reference code).
 - batch: the same run through --batch-export / a batch runner / --batch-import, stage by stage.
 
-Runs alternate (ours, baseline, ours, baseline, ...; best of ``--rounds``). Each ratio names what it
+Runs alternate (ours, same steps, baseline, ours, ...; best of ``--rounds``). Each ratio names what it
 isolates: calls, input tokens, output tokens and cost per response compare the work; wall time
 compares the two at equal concurrency under the latency model; batch vs live compares price.
 
@@ -63,9 +65,18 @@ def make_records(n_queries: int = 10) -> list[dict]:
     return records
 
 
-async def ours(mock: MockProvider, inp: Path, work: Path, concurrency: int) -> dict:
-    backend = OpenAICompatBackend(base_url=mock.base_url, api_key=KEY, model=MODEL,
-                                  cache_dir=work / "cache", concurrency=concurrency, timeout=60)
+class SameStepsBackend(OpenAICompatBackend):
+    """Ours doing only the reference pipeline's steps (decompose, rank, verify): no nuggets, so no assignment
+    either (the pipeline assigns only nuggets it has). The baseline's work, done our way."""
+
+    async def make_nuggets(self, query, documents):
+        return None
+
+
+async def ours(mock: MockProvider, inp: Path, work: Path, concurrency: int, nuggets: bool = True) -> dict:
+    backend = (OpenAICompatBackend if nuggets else SameStepsBackend)(
+        base_url=mock.base_url, api_key=KEY, model=MODEL, cache_dir=work / "cache", concurrency=concurrency,
+        timeout=60)
     before, start = mock.count(), time.perf_counter()
     try:
         result = await run_batch(backend, read_inputs(inp), work / "out.jsonl", concurrency=concurrency,
@@ -169,16 +180,17 @@ def _per_response(run: dict, n: int, prices: dict) -> dict:
 
 def measure(args, records: list[dict]) -> dict:
     n = sum(len(r["responses"]) for r in records)
-    runs: dict[str, list[dict]] = {"ours": [], "baseline": []}
+    runs: dict[str, list[dict]] = {"ours": [], "same steps": [], "baseline": []}
     with tempfile.TemporaryDirectory() as tmp, \
             MockProvider(latency=args.latency, latency_per_token=args.latency_per_token) as mock:
         work = Path(tmp)
         inp = work / "in.jsonl"
         inp.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-        for round_no in range(args.rounds):           # alternate the two under the same conditions
+        for round_no in range(args.rounds):           # alternate the three under the same conditions
             round_dir = work / f"round{round_no}"
-            round_dir.mkdir()
+            (round_dir / "same").mkdir(parents=True)
             runs["ours"].append(asyncio.run(ours(mock, inp, round_dir, args.concurrency)))
+            runs["same steps"].append(asyncio.run(ours(mock, inp, round_dir / "same", args.concurrency, False)))
             runs["baseline"].append(asyncio.run(baseline(mock, records, args.concurrency)))
         cached = asyncio.run(ours(mock, inp, work / "round0", args.concurrency))  # the cache of round 0
         (work / "batch").mkdir()
@@ -189,24 +201,28 @@ def measure(args, records: list[dict]) -> dict:
 
 def report(args, figures: dict) -> None:
     n, prices = figures["responses"], load_prices(None)
-    ours_r, base_r = figures["best"]["ours"], figures["best"]["baseline"]
-    o, b = _per_response(ours_r, n, prices), _per_response(base_r, n, prices)
+    best = figures["best"]
+    base_r, same_r, ours_r = best["baseline"], best["same steps"], best["ours"]
+    b, s, o = (_per_response(r, n, prices) for r in (base_r, same_r, ours_r))
     print(f"mock latency {args.latency * 1000:.0f} ms + {args.latency_per_token * 1000:.1f} ms per reply token; "
-          f"{n} responses; concurrency {args.concurrency} for both; best of {args.rounds} alternated rounds")
-    print(f"{'per response':<24}{'baseline':>12}{'ours':>12}{'ratio':>9}  what the ratio isolates")
-    for key, label, what in (("calls", "LLM calls", "requests sent"),
-                             ("input_tokens", "input tokens", "prompt work (and most of the price)"),
-                             ("output_tokens", "output tokens", "generation work"),
-                             ("cost_usd", f"cost ({MODEL})", "price at the default price table")):
-        ratio = b[key] / o[key] if o[key] else float("nan")
-        print(f"{label:<24}{b[key]:>12.4g}{o[key]:>12.4g}{ratio:>8.2f}x  {what}")
-    print(f"{f'wall time ({n} resp.)':<24}{base_r['wall_s']:>11.1f}s{ours_r['wall_s']:>11.1f}s"
-          f"{base_r['wall_s'] / ours_r['wall_s']:>8.2f}x  equal concurrency, latency grows with output")
-    print("  (the baseline builds no nuggets and assigns none: ours does more work, so these ratios understate)")
-    print(f"calls by step (ours): {ours_r['by_step']}")
-    print(f"ours, cached re-run: {figures['cached']['calls']} calls, {figures['cached']['wall_s']:.2f} s")
+          f"{n} responses; concurrency {args.concurrency} for all; best of {args.rounds} alternated rounds")
+    print("ratio = baseline / ours on the same steps (decompose, rank, verify: the work the reference pipeline "
+          "does); the full pipeline (nuggets built and assigned too) is shown beside, without a ratio")
+    print(f"{'per response':<22}{'baseline':>11}{'ours, same':>12}{'ratio':>9}{'ours, full':>12}  what the ratio isolates")
+    for key, label, what in (("calls", "LLM calls", "requests sent for the same work"),
+                             ("input_tokens", "input tokens", "prompt work for the same work"),
+                             ("output_tokens", "output tokens", "generation work for the same work"),
+                             ("cost_usd", f"cost ({MODEL})", "price of the same work, default price table")):
+        ratio = b[key] / s[key] if s[key] else float("nan")
+        print(f"{label:<22}{b[key]:>11.4g}{s[key]:>12.4g}{ratio:>8.2f}x{o[key]:>12.4g}  {what}")
+    print(f"{f'wall time ({n} resp.)':<22}{base_r['wall_s']:>10.1f}s{same_r['wall_s']:>11.1f}s"
+          f"{base_r['wall_s'] / same_r['wall_s']:>8.2f}x{ours_r['wall_s']:>11.1f}s  the same work at equal "
+          f"concurrency, latency growing with reply tokens")
+    print(f"calls by step (ours, full): {ours_r['by_step']}")
+    print(f"ours, full, cached re-run: {figures['cached']['calls']} calls, {figures['cached']['wall_s']:.2f} s")
     report_batch(figures["batch"], ours_r, n, prices)
-    print(f"targets: <= 6 calls per response: {'met' if o['calls'] <= 6 else 'NOT met'} ({o['calls']:.2f})")
+    print(f"targets: <= 6 calls per response (full pipeline): {'met' if o['calls'] <= 6 else 'NOT met'} "
+          f"({o['calls']:.2f})")
 
 
 def report_batch(batch: dict, live: dict, n: int, prices: dict) -> None:
