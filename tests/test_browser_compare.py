@@ -8,41 +8,18 @@ import re
 import pytest
 
 # The server (and the data folder it is allowed to read), page helpers and the skip without Chromium.
-from tests.test_browser import CHROMIUM, hostile_dir, no_error_on_page, server, settle, shot, sync_api  # noqa: F401
+from tests.test_browser import browser, hostile_dir, no_error_on_page, page, server, settle, shot  # noqa: F401
 from tests.demo_story import demo_results, story_demo
 
 pytestmark = pytest.mark.browser
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 WRONG_LINE = re.compile(r"^wrong: FactScore precision")
 # FactScore did not notice; VITAL precision (with its change) or RLP did, possibly named together.
 STORY = re.compile(r"^wrong: FactScore precision [\u2212+]\d\.\d\d: did not notice; .*"
                    r"\b(VITAL precision [\u2212+]\d\.\d\d|RLP)\b[^;]*: noticed")
 
 
-@pytest.fixture(scope="module")
-def chromium():
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(chromium):
-    context = chromium.new_context(viewport={"width": 1440, "height": 1000})
-    pg = context.new_page()
-    pg.set_default_timeout(60_000)
-    outside = []   # the app claims no network: every request must stay on this machine
-    pg.on("request", lambda r: None if r.url.startswith(("http://127.0.0.1", "data:", "blob:"))
-          else outside.append(r.url))
-    yield pg
-    assert not outside, f"requests left this machine: {outside[:5]}"
-    context.close()
-
-
-def test_compare_headline_says_factscore_did_not_notice_and_vital_did(server, page):
+def test_compare_headline_says_factscore_did_not_notice_and_vital_did(server, page):  # noqa: F811
     demo = story_demo()
     page.goto(f"{server}/compare?example={demo}")
     page.get_by_text("Which metrics noticed the damage?").wait_for()
