@@ -11,6 +11,7 @@ per query), then prints:
   (new-metric-out + nuggets-out; the others are only checked for length and
   query, factscore-out's score read by regex), and of only the fields it uses
   (those records cut down beforehand to the fields ``record_codes`` reads);
+  and the files it parses with ``json.loads`` (what orjson buys);
 * cold load + text report (no dataset cache; what ``report PATH`` does) in a
   fresh process, with one reading process and with two, and its ratio to the
   floors; whether two processes beat one here; the peak RSS of that process;
@@ -155,10 +156,12 @@ def generate(root: Path, scale: float, seed: int) -> tuple[int, int]:
 
 # --------------------------------------------------------------------------- floor
 
-def parse_floor(root: Path, parsed_only: bool) -> tuple[float, int]:
+def parse_floor(root: Path, parsed_only: bool, stdlib: bool = False) -> tuple[float, int]:
     """Read and parse every line of all files, or of the files the loader parses (new-metric-out and
-    nuggets-out; the others it only checks for length and query, and reads factscore-out's score by regex)."""
+    nuggets-out; the others it only checks for length and query, and reads factscore-out's score by regex).
+    ``stdlib``: with ``json.loads`` instead of the loader's parser (what choosing orjson buys)."""
     from vital_core.loaders.discover import loads
+    loads = json.loads if stdlib else loads
     names = ("new-metric-out.jsonl", "nuggets-out.jsonl") if parsed_only else None
     files = [p for p in sorted(root.rglob("*.jsonl")) if names is None or p.name in names]
     start = time.perf_counter()
@@ -326,12 +329,13 @@ def measure_alternated(root: Path, work: Path, repeat: int, naive: bool) -> dict
     """The floors, the cold load with one and with two reading processes, and the naive baseline, alternated
     round by round (the best of ``repeat`` each): the same work under the same conditions."""
     field_lines, field_bytes = used_field_lines(root)
-    runs: dict[str, list] = {"floor all": [], "floor parsed": [], "floor fields": [],
+    runs: dict[str, list] = {"floor all": [], "floor parsed": [], "floor fields": [], "floor parsed, json": [],
                              "1 process": [], "2 processes": [], "naive": []}
     for r in range(repeat):
         runs["floor all"].append(parse_floor(root, parsed_only=False))
         runs["floor parsed"].append(parse_floor(root, parsed_only=True))
         runs["floor fields"].append((fields_floor(field_lines), field_bytes))
+        runs["floor parsed, json"].append(parse_floor(root, parsed_only=True, stdlib=True))
         runs["1 process"].append(run_child(root, work / f"cold-1-{r}", work / "frame.pkl", workers=1))
         runs["2 processes"].append(run_child(root, work / f"cold-2-{r}", workers=2))
         if naive:
@@ -350,6 +354,9 @@ def report_alternated(runs: dict, work: Path) -> None:
     print(f"floors ({PARSER}.loads per line, in this process): all files {f_all:.2f} s ({b_all / 1e6:,.0f} MB); "
           f"the files the loader parses {f_parsed:.2f} s ({b_parsed / 1e6:,.0f} MB); only the fields it uses "
           f"{f_fields:.2f} s ({b_fields / 1e6:,.0f} MB, cut down beforehand, no file reading)")
+    f_json = min(runs["floor parsed, json"])[0]
+    print(f"  the files the loader parses with json.loads instead: {f_json:.2f} s = {f_json / f_parsed:.1f}x "
+          f"{PARSER}'s time (isolates the parser: same bytes, same lines)")
     loads = {name: min(c["load"] for c in runs[name]) for name in ("1 process", "2 processes")}
     for name, load in loads.items():
         print(f"cold load, {name} reading (fresh process): {load:.2f} s = {load / f_parsed:.2f}x the floor of the "
