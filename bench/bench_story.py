@@ -24,16 +24,19 @@ from vital_core.inputs import read_input_jsonl
 from vital_core.metrics import compute_response_metrics
 from vital_core.model import MISSING, NORMAL, WRONG
 from vital_core.pipeline import run_sync, score_example
-from vital_core.story import judge_story
+from vital_core.story import judge_story, STORY_METRICS
 
 REPO = Path(__file__).resolve().parents[1]
 DEMOS = REPO / "data" / "demo" / "demo_input.jsonl"
-COLUMNS = ("factscore_precision", "vital_precision", "rlp", "vital_recall", "rlr")
 HEADER = "dFS    dVP    RLP  dVR    RLR"
 
 
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" ({os.cpu_count()} cores)"
+
+
+def _value(score) -> str:
+    return "  -" if score is None else f"{score:.2f}"
 
 
 def _change(metrics: dict, variant: str, key: str) -> str:
@@ -66,9 +69,9 @@ def row(record_id: str, metrics: dict, judged: dict) -> str:
         if variant not in metrics:
             cells.append(" " * 40)
             continue
-        changes = "  ".join(f"{_change(metrics, variant, key):>5}" for key in COLUMNS)
+        changes = "  ".join(f"{_change(metrics, variant, key):>5}" for key in STORY_METRICS)
         cells.append(f"{changes}  {'Y' if ok else '-'}")
-    return f"{record_id:<8} {judged['normal_factscore'] or 0:>5.2f}   " + "   |   ".join(cells)
+    return f"{record_id:<8} {_value(judged['normal_factscore']):>5}   " + "   |   ".join(cells)
 
 
 def main(argv: list[str] | None = None) -> int:

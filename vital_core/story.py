@@ -20,8 +20,10 @@ from vital_core.model import MISSING, NORMAL, WRONG
 from vital_core.stats import noticed
 
 NORMAL_OK = 0.8
-# What each variant's story compares, in the order a sentence names them.
-STORY_METRICS = ("factscore_precision", "vital_precision", "rlp", "vital_recall", "rlr")
+# What each variant's story compares, grouped as a sentence names them: the plain precision, then what
+# notices a wrong key fact, then what notices a missing one.
+STORY_FAMILIES = (("factscore_precision",), ("vital_precision", "rlp"), ("vital_recall", "rlr"))
+STORY_METRICS = tuple(key for family in STORY_FAMILIES for key in family)
 
 
 def _drop(before, after) -> float | None:

@@ -17,6 +17,7 @@ from vital_core.metrics.formulas import DEFAULT_WEIGHTS
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import NORMAL, ExampleResult
 from vital_core.stats import noticed, worsening
+from vital_core.story import STORY_FAMILIES
 
 from explorer.logic.filters import short_label
 
@@ -88,7 +89,6 @@ HEADLINE_WORDS = {NOTICED: "noticed", BARELY: "did not notice", NOT_NOTICED: "di
 ALREADY_FLAGGED = "already fired on the normal response"
 # The headline names metrics that reacted alike together, but only within a family: FactScore alone,
 # then VITAL precision with RLP, then VITAL recall with RLR.
-FAMILIES = (("factscore_precision",), ("vital_precision", "rlp"), ("vital_recall", "rlr"))
 
 
 @dataclass
@@ -125,7 +125,7 @@ def headline(table: pd.DataFrame, variant: str) -> Headline:
     """The story of one damaged variant of a ``metric_table``, e.g. "FactScore precision −0.04: did not
     notice; VITAL precision −0.25 and RLP: noticed; VITAL recall +0.00 and RLR: did not notice"."""
     parts = []
-    for family in FAMILIES:
+    for family in STORY_FAMILIES:
         runs: list[tuple[str, list[str]]] = []
         for key in family:
             found = table[table["key"] == key]

@@ -64,7 +64,6 @@ class ClaimVerdict:
     reason: str
     evidence: str
     similarity: float = 0.0   # cosine of the claim with its best-aligned evidence sentence
-    coverage: float = 0.0     # weighted share of the claim's words, names and values the closest evidence states
 
 
 @dataclass
@@ -232,7 +231,7 @@ def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.nda
     else:
         reason = "not enough evidence: the closest evidence does not state the claim the same way"
     return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"{reason} (closest: \"{_quote(quote)}\", similarity {best:.2f})",
-                        quote, best, coverage)
+                        quote, best)
 
 
 def _substituted(sentence: str, vector: np.ndarray, claim_text: str, index: EvidenceIndex) -> ClaimVerdict | None:
