@@ -101,11 +101,15 @@ def test_bad_flag_combinations_are_one_sentence_naming_the_flag(tmp_path, argv, 
     assert not out.exists(), "nothing is written on a usage error"
 
 
-def test_per_step_flags_are_refused_with_batch_files(tmp_path):
+@pytest.mark.parametrize("batch", [["--batch-export", "requests.jsonl"], ["--batch-submit"]])
+def test_per_step_flags_are_refused_with_batches(tmp_path, batch):
     inp, out = write_input(tmp_path / "in.jsonl", 1), tmp_path / "out.jsonl"
     proc = run_cli("score", inp, "--out", out, "--backend", "openai", "--base-url", "http://127.0.0.1:9/v1",
-                   "--verify-backend", "offline", "--batch-export", tmp_path / "requests.jsonl")
-    assert proc.returncode == 2 and "--verify-backend cannot be combined with --batch-export" in proc.stderr
+                   "--verify-backend", "offline", *[tmp_path / a if a.endswith(".jsonl") else a for a in batch])
+    assert proc.returncode == 2, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1 and f"--verify-backend cannot be combined with {batch[0]}" in errors[0], proc.stderr
+    assert "unexpected" not in proc.stderr and not out.exists()
 
 
 def test_label_and_perturb_take_the_same_flags():

@@ -80,6 +80,8 @@ def add_size_argument(parser: argparse.ArgumentParser) -> None:
 CLI_TERMS = {"base_url": "--base-url", "concurrency": "--concurrency", "max_attempts": "--max-attempts",
              "api_key": "set OPENAI_API_KEY"}
 STEP_WORDS = {"rank": "ranking", "verify": "verification"}
+# Options that send a whole run to one endpoint as a batch: no step may have a backend of its own.
+BATCH_FLAGS = ("--batch-export", "--batch-import", "--batch-submit")
 CLI_STEP_TERMS = {step: {"step": word, "name": f"--{step}-backend", "base_url": f"--{step}-base-url",
                          "model": f"--{step}-model", "mode": f"--{step}-mode yes-no",
                          "api_key": f"set {config.STEP_KEY_ENV[step]} or OPENAI_API_KEY"}
@@ -120,10 +122,10 @@ def backend_from_args(args: argparse.Namespace):
     for step, choice in steps.items():
         problems += config.validate_step(step, choice, settings, step_keys[step], CLI_STEP_TERMS[step])
     own = [CLI_STEP_TERMS[s]["name"] for s, c in steps.items() if c.name != config.SAME]
-    batch = [flag for flag in ("--batch-export", "--batch-import") if getattr(args, flag[2:].replace("-", "_"), None)]
+    batch = [flag for flag in BATCH_FLAGS if getattr(args, flag[2:].replace("-", "_"), None)]
     if own and batch:
         problems.append(f"{' and '.join(own)} cannot be combined with {' / '.join(batch)} "
-                        "(a batch file goes to one endpoint)")
+                        "(a batch goes to one endpoint)")
     if problems:
         raise UsageError("; ".join(problems))
     try:

@@ -64,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("use either --batch-export (write the requests) or --batch-submit (send them), not both")
     out, records, backend = prepare_batch(args, "scoring")
     if args.batch_import or args.batch_export or args.batch_submit:
-        if backend.info.name != "openai" or backend.client.cache is None:
+        from vital_core.backends.openai.backend import OpenAICompatBackend
+        if not isinstance(backend, OpenAICompatBackend) or backend.client.cache is None:
             raise UsageError("--batch-import, --batch-export and --batch-submit need --backend openai with the "
                              "reply cache on")
         if args.batch_import:
