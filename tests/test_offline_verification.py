@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from vital_core.backends.offline.verify import NO_EVIDENCE_REASON, verify_claims
-from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
+from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
 
 EIFFEL = [Document(id="D1", text="The Eiffel Tower is a wrought-iron lattice tower in Paris. "
                                  "It was completed in 1889 for the World's Fair. "
@@ -64,7 +64,7 @@ def test_opposite_wording_is_contradicted():
 
 def test_no_evidence_says_so():
     verdicts = verify_claims(["The Eiffel Tower is in Paris.", "It opened in 1889."], [])
-    assert [v.verdict for v in verdicts] == [NOT_ENOUGH_EVIDENCE] * 2
+    assert [v.verdict for v in verdicts] == [NOT_JUDGED] * 2
     assert all(v.reason == NO_EVIDENCE_REASON for v in verdicts)
 
 
@@ -146,3 +146,25 @@ def test_a_response_missing_a_fact_contradicts_none_of_the_reference_claims():
     claims = ["The ceiling was painted by Michelangelo between 1508 and 1512.", "The chapel is in Vatican City."]
     got = verify_claims(claims, response, reference=True, source_sentences=claims)
     assert [v.verdict for v in got] == [NOT_ENOUGH_EVIDENCE, SUPPORTED], [v.reason for v in got]
+
+
+def test_with_nothing_to_check_every_verdict_based_score_is_undefined_with_its_reason():
+    from vital_core.backends.offline import OfflineBackend
+    from vital_core.metrics import compute_response_metrics
+    from vital_core.metrics.catalog import FROM_VERDICTS
+    from vital_core.metrics.undefined import why_undefined
+    from vital_core.metrics.vectorised import MetricColumns, column_metrics
+    from vital_core.metrics.response import ScoringInput
+    from vital_core.pipeline import run_sync, score_example
+    example = run_sync(score_example(OfflineBackend(), example_id="q", query="Who wrote Hamlet?",
+                                     responses={"normal": "Hamlet was written by William Shakespeare."}))
+    response = example.variants["normal"]
+    assert response.subclaims and all(s.verdict == "not_judged" for s in response.subclaims)
+    metrics = compute_response_metrics(response, example.nuggets)
+    assert all(metrics[key] is None for key in FROM_VERDICTS), metrics
+    assert metrics["n_subclaims"] >= 1 and metrics["n_not_judged"] == metrics["n_subclaims"]
+    assert why_undefined("factscore_precision", response, example.nuggets).startswith("nothing was checked")
+    columns = MetricColumns()
+    columns.add(ScoringInput.from_response(response, example.nuggets))
+    vectorised = column_metrics(columns.freeze())
+    assert all(vectorised[key][0] != vectorised[key][0] for key in FROM_VERDICTS)   # NaN in the batch path too

@@ -108,6 +108,10 @@ ALL_SCORES = TABLE4_SCORES + ["okay_precision", "less_important_precision", "wei
                               "decay_precision", "decay_precision_top5", "linear_decay_precision", "f1_at_k",
                               "nugget_recall_partial", "vital_recall_partial", "weighted_recall", "weighted_f1",
                               "decay_recall", "fc_precision", "fc_recall", "fc_f1", "wpa", "pcp"]
+# What the response's own verdicts decide: undefined when nothing was checked (``formulas.nothing_checked``).
+FROM_VERDICTS = ["factscore_precision", "vital_precision", "okay_precision", "less_important_precision",
+                 "weighted_precision", "decay_precision", "decay_precision_top5", "linear_decay_precision",
+                 "linear_decay_precision_top5", "rlp", "n_supported", "n_contradicted", "weighted_f1"]
 # Paper Table 5: the response-level flags, as the share of responses flagged.
 TABLE5_FLAGS = ["rlp", "rlr"]
 # Paper Figure 5: decay-weighted precision and recall, over all positions and the top 5.

@@ -28,8 +28,8 @@ import statistics
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from vital_core.model import (NOT_SUPPORT, CONTRADICTED, AGAINST_AN_ANSWER, LESS_IMPORTANT, OKAY, PARTIAL_SUPPORT, SUPPORT,
-                              SUPPORTED, VITAL, ResponseResult)
+from vital_core.model import (NOT_SUPPORT, CONTRADICTED, AGAINST_AN_ANSWER, EVIDENCE_NONE, LESS_IMPORTANT, NOT_JUDGED,
+                              OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL, ResponseResult)
 
 TOP_K = 5                     # the release's top-k decay variant
 WIMPE_WEIGHTS = {VITAL: 3.0, OKAY: 2.0, LESS_IMPORTANT: 1.0}
@@ -98,6 +98,12 @@ def _weighted_share(labels: Sequence[str], credits: Iterable[float], weights: Ti
 
 
 # --------------------------------------------------------------------------- precision
+
+def nothing_checked(evidence_mode: str, verdicts: Sequence[str]) -> bool:
+    """No evidence was given and the verifier judged none of the claims (the offline verifier has no world
+    knowledge): every verdict-based score is undefined then, not 0."""
+    return evidence_mode == EVIDENCE_NONE and bool(verdicts) and all(v == NOT_JUDGED for v in verdicts)
+
 
 def factscore_precision(verdicts: Sequence[str]) -> float | None:
     """FactScore precision = |supported subclaims| / |subclaims| (Min et al., 2023)."""

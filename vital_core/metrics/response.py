@@ -9,7 +9,8 @@ from vital_core.model import (CONTRADICTED, LESS_IMPORTANT, NOT_JUDGED, OKAY, SU
 from vital_core.metrics.formulas import (DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, TierWeights, decay_precision, decay_recall, f1,
                                          factscore_precision, fc_precision, fc_recall, nugget_recall, pcp, rlp,
                                          rlr, tier_counts, tier_precision, vital_recall, weighted_precision,
-                                         weighted_recall, wimpe_points, wpa, vital_nuggets_missed)
+                                         weighted_recall, wimpe_points, wpa, vital_nuggets_missed, nothing_checked)
+from vital_core.metrics.catalog import FROM_VERDICTS
 
 
 @dataclass(slots=True)
@@ -67,7 +68,7 @@ def compute_metrics(data: ScoringInput, weights: TierWeights = DEFAULT_WEIGHTS) 
     fcr = fc_recall(data.reference_verdicts)
     points = wimpe_points(data.reference_importance, data.reference_verdicts, nimp, assign)
     has_nuggets = nimp is not None
-    return {
+    values = {
         "factscore_precision": factscore_precision(ver),
         "vital_precision": tier_precision(imp, ver, VITAL),
         "okay_precision": tier_precision(imp, ver, OKAY),
@@ -105,6 +106,9 @@ def compute_metrics(data: ScoringInput, weights: TierWeights = DEFAULT_WEIGHTS) 
         "wpa": wpa(points),
         "pcp": pcp(points),
     }
+    if nothing_checked(data.evidence_mode, ver):
+        values.update(dict.fromkeys(FROM_VERDICTS))
+    return values
 
 
 def compute_response_metrics(response: ResponseResult, nuggets: list[Nugget] | None = None,

@@ -6,7 +6,8 @@ evidence was documents, not a reference answer").
 """
 from __future__ import annotations
 
-from vital_core.metrics.catalog import METRICS
+from vital_core.metrics.catalog import FROM_VERDICTS, METRICS
+from vital_core.metrics.formulas import nothing_checked
 from vital_core.model import AGAINST_AN_ANSWER, LESS_IMPORTANT, OKAY, VITAL, Nugget, ResponseResult
 
 
@@ -17,6 +18,9 @@ def why_undefined(key: str, response: ResponseResult, nuggets: list[Nugget] | No
     if response.error:
         return f"scoring failed: {response.error}"
     tiers = [s.importance for s in claims]
+    if key in FROM_VERDICTS and nothing_checked(response.evidence_mode, [s.verdict for s in claims]):
+        return ("nothing was checked: no evidence or reference answer was given, and the verifier judges "
+                "only against evidence")
     if key in ("factscore_precision",) and not claims:
         return "needs at least one subclaim; the response produced none"
     if key in ("vital_precision", "rlp"):

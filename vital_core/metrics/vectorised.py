@@ -12,7 +12,8 @@ import numpy as np
 from vital_core.metrics.codes import (ASSIGNMENT_CODE, NOT_SUPPORT_CODE, CONTRADICTED_CODE, LESS_IMPORTANT_CODE, NOT_JUDGED_CODE,
                                       OKAY_CODE, PARTIAL_CODE, SUPPORT_CODE, SUPPORTED_CODE, TIER_CODE,
                                       TIERS_BY_CODE, UNASSIGNED_CODE, UNLABELLED_CODE, VERDICT_CODE, VITAL_CODE)
-from vital_core.metrics.formulas import DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, WIMPE_WEIGHTS, TierWeights
+from vital_core.metrics.catalog import FROM_VERDICTS
+from vital_core.metrics.formulas import DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, WIMPE_WEIGHTS, TierWeights, nothing_checked
 from vital_core.metrics.response import ScoringInput
 from vital_core.model import AGAINST_AN_ANSWER, LESS_IMPORTANT, OKAY, SUPPORTED, VITAL
 
@@ -45,11 +46,13 @@ class MetricColumns:
         self.evidence_reference: list[bool] = []
         self.fc_supported: list[float] = []    # per record; NaN = no separate reference check
         self.fc_total: list[float] = []
+        self.unchecked: list[bool] = []        # nothing was checked (formulas.nothing_checked)
 
     def add_codes(self, tiers: list[int], verdicts: list[int], ranks: list[int] | None,
                   nugget_tiers: list[int] | None = None, assignment: list[int] | None = None,
                   ref_tiers: list[int] | None = None, ref_verdicts: list[int] | None = None,
-                  evidence_reference: bool = False, fc_counts: tuple[int, int] | None = None) -> int:
+                  evidence_reference: bool = False, fc_counts: tuple[int, int] | None = None,
+                  unchecked: bool = False) -> int:
         """Add one response given as codes; returns its record number."""
         r = self.n
         self.n += 1
@@ -73,6 +76,7 @@ class MetricColumns:
             self.ref_tier.extend(ref_tiers or [])
             self.ref_verdict.extend(ref_verdicts)
         self.evidence_reference.append(evidence_reference)
+        self.unchecked.append(unchecked)
         self.fc_supported.append(float("nan") if fc_counts is None else fc_counts[0])
         self.fc_total.append(float("nan") if fc_counts is None else fc_counts[1])
         return r
@@ -81,7 +85,7 @@ class MetricColumns:
                 "nug_record": "int32", "nug_tier": "int8", "nug_assign": "int8", "nug_position": "int32",
                 "ref_record": "int32", "ref_tier": "int8", "ref_verdict": "int8", "ranked": "bool",
                 "has_nuggets": "bool", "has_assignment": "bool", "has_reference": "bool",
-                "evidence_reference": "bool", "fc_supported": "float64", "fc_total": "float64"}
+                "evidence_reference": "bool", "fc_supported": "float64", "fc_total": "float64", "unchecked": "bool"}
     _RECORD_COLUMNS = ("sub_record", "nug_record", "ref_record")
 
     def freeze(self) -> "MetricColumns":
@@ -121,7 +125,8 @@ class MetricColumns:
             None if data.reference_verdicts is None else [VERDICT_CODE[v] for v in data.reference_verdicts],
             data.evidence_mode in AGAINST_AN_ANSWER,
             None if data.fc_verdicts is None
-            else (sum(v == SUPPORTED for v in data.fc_verdicts), len(data.fc_verdicts)))
+            else (sum(v == SUPPORTED for v in data.fc_verdicts), len(data.fc_verdicts)),
+            nothing_checked(data.evidence_mode, data.verdicts))
 
 
 def _by_tier_code(weights: dict[str, float]) -> np.ndarray:
@@ -280,4 +285,8 @@ def column_metrics(batch: MetricColumns, weights: TierWeights = DEFAULT_WEIGHTS)
     out = {**_precision(c, weights), **_decay_precision(c), **_nugget_recall(c, weights),
            **_factual_correctness(c), **_wimpe(c)}
     out["weighted_f1"] = _harmonic(out["weighted_precision"], out["weighted_recall"])
+    unchecked = np.asarray(batch.unchecked, dtype=bool)
+    if unchecked.any():   # nothing was checked: every verdict-based score is undefined (formulas.nothing_checked)
+        for key in FROM_VERDICTS:
+            out[key] = np.where(unchecked, np.nan, out[key])
     return out

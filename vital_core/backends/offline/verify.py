@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
+from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
 from vital_core.backends.offline.answer_types import words
 from vital_core.backends.offline.analysis import Analysis, analyse_texts, lemma_found, name_found
 from vital_core.backends.offline import conflicts
@@ -39,7 +39,7 @@ from vital_core.backends.offline.embedder import embed
 from vital_core.backends.offline.evidence_units import clauses_of
 from vital_core.backends.offline.wording import substitution
 
-NO_EVIDENCE_REASON = "no evidence given (offline backend has no world knowledge)"
+NO_EVIDENCE_REASON = "not judged: no evidence was given and the offline backend has no world knowledge"
 
 ALIGN_MIN = 0.30            # below this no evidence sentence is about the claim
 CONFLICT_MIN = 0.45         # a sentence this close may contradict the claim
@@ -286,7 +286,8 @@ def verify_claims(claims: list[str], documents: list[Document], *, reference: bo
     ``source_sentences`` (each claim's response sentence) when given.
     """
     if not documents or not any(d.text.strip() or d.title.strip() for d in documents):
-        return [ClaimVerdict(NOT_ENOUGH_EVIDENCE, NO_EVIDENCE_REASON, "") for _ in claims]
+        # nothing to check against and no world knowledge: not judged, so the scores are undefined, not 0
+        return [ClaimVerdict(NOT_JUDGED, NO_EVIDENCE_REASON, "") for _ in claims]
     index = build_index(documents)
     vectors = embed(claims) if claims else np.zeros((0, 384), dtype=np.float32)
     analyses = analyse_texts(claims)
