@@ -22,8 +22,9 @@ EVIDENCE_SENTENCES = {
     EVIDENCE_NORMAL: "No documents and no reference answer were given, so the other variants were checked "
                      "against the normal response, taken as correct (the setting in which the benchmark builds "
                      "its variants): the normal's own claims and nuggets count as supported.",
-    EVIDENCE_NONE: "No documents, no reference answer and no normal response to check against: every claim is "
-                   "\"not enough evidence\" and the scores measure nothing.",
+    EVIDENCE_NONE: "No documents, no reference answer and no normal response to check against: an endpoint "
+                   "model judged the claims from its own knowledge; the offline backend, which has none, judged "
+                   "nothing, so its verdict-based scores are undefined.",
 }
 EXAMPLES_SHOWN = 2     # missed nuggets quoted in the explanation
 
@@ -86,9 +87,8 @@ def why_normal_scores_low(example: ExampleResult) -> list[str]:
     source = EVIDENCE_WORDS.get(response.evidence_mode, "the evidence")
     if response.evidence_mode == EVIDENCE_NONE:
         if values.get("factscore_precision") is None or values["factscore_precision"] >= NORMAL_OK:
-            return []
-        return [f"FactScore precision {values['factscore_precision']:.2f}: no evidence was given, so none of "
-                f"its {len(response.subclaims)} claims could be checked and precision counts each as not "
-                f"supported."]
+            return []   # undefined (nothing judged) is said where the score shows
+        return [f"FactScore precision {values['factscore_precision']:.2f}: no evidence was given, so the model "
+                f"judged its {len(response.subclaims)} claims from its own knowledge alone."]
     return [r for r in (_precision_reason(response, values, source),
                         _recall_reason(response, example.nuggets, values)) if r]

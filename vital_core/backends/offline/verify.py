@@ -33,7 +33,7 @@ from vital_core.backends.offline.answer_types import words
 from vital_core.backends.offline.analysis import Analysis, analyse_texts, lemma_found, name_found
 from vital_core.backends.offline import conflicts
 from vital_core.backends.offline.conflicts import (antonym_conflict, name_conflict, negation_conflict, rest_coverage,
-                                                   role_conflict, value_conflict, value_found)
+                                                   role_conflict, value_conflict)
 from vital_core.backends.offline.decompose import resolve_pronouns, split_sentences
 from vital_core.backends.offline.embedder import embed
 from vital_core.backends.offline.evidence_units import clauses_of
