@@ -145,3 +145,18 @@ def test_score_command_records_the_mode(tmp_path):
     wrong = record["variants"]["wrong"]["subclaims"]
     assert any(s["verdict"] == CONTRADICTED for s in wrong)
     assert all(s["verdict"] != NOT_JUDGED for s in wrong)
+
+
+def test_report_and_export_say_which_examples_were_checked_against_the_normal_response():
+    from vital_core.dataset import dataset_from_examples
+    from vital_core.export import export_table
+    from vital_core.report import build_report, render_text
+    against_normal = _score(Recording())
+    with_documents = _score(Recording(), documents=[Document("D1", "Jane Austen wrote Emma in 1815.")])
+    with_documents.id = "e2"
+    dataset = dataset_from_examples([against_normal, with_documents])
+    assert build_report(dataset)["examples_against_normal"] == 1
+    assert "checked against the normal response: 1 example(s)" in render_text(dataset)
+    modes = dict(zip(zip(dataset.frame["example_id"], dataset.frame["condition"]), dataset.frame["evidence_mode"]))
+    assert modes[("e", "normal")] == EVIDENCE_NORMAL and modes[("e2", "wrong")] == EVIDENCE_DOCUMENTS
+    assert set(export_table(dataset)["evidence_mode"]) == {EVIDENCE_NORMAL, EVIDENCE_DOCUMENTS}

@@ -111,9 +111,6 @@ def evaluate(data: Iterable[dict] | pd.DataFrame, backend: str | Backend = "offl
     by_id = {e.id: e for e in examples}
     frame["undefined"] = [_undefined_reasons(by_id[i], v, row) for i, v, row in
                           zip(frame["id"], frame["variant"], frame.to_dict(orient="records"))]
-    # what the verdicts were checked against: documents, reference, normal response (taken as correct) or none
-    frame["evidence_mode"] = [by_id[i].variants[v].evidence_mode if v in by_id[i].variants else ""
-                              for i, v in zip(frame["id"], frame["variant"])]
     metrics = [k for k in METRICS if k in frame.columns]
     frame[metrics] = frame[metrics].astype("Float64").astype(float)     # undefined = NaN, flags as 0/1
     keep = ["id", "variant", "query", "dataset", "subset", "query_type", "evidence_mode", "error"] + metrics \

@@ -38,10 +38,12 @@ from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights, f1_at_k_from_counts, median_k
 from vital_core.metrics.vectorised import MetricColumns, column_metrics
 from vital_core.metrics.response import ScoringInput
-from vital_core.model import ExampleResult, condition_order, ordered_conditions
+from vital_core.model import EVIDENCE_NORMAL, EVIDENCE_UNKNOWN, ExampleResult, condition_order, ordered_conditions
 
+# released_score: factscore-out's own `score`; evidence_mode: what the verdicts were checked against
+# (documents, reference, the normal response taken as correct, none; "unknown" for a release)
 ID_COLUMNS = ["example_id", "index", "condition", "dataset", "subset", "query_type", "query",
-              "response_id", "error", "released_score"]   # released_score: factscore-out's own `score`
+              "response_id", "error", "released_score", "evidence_mode"]
 METRIC_COLUMNS = [k for k in METRICS if k != "f1_at_k"] + ["f1_at_k"]
 # The code a cached frame depends on: these modules and every module of these packages.
 _CODE_MODULES = ("dataset.py", "dataset_cache.py", "model.py", "errors.py")
@@ -73,6 +75,7 @@ class _Rows:
         c["response_id"].extend(scan.response_id)
         c["error"].extend([None] * n)
         c["released_score"].extend(scan.released_score)
+        c["evidence_mode"].extend([EVIDENCE_UNKNOWN] * n)
         c_rank = condition_order(source.condition)
         self.sort_key.extend((g_rank, i, c_rank) for i in scan.index)
         self.batches.append(scan.batch)
@@ -86,7 +89,7 @@ class _Rows:
                                ("dataset", example.dataset), ("subset", example.subset),
                                ("query_type", example.query_type), ("query", example.query),
                                ("response_id", response.response_id), ("error", response.error or example.error),
-                               ("released_score", None)):
+                               ("released_score", None), ("evidence_mode", response.evidence_mode)):
                 c[key].append(value)
             self.sort_key.append((*sort_prefix, condition_order(condition)))
         self.batches.append(batch)
@@ -143,6 +146,13 @@ def _metric_values(batch: MetricColumns, weights: TierWeights, f1_k: float | Non
     values["f1_at_k"] = np.array([np.nan if np.isnan(n) or (v := f1_at_k_from_counts(int(s), int(n), k)) is None
                                   else v for s, n in zip(values["n_supported"], n_sub)], dtype=float)
     return values, k
+
+
+def examples_against_normal(frame: pd.DataFrame) -> int:
+    """Examples whose variants were checked against their normal response (no evidence given)."""
+    if "evidence_mode" not in frame:
+        return 0
+    return int(frame.loc[frame["evidence_mode"] == EVIDENCE_NORMAL, "example_id"].nunique())
 
 
 def failed_counts(frame: pd.DataFrame) -> pd.Series:

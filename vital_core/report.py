@@ -20,7 +20,7 @@ import pandas as pd
 
 from vital_core import conventions as conv
 from vital_core import paper_stats, stats
-from vital_core.dataset import Dataset, failed_counts
+from vital_core.dataset import Dataset, examples_against_normal, failed_counts
 from vital_core.model import ordered_conditions
 from vital_core.metrics.catalog import (ALL_SCORES, EXTRA_COUNTS, FIGURE5_DECAY, METRICS, TABLE3_COUNTS,
                                         TABLE4_SCORES, TABLE5_FLAGS, TESTED)
@@ -94,6 +94,7 @@ def build_report(dataset: Dataset, *, conventions: str = conv.PAPER, include_rec
         "conditions": conditions, "undefined": undefined,
         "not_judged": {c: int(n) for c, n in not_judged.items()},
         "failed": {c: int(n) for c, n in failed_counts(frame).items()},
+        "examples_against_normal": examples_against_normal(frame),
         "records": [], "tests": [{k: _clean(v) for k, v in row.items()}
                                  for row in report_tests(frame, conventions).to_dict(orient="records")],
     }
@@ -206,6 +207,11 @@ def _header(dataset: Dataset, conventions: str) -> list[str]:
     if not_judged.sum():
         out.append("not judged (subclaims, none judged): "
                    + ", ".join(f"{c}: {int(n)}" for c, n in not_judged.items() if n))
+    against_normal = examples_against_normal(frame)
+    if against_normal:
+        out.append(f"checked against the normal response: {against_normal} example(s) had no evidence, so their "
+                   "other variants were checked against the normal response taken as correct; that normal "
+                   "response's own scores hold by construction, not by measurement")
     failed = failed_counts(frame)
     if failed.sum():
         out.append("failed (a step failed; every metric undefined, left out of every mean): "
