@@ -183,7 +183,8 @@ def damage_section(table: pd.DataFrame, names: list[str], example: ExampleResult
             st.markdown(f"- {escape_md(reason)}")
     shown = pd.DataFrame({"metric": table["metric"]})
     for name in names:
-        shown[name] = [formatting.format_value(k, v) for k, v in zip(table["key"], table[name])]
+        shown[explain.column_label(name, example)] = [formatting.format_value(k, v)
+                                                       for k, v in zip(table["key"], table[name])]
     for name in names:
         if f"change {name}" in table:
             shown[f"Δ {name}"] = [("" if c is None or pd.isna(c) else f"{c:+.3f}") for c in table[f"change {name}"]]
@@ -205,7 +206,7 @@ def variants_chart(table: pd.DataFrame, names: list[str], example: ExampleResult
     fig = go.Figure()
     for i, name in enumerate(names):
         part = data[data["variant"] == name]
-        fig.add_bar(x=part["metric"], y=part["value"], name=name,
+        fig.add_bar(x=part["metric"], y=part["value"], name=explain.column_label(name, example),
                     marker_color=palette.condition_colour(name, i),
                     marker_pattern_shape=palette.CONDITION_PATTERNS.get(name, ""),
                     text=[("" if v is None or pd.isna(v) else f"{v:.2f}") for v in part["value"]],

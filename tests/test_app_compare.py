@@ -81,7 +81,7 @@ def test_no_evidence_checks_the_variants_against_the_normal_response():
     said = [m for m in _read(at) if m.startswith("Checked against:")]
     assert said == [f"Checked against: {explain.EVIDENCE_SENTENCES[EVIDENCE_NORMAL]}"]
     table = _table(at).set_index("metric")
-    assert table.loc["FactScore precision", "normal"] == "1.000", "the normal is taken as correct"
+    assert table.loc["FactScore precision", "normal (taken as correct)"] == "1.000", "the normal is taken as correct"
     assert table.loc["Nugget recall (All Strict)", "missing"] != "undefined", "nuggets from the normal"
     saved = at.session_state["compare_result"]
     assert {v["evidence_mode"] for v in saved["variants"].values()} == {EVIDENCE_NORMAL}

@@ -92,3 +92,10 @@ def why_normal_scores_low(example: ExampleResult) -> list[str]:
                 f"judged its {len(response.subclaims)} claims from its own knowledge alone."]
     return [r for r in (_precision_reason(response, values, source),
                         _recall_reason(response, example.nuggets, values)) if r]
+
+
+def column_label(variant: str, example: ExampleResult) -> str:
+    """A variant's name in tables and charts; the normal response says so when it was the reference."""
+    if variant == NORMAL and evidence_mode(example) == EVIDENCE_NORMAL:
+        return f"{variant} (taken as correct)"
+    return variant
