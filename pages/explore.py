@@ -8,11 +8,11 @@ from explorer import paths
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
 from explorer.widgets import claims, data_source, shell, url_state
-from explorer.logic import filters as explore, frame_download, textdiff
+from explorer.logic import explain, filters as explore, frame_download, textdiff
 from vital_core.errors import InputError
 from vital_core.metrics.catalog import HEADLINE, METRICS
 from vital_core.metrics.response import compute_response_metrics
-from vital_core.model import NORMAL, ordered_conditions, strip_generation_prefix
+from vital_core.model import EVIDENCE_UNKNOWN, NORMAL, ordered_conditions, strip_generation_prefix
 
 MODES = {"demo": "Bundled demo results", "path": "A folder or file by path", "upload": "Upload a results file"}
 RANGE_METRICS = [k for k, m in METRICS.items() if m.kind == "score"]
@@ -184,6 +184,8 @@ def show_example(loaded: data_source.Loaded, example_id: str, condition: str | N
             for d in example.documents[:20]:
                 st.markdown(f"**{escape_md(d.title or d.id)}**")
                 st.text(d.text[:3000] + ("…" if len(d.text) > 3000 else ""))
+    if explain.evidence_mode(example) != EVIDENCE_UNKNOWN:   # a release does not say; our results do
+        st.markdown(f"**Checked against:** {escape_md(explain.evidence_sentence(example))}")
     names = ordered_conditions(example.variants)
     normal = example.variants.get(NORMAL)
     cols = st.columns(max(1, len(names)))
@@ -191,7 +193,7 @@ def show_example(loaded: data_source.Loaded, example_id: str, condition: str | N
         v = example.variants[name]
         with col:
             marker = " ◀ selected row" if condition == name else ""
-            st.markdown(f"#### {escape_md(name)}{marker}")
+            st.markdown(f"#### {escape_md(explain.column_label(name, example))}{marker}")
             if normal is not None and name != NORMAL:
                 col.html(f'<div class="vx-text">{textdiff.diff_html(normal.text, v.text)}</div>')
             else:

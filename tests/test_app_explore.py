@@ -20,6 +20,9 @@ def test_demo_results_load_by_default_with_example_detail():
     markdowns = texts(at, "markdown")
     for name in ("normal", "missing", "wrong"):
         assert any(m.startswith(f"#### {name}") for m in markdowns)
+    # our results say what the claims were checked against (the demos: their documents)
+    assert any(m.startswith("**Checked against:** Every variant's claims were checked against the evidence documents")
+               for m in markdowns)
 
 
 def test_key_columns_come_first_and_undefined_cells_say_so():
