@@ -13,7 +13,11 @@ the output file holds the lines that succeeded, the error file the rest.
 
 For tests, on the first batch only: ``end_status="failed"`` (refused at validation, with errors),
 ``"expired"`` (half the lines run; the rest come back as ``batch_expired`` errors) or ``"cancelled"``;
-``fail_lines=N`` makes its first N lines fail (their custom ids in ``failed_ids``).
+``fail_lines=N`` makes its first N lines fail (their custom ids in ``failed_ids``);
+``garble_lines=N`` cuts its output file's first N lines short (malformed JSON; their ids in ``garbled_ids``).
+Faults of the endpoints themselves, for the first N calls of each kind: ``fail_creates`` creates the
+batch but answers 500 (an answer lost on the way), ``fail_retrieves`` answers 503, ``cut_downloads``
+sends half of a file and closes the connection.
 ``events`` lists every upload, create, retrieve and download, in order.
 """
 from __future__ import annotations
@@ -64,10 +68,13 @@ class MockBatch:
 
 
 class MockBatches:
-    def __init__(self, provider, *, end_status: str = "completed", fail_lines: int = 0):
+    def __init__(self, provider, *, end_status: str = "completed", fail_lines: int = 0, garble_lines: int = 0,
+                 fail_creates: int = 0, fail_retrieves: int = 0, cut_downloads: int = 0):
         if end_status not in END_STATUSES:
             raise ValueError(f"end_status must be one of {END_STATUSES}")
         self.provider, self.end_status, self.fail_lines = provider, end_status, fail_lines
+        self.garble_lines, self.garbled_ids = garble_lines, []
+        self.faults = {"create": fail_creates, "retrieve": fail_retrieves, "download": cut_downloads}
         self.files: dict[str, dict] = {}            # id -> {"filename", "purpose", "data"}
         self.batches: dict[str, MockBatch] = {}
         self.events: list[tuple[str, str]] = []     # (upload | create | retrieve | download, id)
@@ -78,6 +85,14 @@ class MockBatches:
 
     def count(self, event: str) -> int:
         return sum(1 for kind, _ in self.events if kind == event)
+
+    def _fault(self, kind: str) -> bool:
+        """Whether this call of ``kind`` is one of the first ones asked to fail."""
+        with self._lock:
+            if self.faults[kind] > 0:
+                self.faults[kind] -= 1
+                return True
+        return False
 
     # ------------------------------------------------------------ HTTP
     def handle(self, handler, method: str) -> bool:
@@ -135,7 +150,17 @@ class MockBatches:
         if id not in self.files:
             return self._refuse(handler, 404, f"No such File object: {id}")
         self.events.append(("download", id))
-        self._send(handler, 200, self.files[id]["data"])
+        data = self.files[id]["data"]
+        if self._fault("download"):       # half the body, then the connection goes
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/octet-stream")
+            handler.send_header("Content-Length", str(len(data)))
+            handler.end_headers()
+            handler.wfile.write(data[:len(data) // 2])
+            handler.wfile.flush()
+            handler.close_connection = True
+            return
+        self._send(handler, 200, data)
 
     # ------------------------------------------------------------ batches
     def _create(self, handler, body: bytes) -> None:
@@ -158,6 +183,8 @@ class MockBatches:
         with self._lock:
             self.batches[batch.id] = batch
         self.events.append(("create", batch.id))
+        if self._fault("create"):
+            return self._refuse(handler, 500, "mock: the answer to this create was lost")
         self._send(handler, 200, batch.to_json())
 
     def _work(self, batch: MockBatch) -> None:
@@ -171,6 +198,8 @@ class MockBatches:
         if batch is None:
             return self._refuse(handler, 404, f"No batch found with id '{id}'.")
         self.events.append(("retrieve", id))
+        if self._fault("retrieve"):
+            return self._refuse(handler, 503, "mock: the batch service is unavailable")
         self._advance(batch)
         self._send(handler, 200, batch.to_json())
 
@@ -199,8 +228,12 @@ class MockBatches:
         ran = {x["custom_id"] for x in batch.done}
         bad += [{"id": f"batch_req_x{n}", "custom_id": r["custom_id"], "response": None, "error": EXPIRED_ERROR}
                 for n, r in enumerate(batch.requests) if r["custom_id"] not in ran and batch.end == "expired"]
+        first = batch.id == next(iter(self.batches))
+        garbled = ok[:self.garble_lines] if first else []
+        self.garbled_ids += [x["custom_id"] for x in garbled]
         for lines, attr in ((ok, "output_file_id"), (bad, "error_file_id")):
             if lines:
-                data = "".join(json.dumps(x) + "\n" for x in lines).encode("utf-8")
+                data = "".join((json.dumps(x)[:-20] if any(x is g for g in garbled) else json.dumps(x)) + "\n"
+                               for x in lines).encode("utf-8")
                 setattr(batch, attr, self._add_file(f"{batch.id}_{attr}.jsonl", "batch_output", data)["id"])
         batch.status, batch.times[f"{batch.end}_at"] = batch.end, now

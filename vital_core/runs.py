@@ -85,6 +85,7 @@ class BatchResult:
     started: str = ""
     finished: str = ""
     verb: str = "scored"       # what happened to a record, for the printed summary
+    batch_usage: dict | None = None   # what the run's hosted batches used (score --batch-submit)
 
     @property
     def summary_path(self) -> Path:
@@ -95,7 +96,8 @@ class BatchResult:
                 "records_scored": self.scored, "records_failed": self.failed,
                 "failures": self.failures, "elapsed_s": round(self.elapsed_s, 3),
                 "interrupted": self.interrupted, "backend": self.backend, "llm_usage": self.usage,
-                "started": self.started, "finished": self.finished}
+                "started": self.started, "finished": self.finished,
+                **({"batch_usage": self.batch_usage} if self.batch_usage else {})}
 
     def lines(self) -> list[str]:
         """The run summary as printed at the end of ``score``."""
@@ -110,6 +112,12 @@ class BatchResult:
                        f"{u['retries']} retries, {u['failures']} failed calls; tokens {u['prompt_tokens']} in + "
                        f"{u['completion_tokens']} out; cost {cost}"
                        + (f" ({u['cost_note']})" if u.get("cost_note") else ""))
+        b = self.batch_usage
+        if b:
+            cost = f"~${b['cost_usd']:.4f}" if b.get("cost_usd") is not None else "unknown"
+            out.append(f"batch: {b['batches']} batch(es), {b['replies']} reply(ies) imported; tokens "
+                       f"{b['prompt_tokens']} in + {b['completion_tokens']} out; estimated cost {cost} at batch "
+                       "prices" + (f" ({b['cost_note']})" if b.get("cost_note") else ""))
         for f in self.failures[:10]:
             out.append(f"failed {f['id']}: {f['error']}")
         if len(self.failures) > 10:
@@ -162,12 +170,32 @@ def _progress(total: int, initial: int, enabled: bool, desc: str):
                 dynamic_ncols=True, desc=desc)
 
 
-def _open_output(out_path: Path, lines: LineFormat, check_line: Callable[[dict, int], None] | None,
-                 error_of: Callable[[dict], str | None]) -> tuple[AppendOnlyJsonl, Existing, set[str]]:
-    """Open (lock, recognise, recover) the output: its finished ids and, of those, the failed ones.
+@dataclass
+class OpenOutput:
+    """An output as a run opens it: locked (one writer at a time), every line recognised, its finished
+    ids and, of those, the failed ones (ids only, never the records)."""
+    output: AppendOnlyJsonl
+    existing: Existing
+    failed: set[str]
+    created: bool = False      # the file did not exist before it was opened
+
+    def todo(self, records: list[InputRecord], retry_failed: bool) -> list[InputRecord]:
+        return todo_records(records, self.existing.ids, self.failed, retry_failed)
+
+    def release(self) -> None:
+        """Unlock without writing (a batch phase that ends early); a file it created, still empty, goes."""
+        self.output.close()
+        if self.created and self.output.path.is_file() and not self.output.path.stat().st_size:
+            self.output.path.unlink(missing_ok=True)
+
+
+def open_output(out_path: Path, lines: LineFormat, check_line: Callable[[dict, int], None] | None,
+                error_of: Callable[[dict], str | None]) -> OpenOutput:
+    """Open (lock, recognise, recover) the output; ``InputError`` for a foreign or busy file.
 
     The lines are read one at a time and not kept, so resuming a long run needs memory for ids only.
     """
+    created = not out_path.exists()
     output = AppendOnlyJsonl(out_path, lines)
     failed: set[str] = set()
 
@@ -176,16 +204,29 @@ def _open_output(out_path: Path, lines: LineFormat, check_line: Callable[[dict, 
             check_line(rec, line_no)
         if error_of(rec):
             failed.add(str(rec["id"]))
-    return output, output.open(visit), failed
+    return OpenOutput(output, output.open(visit), failed, created)
 
 
-def _pending(records: list[InputRecord], existing: Existing, failed: set[str], output: AppendOnlyJsonl,
-             retry_failed: bool) -> list[InputRecord]:
+def open_results(backend: Backend, out_path: str | Path) -> OpenOutput:
+    """``score``'s output opened exactly as ``run_batch`` opens it (results lines of this backend only)."""
+    out_path = Path(out_path)
+    return open_output(out_path, RESULTS_LINES, same_backend(backend.info.to_dict(), out_path), record_error)
+
+
+def todo_records(records: list[InputRecord], done: set[str], failed: set[str],
+                 retry_failed: bool) -> list[InputRecord]:
+    """The one rule for what a run still has to do: the records not finished in the output, and with
+    ``retry_failed`` the failed ones too."""
+    skip = done - failed if retry_failed else done
+    return [r for r in records if r.id not in skip]
+
+
+def _pending(opened: OpenOutput, records: list[InputRecord], retry_failed: bool) -> list[InputRecord]:
     """The records still to do; with ``retry_failed`` the failed lines are dropped from the file first."""
-    if retry_failed and failed:
-        output.drop(failed)
-        existing.ids -= failed
-    return [r for r in records if r.id not in existing.ids]
+    if retry_failed and opened.failed:
+        opened.output.drop(opened.failed)
+        opened.existing.ids -= opened.failed
+    return opened.todo(records, retry_failed)
 
 
 async def _run_workers(todo: list[InputRecord], process: Callable[[InputRecord], Awaitable[dict]],
@@ -244,20 +285,24 @@ async def run_resumable(records: list[InputRecord], out_path: str | Path,
                         check_line: Callable[[dict, int], None] | None = None,
                         redact: Callable[[str], str] | None = None, desc: str = "scoring", verb: str = "scored",
                         backend_info: dict | None = None,
-                        usage: Callable[[], dict] | None = None) -> BatchResult:
+                        usage: Callable[[], dict] | None = None, opened: OpenOutput | None = None,
+                        batch_usage: dict | None = None) -> BatchResult:
     """Run ``process`` over the records not yet in ``out_path``, appending each line as it finishes.
 
     ``process`` must not raise for a record's own failure: it returns a line whose
     ``error_of`` is the error. ``out_path`` is appended to only when each of its lines is
     ``lines_format``'s; ``check_line(record, line)`` may refuse a line already there.
+    ``opened``: the output already opened (and locked) by ``open_output``, e.g. before batches were paid for.
     """
     started = time.monotonic()
     out_path = Path(out_path)
     result = BatchResult(output=str(out_path), total=len(records), backend=dict(backend_info or {}),
-                         started=datetime.now(timezone.utc).isoformat(timespec="seconds"), verb=verb)
-    output, existing, failed = _open_output(out_path, lines_format, check_line, error_of)
+                         started=datetime.now(timezone.utc).isoformat(timespec="seconds"), verb=verb,
+                         batch_usage=batch_usage)
+    opened = opened or open_output(out_path, lines_format, check_line, error_of)
+    output = opened.output
     try:
-        todo = _pending(records, existing, failed, output, retry_failed)
+        todo = _pending(opened, records, retry_failed)
         result.skipped = len(records) - len(todo)
         bar = _progress(len(records), result.skipped, progress, desc)
         try:
@@ -280,11 +325,13 @@ async def run_resumable(records: list[InputRecord], out_path: str | Path,
 async def run_batch(backend: Backend, records: list[InputRecord], out_path: str | Path, *,
                     concurrency: int = 8, progress: bool = True, retry_failed: bool = False,
                     redact: Callable[[str], str] | None = None, record_timeout: float | None = RECORD_TIMEOUT,
-                    max_words: int | None = MAX_WORDS) -> BatchResult:
+                    max_words: int | None = MAX_WORDS, opened: OpenOutput | None = None,
+                    batch_usage: dict | None = None) -> BatchResult:
     """Score ``records`` into ``out_path`` (one ``ExampleResult.to_dict`` line each), resumably.
 
     ``redact`` rewrites every serialised line and the summary (the command passes one
     that removes the API key - belt and braces on top of the client's own redaction).
+    ``opened``: the output as ``open_results`` opened it; ``batch_usage``: what batches of this run cost.
     """
     info = backend.info.to_dict()
 
@@ -293,4 +340,5 @@ async def run_batch(backend: Backend, records: list[InputRecord], out_path: str 
 
     return await run_resumable(
         records, out_path, process, concurrency=concurrency, progress=progress, retry_failed=retry_failed,
-        lines_format=RESULTS_LINES, check_line=same_backend(info, Path(out_path)), redact=redact, desc="scoring", backend_info=info, usage=getattr(backend, "usage_summary", None))
+        redact=redact, desc="scoring", backend_info=info, usage=getattr(backend, "usage_summary", None),
+        opened=opened or open_results(backend, out_path), batch_usage=batch_usage)

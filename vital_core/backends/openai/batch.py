@@ -11,18 +11,27 @@ finishes with no live call.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from vital_core.atomic import atomic_replace
-from vital_core.backends.openai.pricing import price_for
+from vital_core.backends.openai.pricing import cost_usd
 from vital_core.backends.openai.retrieval import estimate_tokens
 from vital_core.errors import InputError, where
 
 CHAT_URL = "/v1/chat/completions"
 BATCH_PRICE_FACTOR = 0.5     # the OpenAI Batch API bills half the live price
 KEY_PREFIX = "reply:"        # every reply-cache key starts with it (client.cache_key)
+# The custom_id of a line too damaged to parse, when it can still be read
+CUSTOM_ID = re.compile(r'"custom_id"\s*:\s*"(' + re.escape(KEY_PREFIX) + r'[^"\\]+)"')
+
+
+def batch_cost(model: str, prompt_tokens: int, completion_tokens: int, prices: dict) -> float | None:
+    """The price of tokens sent through a batch (None when the model has no price)."""
+    cost = cost_usd(model, prompt_tokens, completion_tokens, prices)
+    return None if cost is None else cost * BATCH_PRICE_FACTOR
 
 
 class DeferredToBatch(RuntimeError):
@@ -48,8 +57,8 @@ class BatchCollector:
     def estimate(self, model: str, prices: dict) -> str:
         """Requests, input tokens and the input's estimated cost at batch prices, in one line."""
         tokens = self.input_tokens()
-        price = price_for(model, prices)
-        cost = "unknown price" if price is None else f"~${tokens * price[0] * BATCH_PRICE_FACTOR / 1e6:.4f}"
+        price = batch_cost(model, tokens, 0, prices)
+        cost = "unknown price" if price is None else f"~${price:.4f}"
         max_out = max((r["body"].get("max_tokens") or r["body"].get("max_completion_tokens") or 0)
                       for r in self.requests.values()) if self.requests else 0
         return (f"{len(self.requests)} request(s), ~{tokens} input token(s), input cost at batch prices "
@@ -82,6 +91,8 @@ def write_requests(collector: BatchCollector, path: Path) -> int:
 class ImportReport:
     imported: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)    # (custom_id or line, why)
+    prompt_tokens: int = 0          # what the provider reports it billed, imported or not
+    completion_tokens: int = 0
 
     def lines(self) -> list[str]:
         out = [f"imported {self.imported} reply(ies) into the cache"]
@@ -114,9 +125,21 @@ def import_results(path: Path, cache, model: str) -> ImportReport:
         return import_lines(handle, path, cache, model)
 
 
+def _count_usage(record: dict, report: ImportReport) -> None:
+    usage = ((record.get("response") or {}).get("body") or {}).get("usage")
+    if isinstance(usage, dict):
+        for key in ("prompt_tokens", "completion_tokens"):
+            if isinstance(usage.get(key), int):
+                setattr(report, key, getattr(report, key) + usage[key])
+
+
 def import_lines(lines: Iterable[str], source: str | Path, cache, model: str,
-                 report: ImportReport | None = None) -> ImportReport:
-    """Load Batch output lines (a file, or a download named by ``source``) into the reply cache."""
+                 report: ImportReport | None = None, *, strict: bool = True) -> ImportReport:
+    """Load Batch output lines (a file, or a download named by ``source``) into the reply cache.
+
+    ``strict``: a malformed line is an ``InputError`` (a file a person gave); otherwise it is counted as
+    failed, by its custom_id when readable (a download: its request is sent again by the next batch).
+    """
     report = report or ImportReport()
     for line_no, line in enumerate(lines, start=1):
         if not line.strip():
@@ -124,11 +147,16 @@ def import_lines(lines: Iterable[str], source: str | Path, cache, model: str,
         try:
             record = json.loads(line)
         except ValueError as exc:
-            raise InputError(f"{where(source, line_no)}: malformed JSON ({exc})", source, line_no) from None
+            if strict:
+                raise InputError(f"{where(source, line_no)}: malformed JSON ({exc})", source, line_no) from None
+            readable = CUSTOM_ID.search(line)
+            report.failed.append((readable[1] if readable else where(source, line_no), f"malformed JSON ({exc})"))
+            continue
         custom_id = record.get("custom_id") if isinstance(record, dict) else None
         if not isinstance(custom_id, str) or not custom_id.startswith(KEY_PREFIX):
             report.failed.append((where(source, line_no), "no custom_id of this project's requests"))
             continue
+        _count_usage(record, report)
         content, why = _reply_content(record)
         if content is None:
             report.failed.append((custom_id, why))

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from vital_core.atomic import atomic_replace
-from vital_core.backends.openai.batch import CHAT_URL, BatchCollector, ImportReport, import_lines
+from vital_core.backends.openai.batch import CHAT_URL, BatchCollector, ImportReport, batch_cost, import_lines
 from vital_core.errors import InputError
 
 STATE_FORMAT = "vital-explorer-batch-state/1"
@@ -33,6 +33,10 @@ FILE_TIMEOUT = 600.0                 # seconds for one upload or download: batch
 
 class BatchFailed(RuntimeError):
     """A batch that did not complete, or a Files / Batches call that was refused (one sentence)."""
+
+
+class BatchConflict(ValueError):
+    """``--batch-id`` names another batch than the one the state file records as pending (one sentence)."""
 
 
 def state_path(out: Path) -> Path:
@@ -67,17 +71,30 @@ class PendingBatch:
                              "(nothing was changed)", path) from None
 
 
+def http_errors() -> tuple[type[Exception], ...]:
+    """The base HTTP error of each httpx the openai client may stream with (some builds ship ``httpx2``)."""
+    import importlib
+    found = []
+    for name in ("httpx", "httpx2"):
+        try:
+            found.append(importlib.import_module(name).HTTPError)
+        except (ImportError, AttributeError):
+            continue
+    return tuple(found)
+
+
 def _iso(epoch: int | None) -> str:
     return datetime.fromtimestamp(epoch or time.time(), timezone.utc).isoformat(timespec="seconds")
 
 
-def describe_end(batch) -> str:
-    """One sentence for a batch that ended without completing: id, status, the provider's errors."""
+def describe_end(batch, imported: int) -> str:
+    """One sentence for a batch that ended without completing: id, status, the provider's errors, and
+    how many replies were really imported (``imported``, not the provider's count of completed ones)."""
     errors = [f"{e.code or 'error'}: {e.message or ''}".strip() + (f" (line {e.line})" if e.line else "")
               for e in ((batch.errors.data or []) if batch.errors else [])]
     counts = batch.request_counts
-    done = (f"; {counts.completed} of {counts.total} request(s) completed and were imported"
-            if counts and counts.completed else "")
+    done = (f"; {imported} of {counts.total if counts else '?'} request(s) completed and were imported"
+            if imported else "")
     why = f" ({'; '.join(errors[:5])})" if errors else ""
     return (f"batch {batch.id} ended {batch.status}{why}{done}; run the same command again to submit "
             "a new batch for what is missing")
@@ -95,6 +112,9 @@ class Submitter:
     redact: Callable[[str], str] = field(default=lambda text: text)
     file_timeout: float = FILE_TIMEOUT
     sleep: Callable[[float], None] = time.sleep
+    prices: dict = field(default_factory=dict)
+    used: ImportReport = field(default_factory=ImportReport)   # every batch of this run, added up
+    batches: int = 0
 
     @classmethod
     def for_client(cls, llm, state: Path, poll_seconds: float, say: Callable[[str], None],
@@ -105,18 +125,26 @@ class Submitter:
         client = openai.OpenAI(api_key=s.api_key or "not-needed", base_url=s.base_url or None,
                                timeout=s.timeout, max_retries=max(0, s.max_attempts - 1))
         return cls(client, lambda: llm.cache, s.model, state, poll_seconds, say, redact or (lambda text: text),
-                   max(FILE_TIMEOUT, s.timeout))
+                   max(FILE_TIMEOUT, s.timeout), prices=llm.prices)
 
-    def call(self, what: str, fn, *args, **kwargs):
-        """A Files / Batches call; a refusal or a lost connection becomes one sentence naming ``what``."""
+    def call(self, what: str, fn, *args, kept: str | None = None, **kwargs):
+        """A Files / Batches call; a refusal or a lost connection becomes one sentence naming ``what``.
+
+        ``kept``: the id of the batch the state file still records, so the sentence says a rerun resumes it.
+        A raw ``httpx`` error (a download cut off while streaming) is caught as well as the client's own.
+        """
         import openai
         try:
             return fn(*args, **kwargs)
         except openai.APIStatusError as exc:
-            raise BatchFailed(self.redact(f"{what}: the endpoint answered {exc.status_code} ({exc.message})")) \
-                from None
+            why = f"the endpoint answered {exc.status_code} ({exc.message})"
         except openai.APIError as exc:
-            raise BatchFailed(self.redact(f"{what}: {type(exc).__name__}: {exc.message}")) from None
+            why = f"{type(exc).__name__}: {exc.message}"
+        except http_errors() as exc:
+            why = f"{type(exc).__name__}: {exc or 'no detail'}"
+        resume = (f"; batch {kept} is still recorded in {self.state} and will be picked up when you run the "
+                  "same command again" if kept else "")
+        raise BatchFailed(self.redact(f"{what}: {why}{resume}")) from None
 
     def submit(self, collector: BatchCollector, stage: int) -> PendingBatch:
         """Upload the requests, create the batch and record it before anything else can go wrong."""
@@ -124,9 +152,15 @@ class Submitter:
         upload = self.call("uploading the batch input file", self.client.files.create,
                            file=(f"vital-explorer-stage-{stage}.jsonl", data, "application/jsonl"),
                            purpose="batch", timeout=self.file_timeout)
-        batch = self.call("creating the batch", self.client.batches.create, input_file_id=upload.id,
-                          endpoint=CHAT_URL, completion_window=COMPLETION_WINDOW,
-                          metadata={"made_by": "vital-explorer", "stage": str(stage)})
+        # never retried by the client: a create that timed out may have created the batch, and a retry
+        # would pay for it twice
+        try:
+            batch = self.call("creating the batch", self.client.with_options(max_retries=0).batches.create,
+                              input_file_id=upload.id, endpoint=CHAT_URL, completion_window=COMPLETION_WINDOW,
+                              metadata={"made_by": "vital-explorer", "stage": str(stage)})
+        except BatchFailed as exc:
+            raise BatchFailed(f"{exc}; if the provider created it anyway, its batch list shows it (input file "
+                              f"{upload.id}): pass its id with --batch-id instead of submitting again") from None
         pending = PendingBatch(batch.id, stage, upload.id, _iso(batch.created_at))
         pending.save(self.state)
         self.say(f"submitted batch {batch.id} (stage {stage}); recorded in {self.state}")
@@ -137,7 +171,7 @@ class Submitter:
         shown = None
         while True:
             batch = self.call(f"retrieving batch {pending.batch_id}", self.client.batches.retrieve,
-                              pending.batch_id)
+                              pending.batch_id, kept=pending.batch_id)
             counts = batch.request_counts
             line = (f"batch {batch.id} (stage {pending.stage}): {batch.status}, "
                     + (f"{counts.completed}/{counts.total} completed, {counts.failed} failed" if counts
@@ -155,20 +189,39 @@ class Submitter:
         for file_id in (batch.output_file_id, batch.error_file_id):
             if file_id:
                 source = f"batch {batch.id} file {file_id}"
-                self.call(f"downloading {source}", self._import_file, file_id, source, report)
+                self.call(f"downloading {source}", self._import_file, file_id, source, report, kept=batch.id)
         for line in report.lines():
             self.say(line)
+        self.batches += 1
+        self.used.imported += report.imported
+        self.used.prompt_tokens += report.prompt_tokens
+        self.used.completion_tokens += report.completion_tokens
         return report
 
     def _import_file(self, file_id: str, source: str, report: ImportReport) -> None:
-        # streamed line by line: an output file can be far larger than memory needs to be
+        # streamed line by line: an output file can be far larger than memory needs to be; a damaged
+        # line is counted as failed (strict=False), or it would stop every rerun at the same place
         with self.client.files.with_streaming_response.content(file_id, timeout=self.file_timeout) as response:
-            import_lines(response.iter_lines(), source, self.cache(), self.model, report)
+            import_lines(response.iter_lines(), source, self.cache(), self.model, report, strict=False)
+
+    def usage(self) -> dict | None:
+        """What this run's batches used, from their output lines, priced at batch prices (None: no batch)."""
+        if not self.batches:
+            return None
+        cost = batch_cost(self.model, self.used.prompt_tokens, self.used.completion_tokens, self.prices)
+        return {"batches": self.batches, "replies": self.used.imported, "prompt_tokens": self.used.prompt_tokens,
+                "completion_tokens": self.used.completion_tokens,
+                "cost_usd": None if cost is None else round(cost, 6),
+                "cost_note": None if cost is not None else f"no price for model {self.model!r}: cost unknown"}
 
     def resume(self, batch_id: str | None) -> PendingBatch | None:
         """The batch to pick up: ``--batch-id`` when given, else the one recorded by an earlier run."""
         recorded = PendingBatch.load(self.state)
-        if batch_id and (recorded is None or recorded.batch_id != batch_id):
+        if batch_id and recorded is not None and recorded.batch_id != batch_id:
+            raise BatchConflict(f"--batch-id {batch_id}: {self.state} records another pending batch, "
+                                f"{recorded.batch_id} (stage {recorded.stage}), not imported yet; run without "
+                                "--batch-id to pick that one up, or move the file away to take this one")
+        if batch_id and recorded is None:
             batch = self.call(f"retrieving batch {batch_id}", self.client.batches.retrieve, batch_id)
             recorded = PendingBatch(batch.id, 1, batch.input_file_id, _iso(batch.created_at))
             recorded.save(self.state)
@@ -201,10 +254,10 @@ def submit_until_done(collect: Callable[[], BatchCollector], sub: Submitter, est
             pending = sub.submit(collector, stage)
             sent.update(collector.requests)
         batch = sub.wait(pending)
-        sub.import_outputs(batch)
+        report = sub.import_outputs(batch)
         sub.state.unlink(missing_ok=True)   # imported: nothing left to pick up
         if batch.status in FAILED_ENDS:
-            raise BatchFailed(describe_end(batch))
+            raise BatchFailed(describe_end(batch, report.imported))
         pending = None
 
 

@@ -30,7 +30,10 @@ from vital_core.cli.backend_options import (add_backend_arguments, add_size_argu
 from vital_core.cli.main import UsageError, number_in
 from vital_core.errors import InputError
 from vital_core.pipeline import run_sync
-from vital_core.runs import run_batch, score_record
+from vital_core.runs import open_results, run_batch, score_record
+
+
+POLL_SECONDS = 30.0    # --batch-poll-seconds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,18 +54,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the pending batch is recorded in RESULTS.jsonl.batch.json")
     parser.add_argument("--batch-id", metavar="ID",
                         help="with --batch-submit: pick up this submitted batch instead of submitting one")
-    parser.add_argument("--batch-poll-seconds", type=number_in(float, 0, above=True), default=30.0,
-                        help="seconds between two looks at a submitted batch (default 30)")
+    parser.add_argument("--batch-poll-seconds", type=number_in(float, 0, above=True), default=None,
+                        help=f"with --batch-submit: seconds between two looks at a submitted batch "
+                             f"(default {POLL_SECONDS:g})")
     add_size_argument(parser)
     add_backend_arguments(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.batch_id and not args.batch_submit:
-        raise UsageError("--batch-id needs --batch-submit")
+def check_batch_options(args: argparse.Namespace) -> None:
+    """Refuse batch options that need another one, before anything is read or built."""
     if args.batch_submit and args.batch_export:
         raise UsageError("use either --batch-export (write the requests) or --batch-submit (send them), not both")
+    for flag in ("--batch-id", "--batch-poll-seconds"):
+        if getattr(args, flag[2:].replace("-", "_")) is not None and not args.batch_submit:
+            raise UsageError(f"{flag} needs --batch-submit")
+
+
+def run(args: argparse.Namespace) -> int:
+    check_batch_options(args)
     out, records, backend = prepare_batch(args, "scoring")
+    opened, batch_usage = None, None
     if args.batch_import or args.batch_export or args.batch_submit:
         from vital_core.backends.openai.backend import OpenAICompatBackend
         if not isinstance(backend, OpenAICompatBackend) or backend.client.cache is None:
@@ -70,14 +81,37 @@ def run(args: argparse.Namespace) -> int:
                              "reply cache on")
         if args.batch_import:
             import_batch(backend, Path(args.batch_import))
-        if args.batch_export:
-            return export_batch(backend, records, Path(args.batch_export))
-        if args.batch_submit and (status := submit_batches(backend, records, out, args)):
-            return status
+        if args.batch_export or args.batch_submit:
+            status, opened, batch_usage = batch_phase(backend, records, out, args)
+            if status is not None:
+                return status
     return run_batch_command(backend, out, lambda: run_batch(
         backend, records, out, concurrency=args.concurrency, progress=not args.no_progress,
         retry_failed=args.retry_failed, redact=key_redactor(), record_timeout=args.record_timeout,
-        max_words=args.max_words))
+        max_words=args.max_words, opened=opened, batch_usage=batch_usage))
+
+
+def batch_phase(backend, records, out: Path, args: argparse.Namespace):
+    """Export or submit the requests of the records ``--out`` does not hold yet: ``(exit status or None to
+    go on and write the results, the output still locked for that, the batches' usage)``.
+
+    ``--out`` is recognised (this project's results, this backend) and locked first, as ``run_batch``
+    does, so a foreign file or a second run on it is refused before anything is paid for.
+    """
+    opened = open_results(backend, out)
+    try:
+        todo = opened.todo(records, args.retry_failed)
+        if args.batch_export:
+            status, usage = export_batch(backend, todo, Path(args.batch_export)), None
+        else:
+            status, usage = submit_batches(backend, todo, out, args)
+    except BaseException:
+        opened.release()
+        raise
+    if status is not None:
+        opened.release()
+        return status, None, None
+    return None, opened, usage
 
 
 def import_batch(backend, path: Path) -> None:
@@ -128,19 +162,23 @@ def export_batch(backend, records, path: Path) -> int:
     return 0
 
 
-def submit_batches(backend, records, out: Path, args: argparse.Namespace) -> int:
-    """Batch after batch until every reply is cached; 0 to go on and write the results, else the exit status."""
-    from vital_core.backends.openai.batch_submit import BatchFailed, Submitter, state_path, stuck_message, \
-        submit_until_done
+def submit_batches(backend, records, out: Path, args: argparse.Namespace) -> tuple[int | None, dict | None]:
+    """Batch after batch until every reply is cached: ``(None to go on and write the results, else the exit
+    status; what the batches used)``."""
+    from vital_core.backends.openai.batch_submit import BatchConflict, BatchFailed, Submitter, state_path, \
+        stuck_message, submit_until_done
     llm = backend.client
-    sub = Submitter.for_client(llm, state_path(out), args.batch_poll_seconds,
-                               say=lambda line: print(line, file=sys.stderr), redact=key_redactor())
+    poll = args.batch_poll_seconds if args.batch_poll_seconds is not None else POLL_SECONDS
+    sub = Submitter.for_client(llm, state_path(out), poll, say=lambda line: print(line, file=sys.stderr),
+                               redact=key_redactor())
     try:
         stuck = submit_until_done(lambda: collect_requests(backend, records), sub,
                                   lambda c: c.estimate(llm.settings.model, llm.prices), args.batch_id)
     except BatchFailed as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return 1, None
+    except BatchConflict as exc:
+        raise UsageError(str(exc)) from None
     except InputError as exc:          # a foreign file where the state file goes, or an unreadable output
         raise UsageError(f"--batch-submit {exc}") from None
     except KeyboardInterrupt:
@@ -153,8 +191,8 @@ def submit_batches(backend, records, out: Path, args: argparse.Namespace) -> int
         run_sync(backend.aclose())     # the cache the imports opened
     if stuck:
         print(f"error: {stuck_message(stuck)}", file=sys.stderr)
-        return 1
+        return 1, None
     from vital_core.backends.openai.pricing import UsageTracker
     llm.usage = UsageTracker(llm.settings.model, llm.prices)   # the summary is the final run's, not the collections'
     print("every reply is in the cache: writing the results", file=sys.stderr)
-    return 0
+    return None, sub.usage()
