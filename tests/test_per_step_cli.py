@@ -112,7 +112,33 @@ def test_per_step_flags_are_refused_with_batches(tmp_path, batch):
     assert "unexpected" not in proc.stderr and not out.exists()
 
 
-def test_label_and_perturb_take_the_same_flags():
-    for command in ("label", "perturb"):
-        proc = run_cli(command, "--help")
-        assert all(flag in proc.stdout for flag in ("--verify-backend", "--verify-mode", "--rank-base-url"))
+def test_each_command_offers_the_step_flags_it_uses():
+    helps = {command: run_cli(command, "--help").stdout for command in ("score", "label", "perturb")}
+    assert all(flag in helps["score"] for flag in ("--verify-backend", "--verify-mode", "--rank-base-url"))
+    assert "--rank-base-url" in helps["label"] and "--verify-" not in helps["label"], "label only ranks"
+    assert "--rank-" not in helps["perturb"] and "--verify-" not in helps["perturb"]
+
+
+def test_the_main_key_is_never_sent_to_a_step_endpoint_of_its_own(yes_no_mock, tmp_path):  # noqa: F811
+    inp, out = write_input(tmp_path / "in.jsonl", 1), tmp_path / "out.jsonl"
+    proc = run_cli("score", inp, "--out", out, "--backend", "offline", "--verify-backend", "openai",
+                   "--verify-base-url", yes_no_mock.base_url, "--verify-mode", "yes-no",
+                   "--cache-dir", tmp_path / "cache", *FAST, OPENAI_API_KEY=MAIN_KEY)
+    assert proc.returncode == 2, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1 and "--verify-base-url is not the main endpoint" in errors[0] \
+        and "set VITAL_VERIFY_API_KEY" in errors[0], proc.stderr
+    assert not yes_no_mock.requests and MAIN_KEY not in proc.stderr and not out.exists()
+
+
+@pytest.mark.parametrize("command, argv, flag", [
+    ("perturb", ["--verify-backend", "openai"], "--verify-backend"),
+    ("perturb", ["--rank-model", "m"], "--rank-model"),
+    ("label", ["--verify-mode", "yes-no"], "--verify-mode")])
+def test_a_command_refuses_the_step_flags_it_never_uses(tmp_path, command, argv, flag):
+    inp, out = write_input(tmp_path / "in.jsonl", 1), tmp_path / "out.jsonl"
+    proc = run_cli(command, inp, "--out", out, "--backend", "offline", *argv, OPENAI_API_KEY=MAIN_KEY)
+    assert proc.returncode == 2, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1 and flag in errors[0], proc.stderr
+    assert not out.exists()

@@ -19,7 +19,9 @@ from vital_core.metrics.undefined import undefined_reasons
 
 FORMATS = {".parquet": "parquet", ".csv": "csv"}
 REASON_COLUMN = "undefined"                # why each undefined metric of the row is undefined ("" if none)
-SCHEMA_TAG = b"vital-explorer-frame/1"     # Parquet key-value metadata: {b"vital-explorer": SCHEMA_TAG}
+SCHEMA_TAG = b"vital-explorer-frame/2"     # Parquet key-value metadata: {b"vital-explorer": SCHEMA_TAG}
+# Exports of earlier versions are ours too: /1 had no ``undefined`` column.
+OWN_TAGS = (b"vital-explorer-frame/1", SCHEMA_TAG)
 
 
 def export_format(path: Path) -> str:
@@ -75,9 +77,11 @@ def is_own_export(path: Path, frame: pd.DataFrame) -> bool:
     try:
         if export_format(path) == "csv":
             with path.open(encoding="utf-8") as handle:
-                return handle.readline().rstrip("\r\n") == ",".join(frame.columns)
+                header = handle.readline().rstrip("\r\n")
+            earlier = [c for c in frame.columns if c != REASON_COLUMN]     # the /1 shape
+            return header in (",".join(frame.columns), ",".join(earlier))
         import pyarrow.parquet as pq
-        return (pq.read_schema(path).metadata or {}).get(b"vital-explorer") == SCHEMA_TAG
+        return (pq.read_schema(path).metadata or {}).get(b"vital-explorer") in OWN_TAGS
     except Exception:   # unreadable or not Parquet (pyarrow raises its own errors): not ours
         return False
 

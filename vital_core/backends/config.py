@@ -54,8 +54,17 @@ class BackendSettings:
     def label(self) -> str:
         if self.name == OFFLINE:
             return "Offline (embedded, no network)"
-        where = self.base_url or "api.openai.com (default)"
+        where = shown_url(self.base_url) if self.base_url else "api.openai.com (default)"
         return f"OpenAI-compatible · {self.model or 'default model'} @ {where}"
+
+
+def shown_url(base_url: str) -> str:
+    """A base URL as captions and messages show it: scheme and host only (user info, path and query may
+    hold a secret)."""
+    from vital_core.backends.openai.backend import public_host
+    if "://" not in base_url:
+        return "a URL with no scheme"
+    return f"{base_url.split('://', 1)[0]}://{public_host(base_url)}"
 
 
 def env_api_key() -> str:
@@ -85,7 +94,8 @@ def validate(settings: BackendSettings, api_key: str, terms: dict[str, str] = AP
         if settings.max_attempts < 1:
             problems.append(f"{terms['max_attempts']} must be at least 1")
         if settings.base_url and not settings.base_url.startswith(("http://", "https://")):
-            problems.append(f"{terms['base_url']} must start with http:// or https:// (got {settings.base_url!r})")
+            problems.append(f"{terms['base_url']} must start with http:// or https:// "
+                            f"(got {shown_url(settings.base_url)})")
         if not api_key and not settings.base_url:
             problems.append(f"no API key: {terms['api_key']} (a local server given by {terms['base_url']} "
                             f"may need none)")
@@ -121,7 +131,8 @@ def build_backend(settings: BackendSettings, api_key: str = ""):
 SAME = ""                                  # a step's backend: "" = the main backend
 CLAIMS, YES_NO = "claims", "yes-no"        # verification: the backend's own claim check, or a yes/no model
 VERIFY_MODES = (CLAIMS, YES_NO)
-# A per-step endpoint's key: its own variable, else OPENAI_API_KEY (never an option, never a field).
+# A per-step endpoint's key: its own variable, else OPENAI_API_KEY when the step goes to the main
+# endpoint (never an option, never a field).
 STEP_KEY_ENV = {"rank": "VITAL_RANK_API_KEY", "verify": "VITAL_VERIFY_API_KEY"}
 # How the app names a step's settings in ``validate_step``'s messages.
 APP_STEP_TERMS = {step: {"step": word, "name": f"{word.capitalize()} backend", "base_url": f"{word} base URL",
@@ -145,12 +156,29 @@ class StepSettings:
         if self.name == OFFLINE:
             return "offline"
         kind = "yes/no model" if self.mode == YES_NO else "OpenAI-compatible"
-        return f"{kind} · {self.model or 'main model'} @ {self.base_url or 'main endpoint'}"
+        return f"{kind} · {self.model or 'main model'} @ {shown_url(self.base_url) if self.base_url else 'main endpoint'}"
 
 
 def step_api_key(step: str) -> str:
-    """A per-step endpoint's key from the environment, or empty. Never stored by this module."""
-    return os.environ.get(STEP_KEY_ENV[step], "") or env_api_key()
+    """A step's own key (its ``STEP_KEY_ENV`` variable), or empty: the main key is added by ``step_key``
+    only for the main endpoint. Never stored by this module."""
+    return os.environ.get(STEP_KEY_ENV[step], "")
+
+
+def env_keys() -> list[str]:
+    """Every API key the environment gives this project (OPENAI_API_KEY and each step's), to redact."""
+    return [k for k in (env_api_key(), *(os.environ.get(v, "") for v in STEP_KEY_ENV.values())) if k]
+
+
+def same_endpoint(main: BackendSettings, step: StepSettings) -> bool:
+    """Whether a step's endpoint is the main backend's (the only place the main key may go)."""
+    main_url = main.base_url or os.environ.get("OPENAI_BASE_URL", "")
+    return step_backend_settings(main, step).base_url.rstrip("/") == main_url.rstrip("/")
+
+
+def step_key(main: BackendSettings, step: StepSettings, own_key: str, main_key: str) -> str:
+    """The key a step's endpoint gets: its own, else the main key when it is the main endpoint, else none."""
+    return own_key or (main_key if same_endpoint(main, step) else "")
 
 
 def step_backend_settings(main: BackendSettings, step: StepSettings) -> BackendSettings:
@@ -161,9 +189,10 @@ def step_backend_settings(main: BackendSettings, step: StepSettings) -> BackendS
 
 
 def validate_step(step: str, settings: StepSettings, main: BackendSettings, api_key: str,
-                  terms: dict[str, str]) -> list[str]:
+                  terms: dict[str, str], main_key: str | None = None) -> list[str]:
     """Problems with one step's own backend, naming its settings as the front end shows them (``terms``:
-    step, name, base_url, model, mode, api_key)."""
+    step, name, base_url, model, mode, api_key). ``api_key``: the step's own (``step_api_key``);
+    ``main_key``: the main backend's (default OPENAI_API_KEY)."""
     problems = []
     if settings.name not in (SAME, *BACKEND_NAMES):
         problems.append(f"{terms['name']}: unknown backend {settings.name!r} (expected {' or '.join(BACKEND_NAMES)})")
@@ -178,8 +207,13 @@ def validate_step(step: str, settings: StepSettings, main: BackendSettings, api_
                             f"{terms['name']} {OPENAI} (an OpenAI-compatible endpoint)")
         return problems
     if settings.base_url and not settings.base_url.startswith(("http://", "https://")):
-        problems.append(f"{terms['base_url']} must start with http:// or https:// (got {settings.base_url!r})")
-    if not api_key and not step_backend_settings(main, settings).base_url:
+        problems.append(f"{terms['base_url']} must start with http:// or https:// "
+                        f"(got {shown_url(settings.base_url)})")
+    main_key = env_api_key() if main_key is None else main_key
+    if not api_key and main_key and not same_endpoint(main, settings):
+        problems.append(f"{terms['base_url']} is not the main endpoint, so OPENAI_API_KEY is not sent there: set "
+                        f"{STEP_KEY_ENV[step]} for {terms['step']} (any value for a server that needs no key)")
+    elif not step_key(main, settings, api_key, main_key) and not step_backend_settings(main, settings).base_url:
         problems.append(f"no API key for {terms['step']}: {terms['api_key']} (a local server given by "
                         f"{terms['base_url']} may need none)")
     return problems
@@ -211,7 +245,7 @@ def build_pipeline(main: BackendSettings, api_key: str, steps: dict[str, StepSet
         full = step_backend_settings(main, choice)
         if choice.name == SAME or (full.name == main.name == OFFLINE):
             continue
-        key = step_keys.get(step, "")
+        key = step_key(main, choice, step_keys.get(step, ""), api_key)
         if step == "verify" and choice.mode == YES_NO:
             own[step] = YesNoVerifier(**_client_settings(full, key))
         elif full != main:

@@ -20,7 +20,9 @@ from vital_core.pipeline import MAX_WORDS
 from vital_core.runs import RECORD_TIMEOUT
 
 
-def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+def add_backend_arguments(parser: argparse.ArgumentParser, steps: tuple[str, ...] = ("rank", "verify")) -> None:
+    """The backend options; ``steps``: the steps the command does that may have a backend of their own
+    (a flag for a step the command never does is not offered, so argparse refuses it by name)."""
     g = parser.add_argument_group("backend")
     g.add_argument("--backend", choices=BACKEND_NAMES, default=None,
                    help="offline (embedded, no network) or openai (any OpenAI-compatible endpoint). "
@@ -49,20 +51,25 @@ def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--record-timeout", type=number_in(float, 0, above=True), default=RECORD_TIMEOUT,
                    help="seconds one record may take in all, retries included; after that it is kept with "
                         f"its error and the run goes on (default {RECORD_TIMEOUT:g})")
-    add_step_arguments(parser)
+    if steps:
+        add_step_arguments(parser, steps)
 
 
-def add_step_arguments(parser: argparse.ArgumentParser) -> None:
+def add_step_arguments(parser: argparse.ArgumentParser, steps: tuple[str, ...]) -> None:
     """``--rank-*`` and ``--verify-*``: a backend of its own for ranking or verification (unset = the main one)."""
     g = parser.add_argument_group("per-step backends (unset: the main backend does the step)")
     for step, word in STEP_WORDS.items():
+        if step not in steps:
+            continue
         g.add_argument(f"--{step}-backend", choices=BACKEND_NAMES, default=None,
                        help=f"the backend that does {word}; its key comes from env {config.STEP_KEY_ENV[step]}, "
-                            "else OPENAI_API_KEY")
+                            "else (only when it goes to the main endpoint) OPENAI_API_KEY")
         g.add_argument(f"--{step}-base-url", help=f"endpoint for {word} (needs --{step}-backend openai; "
                                                   "default: the main endpoint)")
         g.add_argument(f"--{step}-model", help=f"model for {word} (needs --{step}-backend openai; "
                                                "default: the main model)")
+    if "verify" not in steps:
+        return
     g.add_argument("--verify-mode", choices=config.VERIFY_MODES, default=None,
                    help="claims: the endpoint checks claims with the project's prompt (default); yes-no: a "
                         "MiniCheck-style fact-checking model answers Yes/No per passage and claim (it never "
@@ -135,11 +142,17 @@ def backend_from_args(args: argparse.Namespace):
 
 
 def key_redactor():
-    """A function that removes the API key (from the environment) from text about to be written."""
-    key = os.environ.get("OPENAI_API_KEY") or ""
-    if len(key) < 4:
+    """A function that removes every API key of the environment (OPENAI_API_KEY and each step's) from
+    text about to be written, or None when there is none."""
+    keys = sorted((k for k in config.env_keys() if len(k) >= 4), key=len, reverse=True)   # longest first
+    if not keys:
         return None
-    return lambda text: text.replace(key, "***")
+
+    def redact(text: str) -> str:
+        for key in keys:
+            text = text.replace(key, "***")
+        return text
+    return redact
 
 
 def check_out_path(out: Path, source: Path, example_name: str) -> None:

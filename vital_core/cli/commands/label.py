@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", help="JSONL of official-shape records with a 'decomposition'")
     parser.add_argument("--out", required=True, help="JSONL to write (an existing one is replaced only when it "
                                                      "is an earlier label output)")
-    add_backend_arguments(parser)
+    add_backend_arguments(parser, steps=("rank",))   # label only ranks
 
 
 def run(args: argparse.Namespace) -> int:

@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="try again the records that failed a check in an earlier run of this output")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_size_argument(parser)
-    add_backend_arguments(parser)
+    add_backend_arguments(parser, steps=())   # perturb neither ranks nor verifies
 
 
 async def perturb_record(backend, record: InputRecord, kinds: list[str], overwrite: bool, *,
