@@ -77,3 +77,34 @@ def test_batch_files_need_the_openai_backend_and_never_overwrite_a_foreign_file(
         p = run_cli(score_cmd(inp, tmp_path / "r.jsonl", mock, tmp_path / "cache", "--batch-export",
                               str(tmp_path / "x.jsonl"), "--backend", "offline"))
         assert p.returncode == 2 and "need --backend openai" in p.stderr
+
+
+def test_a_downloaded_malformed_line_is_counted_as_failed_by_custom_id_or_line():
+    import pytest
+    from vital_core.backends.openai.batch import import_lines
+    from vital_core.errors import InputError
+    good = {"custom_id": "reply:ok", "response": {"status_code": 200, "body": {
+        "choices": [{"message": {"content": "fine"}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 7, "completion_tokens": 3}}}, "error": None}
+    lines = [json.dumps(good) + "\n", json.dumps(dict(good, custom_id="reply:cut"))[:-30] + "\n", "garbage\n"]
+    cache: dict = {}
+
+    class Cache(dict):
+        def set(self, key, value):
+            cache[key] = value
+
+    report = import_lines(lines, "batch b file f", Cache(), "m", strict=False)
+    assert report.imported == 1 and list(cache) == ["reply:ok"]
+    assert [cid for cid, _ in report.failed] == ["reply:cut", "batch b file f line 3"]
+    assert all(why.startswith("malformed JSON") for _, why in report.failed)
+    assert (report.prompt_tokens, report.completion_tokens) == (7, 3)
+    with pytest.raises(InputError, match="line 2: malformed JSON"):
+        import_lines(lines, "given.jsonl", Cache(), "m")      # a file a person gave: refused, named
+
+
+def test_what_a_run_still_has_to_do_is_one_rule():
+    from vital_core.inputs import InputRecord
+    from vital_core.runs import todo_records
+    records = [InputRecord(id=i, query="q", responses={"normal": "r"}) for i in ("a", "b", "c")]
+    assert [r.id for r in todo_records(records, {"a", "b"}, {"b"}, retry_failed=False)] == ["c"]
+    assert [r.id for r in todo_records(records, {"a", "b"}, {"b"}, retry_failed=True)] == ["b", "c"]

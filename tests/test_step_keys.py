@@ -62,7 +62,8 @@ def test_labels_and_messages_show_scheme_and_host_only():
              config.BackendSettings(name=config.OPENAI, base_url=SECRET_URL).label(),
              *config.validate(config.BackendSettings(name=config.OPENAI, base_url="user:hunter2@x/v1?k=abc123"),
                               "key"),
-             *config.validate_step("rank", config.StepSettings(name=config.OPENAI, base_url="ftp://u:hunter2@x/?k=abc123"),
+             *config.validate_step("rank", config.StepSettings(name=config.OPENAI,
+                                                              base_url="ftp://u:hunter2@x/?k=abc123"),
                                    MAIN, "key", config.APP_STEP_TERMS["rank"])]
     assert "https://verifier.example:8443" in shown[0] and "https://verifier.example:8443" in shown[1]
     assert len(shown) == 4 and "must start with http://" in shown[2] and "ftp://x" in shown[3]

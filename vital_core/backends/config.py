@@ -156,7 +156,8 @@ class StepSettings:
         if self.name == OFFLINE:
             return "offline"
         kind = "yes/no model" if self.mode == YES_NO else "OpenAI-compatible"
-        return f"{kind} · {self.model or 'main model'} @ {shown_url(self.base_url) if self.base_url else 'main endpoint'}"
+        where = shown_url(self.base_url) if self.base_url else "main endpoint"
+        return f"{kind} · {self.model or 'main model'} @ {where}"
 
 
 def step_api_key(step: str) -> str:

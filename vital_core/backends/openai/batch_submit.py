@@ -9,7 +9,9 @@ The next collection walks one step further, as the cache now holds those replies
 Resumable: the submitted batch is recorded in ``<out>.batch.json`` (its id, stage, input file id and
 creation time - never the key or the endpoint) before the first poll, so a run stopped by Ctrl-C or a
 crash picks the same batch up again instead of paying for it twice. The file is removed once the
-batch's output is imported.
+batch's output is imported; a lost connection while waiting or downloading keeps it, so a rerun resumes.
+``batches.create`` is never retried by the client: a retry after a timeout could pay for a second batch.
+A damaged line in a downloaded output file is counted as a failed request (sent again by the next batch).
 """
 from __future__ import annotations
 

@@ -14,6 +14,8 @@ writes no results; ``--batch-import FILE`` loads a Batch output file (OpenAI's, 
 round walks one stage; when an export finds nothing left, a plain run finishes with no
 live call. ``--batch-submit`` does those rounds itself through the endpoint's Files and Batches
 API (``backends/openai/batch_submit.py``), resumable by batch id, then writes the results.
+Before any request is collected, RESULTS.jsonl is recognised and locked as a plain run does, and only
+the records it does not hold yet (and, with ``--retry-failed``, its failed ones) are collected.
 
 Exit status: 0 all records scored, 1 some records failed (their errors are in
 the results and the summary), 2 bad usage or input, 130 interrupted.
