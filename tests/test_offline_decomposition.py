@@ -132,3 +132,13 @@ def test_it_does_not_stand_for_a_person():
     assert pairs[1][1] == ["It was published in 1815."]
     pairs = decompose("The Eiffel Tower is in Paris. It was completed in 1889.")
     assert pairs[1][1] == ["The Eiffel Tower was completed in 1889."]
+
+
+def test_she_is_the_person_named_before_not_a_one_word_subject_in_between():
+    from vital_core.backends.offline.decompose import resolve_pronouns
+    resolved = resolve_pronouns(["Frida Kahlo was a painter from Mexico.", "Polio struck her when she was six.",
+                                 "Confined to bed, she took up painting."])
+    assert resolved[2] == "Confined to bed, Frida Kahlo took up painting."
+    # a one-word subject that is the person's surname still stands for them
+    assert resolve_pronouns(["Charles Darwin was a naturalist.", "Darwin sailed on the Beagle.",
+                             "He wrote a book."])[2] == "Darwin wrote a book."

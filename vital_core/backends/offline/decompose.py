@@ -372,21 +372,48 @@ def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
     return sentence
 
 
+class _Antecedents:
+    """The named subjects seen so far: the last one, and the last full name (a person, most likely).
+
+    "She" after "Polio struck her when she was six." is still Frida Kahlo: a one-word subject stands for
+    he/she only when it is the last word of the person named before ("Darwin" for "Charles Darwin") or
+    when no full name came before."""
+
+    def __init__(self) -> None:
+        self.last: str | None = None
+        self.person: str | None = None
+
+    def for_sentence(self, sentence: str) -> str | None:
+        if not re.match(r"^(He|She)\b", sentence) and not re.search(r"\b(he|she)\b", sentence[:60]):
+            return self.last
+        if self.last and self.person and len(self.last.split()) == 1 \
+                and self.last != self.person.split()[-1]:
+            return self.person
+        return self.last
+
+    def saw(self, sentence: str) -> None:
+        name = sentence_subject_name(sentence)
+        if name:
+            self.last = name
+            if len(name.split()) >= 2 and name.split()[0] not in ("The", "These", "This", "Those"):
+                self.person = name
+
+
 def resolve_pronouns(sentences: list[str]) -> list[str]:
     """Sentences with their subject pronoun replaced by the previous named subject."""
     out = []
-    previous: str | None = None
+    seen = _Antecedents()
     for sentence in sentences:
-        out.append(replace_subject_pronoun(sentence, previous))
-        previous = sentence_subject_name(sentence) or previous
+        out.append(replace_subject_pronoun(sentence, seen.for_sentence(sentence)))
+        seen.saw(sentence)
     return out
 
 
 def decompose(text: str) -> list[tuple[str, list[str]]]:
     """(sentence, claims) pairs for a whole response."""
     out = []
-    previous: str | None = None
+    seen = _Antecedents()
     for sentence in split_sentences(text):
-        out.append((sentence, decompose_sentence(sentence, previous)))
-        previous = sentence_subject_name(sentence) or previous
+        out.append((sentence, decompose_sentence(sentence, seen.for_sentence(sentence))))
+        seen.saw(sentence)
     return out
