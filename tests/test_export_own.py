@@ -13,13 +13,14 @@ from vital_core.export import REASON_COLUMN, SCHEMA_TAG, export_frame
 
 def frame() -> pd.DataFrame:
     return pd.DataFrame({"example_id": ["e1", "e1"], "condition": ["normal", "wrong"],
-                         "vital_precision": [1.0, None],
+                         "vital_precision": [1.0, None], "evidence_mode": ["documents", "documents"],
                          REASON_COLUMN: pd.array(["", "vital_precision: no vital subclaim"], dtype="string")})
 
 
-def test_a_csv_written_before_the_undefined_column_is_recognised_and_replaced(tmp_path):
+@pytest.mark.parametrize("dropped", [[REASON_COLUMN], ["evidence_mode", REASON_COLUMN], ["evidence_mode"]])
+def test_a_csv_written_before_later_columns_is_recognised_and_replaced(tmp_path, dropped):
     old = tmp_path / "frame.csv"
-    frame().drop(columns=[REASON_COLUMN]).to_csv(old, index=False)     # the previous version's shape
+    frame().drop(columns=dropped).to_csv(old, index=False)     # an earlier version's shape
     export_frame(frame(), old)
     assert pd.read_csv(old).columns.tolist() == frame().columns.tolist()
 
@@ -33,7 +34,8 @@ def test_a_parquet_with_the_previous_tag_is_recognised_and_replaced(tmp_path):
     assert REASON_COLUMN in pd.read_parquet(old).columns
 
 
-@pytest.mark.parametrize("header", ["example_id,condition", "example_id,condition,vital_precision,notes", "a,b"])
+@pytest.mark.parametrize("header", ["example_id,condition", "example_id,condition,vital_precision,notes", "a,b",
+                                    "condition,example_id,vital_precision"])
 def test_any_other_csv_is_still_refused(tmp_path, header):
     foreign = tmp_path / "notes.csv"
     foreign.write_text(header + "\n1,2\n")

@@ -22,6 +22,8 @@ REASON_COLUMN = "undefined"                # why each undefined metric of the ro
 SCHEMA_TAG = b"vital-explorer-frame/2"     # Parquet key-value metadata: {b"vital-explorer": SCHEMA_TAG}
 # Exports of earlier versions are ours too: /1 had no ``undefined`` column.
 OWN_TAGS = (b"vital-explorer-frame/1", SCHEMA_TAG)
+# Columns added after the first export: an earlier CSV's header is ours without any of them.
+LATER_COLUMNS = ("evidence_mode", REASON_COLUMN)
 
 
 def export_format(path: Path) -> str:
@@ -78,8 +80,8 @@ def is_own_export(path: Path, frame: pd.DataFrame) -> bool:
         if export_format(path) == "csv":
             with path.open(encoding="utf-8") as handle:
                 header = handle.readline().rstrip("\r\n")
-            earlier = [c for c in frame.columns if c != REASON_COLUMN]     # the /1 shape
-            return header in (",".join(frame.columns), ",".join(earlier))
+            given = header.split(",")
+            return [c for c in frame.columns if c in given or c not in LATER_COLUMNS] == given
         import pyarrow.parquet as pq
         return (pq.read_schema(path).metadata or {}).get(b"vital-explorer") in OWN_TAGS
     except Exception:   # unreadable or not Parquet (pyarrow raises its own errors): not ours
