@@ -193,6 +193,7 @@ _OPEN_ENDED = re.compile(r"^\s*(tell me|write|give me|describe|summari[sz]e|expl
 SALIENT = re.compile(r"\b(best[- ]known|most famous|famous for|known for|renowned|celebrated for|"
                      r"first (\w+ )?(person|woman|man|human|people|player|team|country) to|"
                      r"first (\w+ )?(president|prime minister|leader|king|queen)|regarded as the first|won|awarded|prize|medals?|"
+                     r"(leading|key|central|pivotal|decisive) role|(set out|proposed|developed|formulated) the theory|"
                      r"(world's|the) (largest|longest|highest|tallest|biggest|deepest|oldest)|invented|discovered)\b",
                      re.IGNORECASE)
 
