@@ -206,3 +206,38 @@ def test_missing_key_and_url_is_a_clear_error(monkeypatch):
 
 def test_settings_repr_never_shows_the_key():
     assert KEY not in repr(LLMSettings(api_key=KEY, base_url="http://x/v1"))
+
+
+def test_identical_requests_in_flight_at_once_are_sent_once(tmp_path):
+    # two variants sharing a verification window ask the same thing at the same moment
+    with MockProvider(latency=0.2) as mock:
+        client = make_client(mock, tmp_path, timeout=5)
+
+        async def go():
+            try:
+                return await asyncio.gather(*(client.complete(prompts.RANK_PROMPT, messages(), rank_parse)
+                                              for _ in range(3)))
+            finally:
+                await client.aclose()
+        results = asyncio.run(go())
+        assert len(mock.requests) == 1
+        assert len({r.content for r in results}) == 1 and all(r.value.order == ["S1", "S2"] for r in results)
+        assert sum(not r.cached for r in results) == 1
+        # a different request is still sent on its own
+        call(make_client(mock, tmp_path / "other", timeout=5), USER + " ")
+        assert len(mock.requests) == 2
+
+
+def test_a_failed_shared_request_fails_every_caller_once(tmp_path):
+    with MockProvider(latency=0.1) as mock:
+        mock.inject("server_error", times=50)
+        client = make_client(mock, tmp_path, timeout=5, max_attempts=1)
+
+        async def go():
+            try:
+                return await asyncio.gather(*(client.complete(prompts.RANK_PROMPT, messages(), rank_parse)
+                                              for _ in range(2)), return_exceptions=True)
+            finally:
+                await client.aclose()
+        results = asyncio.run(go())
+        assert all(isinstance(r, LLMCallError) for r in results) and len(mock.requests) == 1

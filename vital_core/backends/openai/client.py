@@ -141,6 +141,8 @@ class LLMClient:
         # One openai client and semaphore per event loop: the CLI runs one loop, the app one per
         # scoring (possibly from several sessions' threads at once).
         self._per_loop: dict[int, tuple[Any, Any, asyncio.Semaphore]] = {}
+        # (event loop, cache key) -> the reply of a request on its way, shared with identical requests
+        self._in_flight: dict[tuple[int, str], asyncio.Future] = {}
         self._loops_lock = threading.Lock()
         self._cache = None
         self._cache_lock = threading.Lock()
@@ -273,6 +275,39 @@ class LLMClient:
         if self.collector is not None:     # a batch export: record the request, send nothing
             self.collector.add(key, dict(kwargs, messages=messages))
             raise LLMCallError(f"{step}: deferred to the batch file", step=step) from DeferredToBatch(key)
+        # The same request already on its way (two variants sharing a verification window): wait for
+        # its reply instead of paying for it twice.
+        loop_key = (id(asyncio.get_running_loop()), key)
+        while (pending := self._in_flight.get(loop_key)) is not None:
+            try:
+                content = (await asyncio.shield(pending)).content
+            except asyncio.CancelledError:
+                if not pending.cancelled() or asyncio.current_task().cancelling():
+                    raise
+                continue          # the caller it waited for gave up (its record timed out): ask itself
+            self.usage.add(step, cache_hits=1)
+            return CallResult(parse(content), content, cached=True, attempts=0)
+        shared = asyncio.get_running_loop().create_future()
+        self._in_flight[loop_key] = shared
+        try:
+            result = await self._call(prompt, kwargs, messages, parse, cache_if)
+        except asyncio.CancelledError:
+            shared.cancel()
+            raise
+        except BaseException as exc:
+            shared.set_exception(exc)
+            shared.exception()        # retrieved here: nobody may be waiting for it
+            raise
+        else:
+            shared.set_result(result)
+            return result
+        finally:
+            del self._in_flight[loop_key]
+
+    async def _call(self, prompt: prompts.Prompt, kwargs: dict, messages: list[dict],
+                    parse: Callable[[str], Any], cache_if: Callable[[Any], bool] | None) -> CallResult:
+        """The request sent, retried, parsed (a reply it cannot read is asked again) and cached."""
+        step, cache = prompt.step, self.cache
         attempts = 0
         current = list(messages)
         followups: list[dict] = []
