@@ -74,8 +74,11 @@ def run_scoring() -> None:
     if problem := long_runs.too_long(responses, "variant"):
         st.error(problem)
         return
+    stale = demo.without_stale_demo_evidence("cmp", TEXT_KEYS[NORMAL])
+    if stale:
+        st.info(demo.STALE_EVIDENCE_NOTE)
     try:
-        docs = documents_from_text(st.session_state.get("cmp_documents") or "")
+        docs = [] if stale else documents_from_text(st.session_state.get("cmp_documents") or "")
     except InputError as exc:
         st.error(f"Could not read the evidence: {escape_md(exc)}")
         return
@@ -84,7 +87,7 @@ def run_scoring() -> None:
     except ValueError as exc:
         st.error(f"The backend cannot run: {escape_md(exc)}")
         return
-    reference = (st.session_state.get("cmp_reference") or "").strip() or None
+    reference = None if stale else (st.session_state.get("cmp_reference") or "").strip() or None
     against_normal = choose_evidence(docs, reference, responses).mode == EVIDENCE_NORMAL
     steps = long_runs.expected_steps(len(responses), bool(docs), bool(reference), against_normal)
     with backend_panel.scoring_status(f"Scoring {len(responses)} variants with the {backend.info.name} backend…") \

@@ -80,13 +80,17 @@ def inputs() -> None:
         if problem := long_runs.too_long({NORMAL: response}):
             st.error(problem)
             return
+        stale = demo.without_stale_demo_evidence("score", TEXT_KEYS[NORMAL])
+        if stale:
+            st.info(demo.STALE_EVIDENCE_NOTE)
         try:
-            docs = collect_documents(st.session_state.get("score_documents") or "", uploads)
+            docs = collect_documents("" if stale else st.session_state.get("score_documents") or "", uploads)
         except InputError as exc:
             st.error(f"Could not read the evidence: {escape_md(exc)}")
             return
+        reference = "" if stale else (st.session_state.get("score_reference") or "").strip()
         try:
-            run_scoring(query, response, docs, (st.session_state.get("score_reference") or "").strip())
+            run_scoring(query, response, docs, reference)
         except ValueError as exc:
             st.error(f"The backend cannot run: {escape_md(exc)}")
 

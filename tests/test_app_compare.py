@@ -129,3 +129,41 @@ def test_scoring_your_own_texts_takes_the_demo_out_of_the_url():
     at.button[[b.label for b in at.button].index("Score all variants")].click().run()
     assert_clean(at)
     assert "example" not in at.query_params
+
+
+def test_own_text_is_not_checked_against_the_demo_evidence_left_in_the_fields():
+    # the page opens on a demo with its documents and reference in the (collapsed) Evidence fields;
+    # a user who types their own question and answers must not be checked against them
+    at = open_page("compare")
+    assert at.text_area(key="cmp_documents").value, "the demo's documents fill the evidence field"
+    at.text_input(key="cmp_query").set_value("Who wrote the novel Emma?")
+    at.text_area(key="cmp_normal").set_value("Jane Austen wrote Emma. It was published in 1815.")
+    at.text_area(key="cmp_missing").set_value("It was published in 1815.")
+    at.text_area(key="cmp_wrong").set_value("Charlotte Bronte wrote Emma. It was published in 1815.")
+    _press(at, "Score all variants")
+    assert any("the demo's evidence documents and reference answer were left out" in i.value for i in at.info)
+    saved = at.session_state["compare_result"]
+    assert {v["evidence_mode"] for v in saved["variants"].values()} == {EVIDENCE_NORMAL}
+    at.run()
+    assert at.text_area(key="cmp_documents").value == "" and at.text_area(key="cmp_reference").value == ""
+
+
+def test_a_demo_scored_as_it_is_keeps_its_evidence():
+    at = open_page("compare")
+    _press(at, "Score all variants")
+    assert not any("were left out" in i.value for i in at.info)
+    saved = at.session_state["compare_result"]
+    assert {v["evidence_mode"] for v in saved["variants"].values()} == {"documents"}
+
+
+def test_an_undefined_metric_in_the_table_says_undefined_never_nan():
+    at = open_page("compare")
+    at.text_input(key="cmp_query").set_value("Who wrote the novel Emma?")
+    at.text_area(key="cmp_normal").set_value("Jane Austen wrote Emma. It was published in 1815.")
+    at.text_area(key="cmp_missing").set_value("It was published in 1815.")
+    at.text_area(key="cmp_wrong").set_value("Charlotte Bronte wrote Emma. It was published in 1815.")
+    _press(at, "Score all variants")
+    table = _table(at)
+    cells = {str(v).lower() for column in table.columns for v in table[column]}
+    assert not cells & {"nan", "<na>", "none"}, cells
+    assert "undefined" in set(table["missing"])   # the missing answer has no vital claim left

@@ -60,6 +60,9 @@ def test_no_evidence_leaves_recall_undefined_and_explained():
     assert values["VITAL recall (Vital Strict)"] == "undefined"
     captions = " ".join(texts(at, "caption"))
     assert "needs nuggets, which are built from evidence documents; none were given" in captions
+    # the offline backend judged nothing without evidence: precision is undefined, not 0
+    assert values["FactScore precision"] == "undefined"
+    assert "nothing was checked" in captions
 
 
 def test_empty_inputs_ask_for_text_not_a_traceback():
@@ -177,3 +180,16 @@ def test_scoring_shows_progress_step_by_step():
     assert bars and bars[0].proto.value == 100 and bars[0].proto.text.startswith("done in ")
     steps = [m.value for m in at.status[0].markdown]
     assert any("building nuggets" in m for m in steps) and any("verifying" in m for m in steps)
+
+
+def test_own_text_is_not_checked_against_the_demo_evidence_left_in_the_fields():
+    at = open_page("score")
+    assert at.text_area(key="score_documents").value, "the demo's documents fill the evidence field"
+    at.text_input(key="score_query").set_value("Who wrote Hamlet?")
+    at.text_area(key="score_response").set_value("Hamlet was written by William Shakespeare around 1600.")
+    at.button[[b.label for b in at.button].index("Score")].click().run()
+    assert_clean(at)
+    assert any("the demo's evidence documents and reference answer were left out" in i.value for i in at.info)
+    assert metric_values(at)["FactScore precision"] == "undefined"
+    at.run()
+    assert at.text_area(key="score_documents").value == "" and at.text_area(key="score_reference").value == ""

@@ -2,15 +2,18 @@
 from __future__ import annotations
 
 import html
+import math
 import re
+
+import pandas as pd
 
 from vital_core.metrics.catalog import METRICS
 
 
 def format_value(key: str, value) -> str:
     spec = METRICS.get(key)
-    if value is None:
-        return "undefined"
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return "undefined"        # a table column turns None into NaN / NA
     if spec is not None and spec.kind == "flag":
         return "flagged" if value else "not flagged"
     if spec is not None and spec.kind == "count":

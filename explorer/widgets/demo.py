@@ -9,6 +9,34 @@ from explorer.widgets.url_state import qp
 from explorer.widgets.url_state import set_qp
 from vital_core.model import ExampleResult
 
+STALE_EVIDENCE_NOTE = ("Your query or response is no longer the demo's, so the demo's evidence documents and "
+                       "reference answer were left out (they are about another question). Add your own under "
+                       "Evidence to check against them.")
+
+
+def _demo_evidence(item: dict) -> tuple[str, str]:
+    return "\n---\n".join(d["text"] for d in item.get("documents", [])), item.get("reference") or ""
+
+
+def without_stale_demo_evidence(prefix: str, normal_key: str) -> bool:
+    """True when the evidence fields still hold the loaded demo's evidence but the query or the normal
+    response is the user's own: that text would be checked against another question's documents. The
+    fields are emptied on the next run (a widget's value cannot change after it is drawn)."""
+    state = st.session_state
+    item = demo_inputs().get(state.get(f"{prefix}_loaded_demo") or "")
+    if item is None:
+        return False
+    documents, reference = _demo_evidence(item)
+    if not (documents or reference) or (state.get(f"{prefix}_documents") or "") != documents \
+            or (state.get(f"{prefix}_reference") or "") != reference:
+        return False
+    own = (state.get(f"{prefix}_query") or "").strip() != item["query"].strip() or \
+        (state.get(normal_key) or "").strip() != (item["responses"].get("normal") or "").strip()
+    if own:
+        state[f"{prefix}_clear_evidence"] = True
+    return own
+
+
 def prefill_from_demo(prefix: str, example_id: str, text_keys: dict[str, str], result_key: str) -> None:
     """Fill a page's inputs (session keys ``{prefix}_query`` ...) from a demo example
     and show its precomputed result, restricted to the variants the page edits."""
@@ -19,8 +47,7 @@ def prefill_from_demo(prefix: str, example_id: str, text_keys: dict[str, str], r
     state[f"{prefix}_query"] = item["query"]
     for name, key in text_keys.items():
         state[key] = item["responses"].get(name, "")
-    state[f"{prefix}_documents"] = "\n---\n".join(d["text"] for d in item.get("documents", []))
-    state[f"{prefix}_reference"] = item.get("reference") or ""
+    state[f"{prefix}_documents"], state[f"{prefix}_reference"] = _demo_evidence(item)
     precomputed = demo_results().get(example_id)
     if precomputed is not None:
         example = ExampleResult.from_dict(precomputed)
@@ -41,6 +68,8 @@ def on_demo_pick(prefix: str, text_keys: dict[str, str], result_key: str) -> Non
 def demo_picker(prefix: str, text_keys: dict[str, str], result_key: str) -> None:
     """First visit: prefill from the URL's example (or the first demo); then offer a picker."""
     options = list(demo_inputs())
+    if st.session_state.pop(f"{prefix}_clear_evidence", False):   # set by without_stale_demo_evidence
+        st.session_state[f"{prefix}_documents"] = st.session_state[f"{prefix}_reference"] = ""
     if f"{prefix}_loaded_demo" not in st.session_state:
         wanted = qp("example")
         prefill_from_demo(prefix, wanted if wanted in options else (options[0] if options else ""),
