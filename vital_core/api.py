@@ -25,7 +25,7 @@ from vital_core.backends import Backend, get_backend
 from vital_core.dataset import Dataset, dataset_from_examples, load_dataset
 from vital_core.inputs import InputRecord, parse_input_record
 from vital_core.metrics.catalog import METRICS
-from vital_core.metrics.undefined import undefined_reasons
+from vital_core.export import REASON_COLUMN, export_table
 from vital_core.model import ExampleResult, NORMAL
 from vital_core.pipeline import run_sync
 from vital_core.runs import score_record
@@ -86,11 +86,6 @@ async def _score_all(backend: Backend, records: list[InputRecord], concurrency: 
         await backend.aclose()
 
 
-def _undefined_reasons(example: ExampleResult, variant: str, values: dict) -> str:
-    keys = [key for key in METRICS if key in values and pd.isna(values[key])]
-    return undefined_reasons(keys, example.variants.get(variant), example.nuggets)
-
-
 def evaluate(data: Iterable[dict] | pd.DataFrame, backend: str | Backend = "offline", *,
              concurrency: int = 8, **settings: Any) -> pd.DataFrame:
     """Score every response of ``data`` and return one row per response with every metric.
@@ -106,13 +101,11 @@ def evaluate(data: Iterable[dict] | pd.DataFrame, backend: str | Backend = "offl
     records = _input_records(data)
     engine = get_backend(backend, **settings) if isinstance(backend, str) else backend
     examples = run_sync(_score_all(engine, records, max(1, concurrency)))
-    dataset = dataset_from_examples(examples)
-    frame = dataset.frame.rename(columns={"example_id": "id", "condition": "variant"})
-    by_id = {e.id: e for e in examples}
-    frame["undefined"] = [_undefined_reasons(by_id[i], v, row) for i, v, row in
-                          zip(frame["id"], frame["variant"], frame.to_dict(orient="records"))]
+    # the frame and its reason column as report --export writes them (one definition)
+    frame = export_table(dataset_from_examples(examples)).rename(columns={"example_id": "id", "condition": "variant"})
+    frame[REASON_COLUMN] = frame[REASON_COLUMN].astype(object)
     metrics = [k for k in METRICS if k in frame.columns]
     frame[metrics] = frame[metrics].astype("Float64").astype(float)     # undefined = NaN, flags as 0/1
     keep = ["id", "variant", "query", "dataset", "subset", "query_type", "evidence_mode", "error"] + metrics \
-        + ["undefined"]
+        + [REASON_COLUMN]
     return frame[keep]
