@@ -45,7 +45,7 @@ class BackendSettings:
 
     @classmethod
     def from_env(cls, name: str = OFFLINE) -> "BackendSettings":
-        return cls(name=name, base_url=os.environ.get("OPENAI_BASE_URL", ""),
+        return cls(name=name, base_url=env_base_url(),
                    model=os.environ.get("VITAL_MODEL", ""))
 
     def to_dict(self) -> dict:
@@ -72,9 +72,14 @@ def env_api_key() -> str:
     return os.environ.get("OPENAI_API_KEY", "")
 
 
+def env_base_url() -> str:
+    """The endpoint the environment names (OPENAI_BASE_URL), or empty (the openai client's default)."""
+    return os.environ.get("OPENAI_BASE_URL", "")
+
+
 def default_name(base_url: str | None = None) -> str:
     """openai when a base URL is given or OPENAI_BASE_URL / OPENAI_API_KEY is set, else offline."""
-    if base_url or os.environ.get("OPENAI_BASE_URL") or env_api_key():
+    if base_url or env_base_url() or env_api_key():
         return OPENAI
     return OFFLINE
 
@@ -173,7 +178,7 @@ def env_keys() -> list[str]:
 
 def same_endpoint(main: BackendSettings, step: StepSettings) -> bool:
     """Whether a step's endpoint is the main backend's (the only place the main key may go)."""
-    main_url = main.base_url or os.environ.get("OPENAI_BASE_URL", "")
+    main_url = main.base_url or env_base_url()
     return step_backend_settings(main, step).base_url.rstrip("/") == main_url.rstrip("/")
 
 
@@ -185,7 +190,7 @@ def step_key(main: BackendSettings, step: StepSettings, own_key: str, main_key: 
 def step_backend_settings(main: BackendSettings, step: StepSettings) -> BackendSettings:
     """A step's full settings: its own endpoint and model, the main backend's request tuning."""
     return replace(main, name=step.name or main.name,
-                   base_url=step.base_url or main.base_url or os.environ.get("OPENAI_BASE_URL", ""),
+                   base_url=step.base_url or main.base_url or env_base_url(),
                    model=step.model or main.model)
 
 

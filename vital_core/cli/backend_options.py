@@ -102,7 +102,7 @@ def chosen_backend(args: argparse.Namespace) -> str:
 def settings_from_args(args: argparse.Namespace) -> config.BackendSettings:
     """The options as backend settings (never the key: it comes from the environment only)."""
     return config.BackendSettings(
-        name=chosen_backend(args), base_url=args.base_url or os.environ.get("OPENAI_BASE_URL") or "",
+        name=chosen_backend(args), base_url=args.base_url or config.env_base_url(),
         model=args.model or "", concurrency=args.concurrency, max_attempts=args.max_attempts,
         temperature=args.temperature, max_tokens=args.max_tokens, timeout=args.timeout, backoff=args.backoff,
         cache_dir=args.cache_dir or "", cache_size_mb=args.cache_size_mb, use_cache=not args.no_cache,
