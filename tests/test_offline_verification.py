@@ -168,3 +168,9 @@ def test_with_nothing_to_check_every_verdict_based_score_is_undefined_with_its_r
     columns.add(ScoringInput.from_response(response, example.nuggets))
     vectorised = column_metrics(columns.freeze())
     assert all(vectorised[key][0] != vectorised[key][0] for key in FROM_VERDICTS)   # NaN in the batch path too
+
+
+def test_a_year_given_as_n_years_after_another_is_not_contradicted():
+    docs = [Document(id="D1", text="Ada married William King in 1835; he was created Earl of Lovelace "
+                                   "three years later, so she became a countess.")]
+    assert verdict("William King became Earl of Lovelace in 1838.", docs).verdict != CONTRADICTED

@@ -14,7 +14,7 @@ from vital_core.backends.offline import lexicon
 from vital_core.backends.offline.analysis import _close_word
 from vital_core.backends.offline.analysis import GENERIC_HEADS, Analysis, lemma_found, name_found, place_of
 from vital_core.backends.offline.roles import relations
-from vital_core.backends.offline.values import Value, comparable, compatible, consistent
+from vital_core.backends.offline.values import Value, comparable, compatible, consistent, whole_years
 from vital_core.backends.offline.wording import ANTONYMS
 from vital_core.backends.offline.word_rarity import frequency_rank
 
@@ -111,9 +111,11 @@ def role(a: Analysis, name: str) -> str:
 
 
 def derivable(value: Value, target: Analysis) -> bool:
-    """A count the sentence gives by simple arithmetic (2 players x 16 pieces = 32; 1989 - 1961 = 28)."""
+    """A count the sentence gives by simple arithmetic (2 players x 16 pieces = 32; 1989 - 1961 = 28;
+    "in 1835 ... three years later" = 1838)."""
     numbers = [v.value for v in target.values if v.kind in ("number", "year") and v.value == int(v.value)
                and v.dim in ("", "#") or v.dim.startswith("#")]
+    numbers += [years for v in target.values if (years := whole_years(v))]
     for i, a in enumerate(numbers):
         for b in numbers[i + 1:]:
             if value.value in (a * b, a + b, abs(a - b)):

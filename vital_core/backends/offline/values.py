@@ -283,6 +283,14 @@ def _close(a: float, b: float, approx: bool) -> bool:
     return abs(a - b) <= tolerance * max(abs(a), abs(b), 1e-9)
 
 
+def whole_years(value: Value) -> int | None:
+    """A duration in whole years ("three years later", "a decade on"), for year arithmetic; else None."""
+    if value.dim != "time":
+        return None
+    years = value.value / _UNITS["year"][1]
+    return int(round(years)) if years >= 1 and abs(years - round(years)) < 1e-6 else None
+
+
 def compatible(claim: Value, other: Value) -> bool:
     """Does ``other`` (evidence) state ``claim``? Evidence may be more precise than the claim, not less:
     "1066" states "the 11th century" and "8 September 2022" states "September 2022", not the reverse."""
