@@ -68,8 +68,8 @@ def inputs() -> None:
             st.caption("With documents, claims are checked against them and nuggets are built "
                        "(recall metrics). With only a reference answer, claims are checked against "
                        "it (factual correctness). With neither, the backend's own knowledge is "
-                       "used: the offline backend cannot verify then, so claims stay "
-                       "“not enough evidence”.")
+                       "used: the offline backend has none, so claims stay “not judged” and the "
+                       "scores they decide are undefined.")
         submitted = st.form_submit_button("Score", type="primary")
     if submitted:
         query = (st.session_state.get("score_query") or "").strip()
