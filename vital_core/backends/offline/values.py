@@ -21,18 +21,24 @@ for _names, _dim, _factor in (
         ("m metre metres meter meters", "length", 1.0),
         ("cm centimetre centimetres centimeter centimeters", "length", 0.01),
         ("mm millimetre millimetres", "length", 0.001),
-        ("ft foot feet", "length", 0.3048), ("in inch inches", "length", 0.0254),
+        ("ft foot feet", "length", 0.3048), ("inch inches", "length", 0.0254),   # not "in": "4-2 in the final"
         ("mi mile miles", "length", 1609.344), ("yd yard yards", "length", 0.9144),
         ("kg kilogram kilograms kilogramme", "mass", 1000.0), ("g gram grams", "mass", 1.0),
         ("t tonne tonnes ton tons", "mass", 1e6), ("lb lbs pound pounds", "mass", 453.592),
         ("s sec second seconds", "time", 1.0), ("min minute minutes", "time", 60.0),
         ("h hr hour hours", "time", 3600.0), ("day days", "time", 86400.0),
-        ("week weeks", "time", 604800.0), ("month months", "time", 2629800.0),
+        ("week weeks", "time", 604800.0), ("fortnight fortnights", "time", 1209600.0),
+        ("month months", "time", 2629800.0),
         ("year years", "time", 31557600.0), ("decade decades", "time", 315576000.0),
         ("century centuries", "time", 3155760000.0),
         ("%", "fraction", 0.01), ("percent per-cent", "fraction", 0.01)):
     for _n in _names.split():
         _UNITS[_n] = (_dim, _factor)
+_AREA = re.compile(r"\s*(?:(square|sq\.?)\s+(kilometres?|kilometers?|km|metres?|meters?|m|miles?|mi|feet|foot|ft)\b|"
+                   r"(km|m|mi|ft)(?:2|²)(?!\w)|(hectares?|ha|acres?)\b)", re.I)
+_AREA_FACTORS = {"km": 1e6, "kilometre": 1e6, "kilometer": 1e6, "m": 1.0, "metre": 1.0, "meter": 1.0,
+                 "mi": 2.589988e6, "mile": 2.589988e6, "ft": 0.092903, "feet": 0.092903, "foot": 0.092903,
+                 "hectare": 1e4, "ha": 1e4, "acre": 4046.856}
 _TEMPERATURE = {"°c": "c", "celsius": "c", "°f": "f", "fahrenheit": "f", "kelvin": "k", "k": "k"}
 
 _APPROX = re.compile(r"\b(about|around|approximately|roughly|nearly|almost|some|circa|c\.|over|more than|"
@@ -111,6 +117,10 @@ def word_number(phrase: str) -> float | None:
 
 def _unit_after(text: str, end: int) -> tuple[str, float, int]:
     """(dimension, factor, end) of a unit following a number at ``end``; ("", 1, end) when none."""
+    area = _AREA.match(text[end:])
+    if area:
+        unit = (area.group(2) or area.group(3) or area.group(4)).lower().rstrip("s")
+        return "area", _AREA_FACTORS[unit], end + area.end()
     m = re.match(r"\s*(?:-\s*)?(?:[A-Z][a-z]+\s+(?=(?:days?|years?|hours?|months?|weeks?)\b))?"
                  r"(°\s?[CFcf]\b|degrees?\s+(?:celsius|fahrenheit)|[A-Za-z%]+)"
                  r"(?:\s+(?:per|an|a|/)\s*([A-Za-z]+))?", text[end:], re.I)
@@ -217,6 +227,52 @@ def _number(text: str, start: int, end: int, value: float, kind: str, out: list[
     return unit_end
 
 
+_SHARES = {"half": 0.5, "a half": 0.5, "one half": 0.5, "a quarter": 0.25, "quarter": 0.25, "one quarter": 0.25,
+           "three quarters": 0.75, "three-quarters": 0.75, "a third": 1 / 3, "one third": 1 / 3,
+           "two thirds": 2 / 3, "two-thirds": 2 / 3}
+_TIME_UNIT = r"(minutes?|hours?|days?|weeks?|fortnights?|months?|years?|decades?|centuries|century)"
+
+
+def _durations(text: str, out: list[Value]) -> str:
+    """Spans of time said in words: "three-quarters of an hour" (2700 s), "two and a half hours",
+    "an hour and a half", "a fortnight", "a decade"; appended to ``out``, blanked in the text."""
+    def take(m, amount: float, unit: str) -> str:
+        approx, bound = _qualifiers(text, m.start())
+        dim, factor = _UNITS[unit.lower()]
+        out.append(Value("number", amount * factor, dim=dim, text=m.group(0), approx=approx, bound=bound,
+                         start=m.start()))
+        return " " * len(m.group(0))
+    shares = "|".join(sorted(_SHARES, key=len, reverse=True))
+    text = re.sub(rf"\b({shares})\s+(?:of\s+)?an?\s+{_TIME_UNIT}\b",
+                  lambda m: take(m, _SHARES[m.group(1).lower()], m.group(2)), text, flags=re.I)
+    amount = rf"(\d+|an?|{'|'.join(k for k in NUMBER_WORDS if NUMBER_WORDS[k] <= 20)})"
+
+    def count(word: str) -> float:
+        word = word.lower()
+        return float(word) if word.isdigit() else 1.0 if word in ("a", "an") else float(NUMBER_WORDS[word])
+    text = re.sub(rf"\b{amount}\s+and\s+a\s+half\s+{_TIME_UNIT}\b",
+                  lambda m: take(m, count(m.group(1)) + 0.5, m.group(2)), text, flags=re.I)
+    text = re.sub(rf"\b{amount}\s+{_TIME_UNIT}\s+and\s+a\s+half\b",
+                  lambda m: take(m, count(m.group(1)) + 0.5, m.group(2)), text, flags=re.I)
+    # "a year" is often a rate ("twice a year"); these three are spans
+    return re.sub(r"\b(?:a|one)\s+(fortnight|decade|century)\b", lambda m: take(m, 1.0, m.group(1)), text,
+                  flags=re.I)
+
+
+def _compound_durations(values: list[Value], text: str) -> list[Value]:
+    """"2 hours 31 minutes" is one span of time (9060 s), not two."""
+    out: list[Value] = []
+    for v in values:
+        last = out[-1] if out else None
+        if last is not None and last.dim == "time" and v.dim == "time" and v.kind == last.kind == "number" \
+                and v.value < last.value and re.fullmatch(r"[\s,]*(?:and\s+)?", text[last.start + len(last.text):v.start]):
+            out[-1] = Value("number", last.value + v.value, dim="time", text=text[last.start:v.start + len(v.text)],
+                            approx=last.approx or v.approx, bound=last.bound, start=last.start)
+            continue
+        out.append(v)
+    return out
+
+
 def _fractions(text: str, out: list[Value]) -> str:
     """"nine-tenths", "nine in ten", "half" as shares (0.9, 0.9, 0.5)."""
     def take(m, value) -> str:
@@ -254,6 +310,7 @@ def extract_values(text: str) -> list[Value]:
     work = _masked(text.replace("\u2212", "-").replace("\u2013", "-"))
     work = _dates(work, out)
     work = _years(work, out)
+    work = _durations(work, out)
     work = _fractions(work, out)
     work = _ordinals(work, out)
     spans: list[tuple[int, int]] = []
@@ -275,6 +332,44 @@ def extract_values(text: str) -> list[Value]:
         if value is not None:
             year_like = len(re.split(r"[\s-]+", phrase)) >= 2 and 1000 <= value <= 2100 and "hundred" not in phrase
             _number(work, m.start(), m.end(), value, "year" if year_like else "number", out)
+    return _compound_durations(sorted(out, key=lambda v: v.start), text)
+
+
+_SAME_TIME = re.compile(r"\b(?:that|the same)\s+(?:night|day|evening|morning|afternoon)\b", re.I)
+
+
+@dataclass(frozen=True)
+class DateContext:
+    """The last year and the last full date a narrative has given, for the sentences after it."""
+    year: int = 0
+    date: Value | None = None
+
+    def after(self, values: list[Value]) -> "DateContext":
+        year, date = self.year, self.date
+        for v in values:
+            if v.kind in ("year", "date") and v.value > 0 and v.dim != "decade":
+                year = int(v.value)
+            if v.kind == "date" and v.value and v.month and v.day:
+                date = v
+        return DateContext(year, date)
+
+
+def in_context(values: list[Value], text: str, context: DateContext) -> list[Value]:
+    """An evidence sentence's values read in its document: "On July 20" after "July 16, 1969" is 20 July
+    1969, "on 3 October that year" takes the year said before it, and "that night" is the date the
+    previous sentence gave."""
+    out: list[Value] = []
+    year = context.year
+    for v in values:
+        if v.kind == "date" and not v.value and v.month and year:
+            v = Value("date", float(year), text=v.text, month=v.month, day=v.day, start=v.start)
+        elif v.kind in ("year", "date") and v.value > 0 and v.dim != "decade":
+            year = int(v.value)
+        out.append(v)
+    if context.date is not None:
+        d = context.date
+        out += [Value("date", d.value, text=m.group(0), month=d.month, day=d.day, start=m.start())
+                for m in _SAME_TIME.finditer(text)]
     return sorted(out, key=lambda v: v.start)
 
 

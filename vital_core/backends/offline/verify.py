@@ -37,6 +37,7 @@ from vital_core.backends.offline.conflicts import (antonym_conflict, name_confli
 from vital_core.backends.offline.decompose import resolve_pronouns, split_sentences
 from vital_core.backends.offline.embedder import embed
 from vital_core.backends.offline.evidence_units import clauses_of
+from vital_core.backends.offline.values import DateContext, extract_values, in_context
 from vital_core.backends.offline.wording import substitution
 
 NO_EVIDENCE_REASON = "not judged: no evidence was given and the offline backend has no world knowledge"
@@ -78,8 +79,13 @@ class EvidenceIndex:
 
 def build_index(documents: list[Document]) -> EvidenceIndex:
     sentences: list[str] = []
+    dates: dict[str, DateContext] = {}     # what each sentence's document said of dates before it
     for doc in documents:
-        sentences.extend(resolve_pronouns(split_sentences(doc.text)))
+        context = DateContext()
+        for sentence in resolve_pronouns(split_sentences(doc.text)):
+            sentences.append(sentence)
+            dates.setdefault(sentence, context)
+            context = context.after(in_context(extract_values(sentence), sentence, context))
     sentences = list(dict.fromkeys(s for s in sentences if s.strip()))
     if not sentences:
         sentences = [d.title.strip() for d in documents if d.title.strip()]
@@ -87,6 +93,8 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     pieces = [clauses_of(s) for s in sentences]
     flat = analyse_texts(sentences + [c for p in pieces for c in p])
     analyses, rest = flat[:len(sentences)], flat[len(sentences):]
+    for a in analyses:
+        a.values = in_context(a.values, a.text, dates.get(a.text, DateContext()))
     clauses, at = [], 0
     for p in pieces:
         clauses.append(rest[at:at + len(p)])
