@@ -30,6 +30,9 @@ finally initially currently actually indeed however although though thus therefo
 thing lot number total set include""".split())
 _INSTITUTIONS = {"hospital", "college", "cathedral", "church", "chapel", "park", "square", "bay", "island",
                  "school", "abbey", "bridge", "inn", "court", "hall", "men", "day"}
+_EVENT_HEADS = {"war", "revolution", "crisis", "olympics", "games", "cup", "championship", "championships"}
+_EVENT_PARTS = {"final", "finals", "memorial", "museum", "trophy", "veterans", "draw", "qualifiers", "medal",
+                "record", "winner", "winners", "era", "i", "ii"}
 _NAME_GLUE = {"of", "the", "de", "da", "di", "von", "van", "la", "le", "du", "del"}
 _CAPITAL_RUN = re.compile(r"[A-Z][\w'\-]+(?:,?\s+(?:(?:of|and|for|the|de|on)\s+)?[A-Z][\w'\-]+)+")
 ADJECTIVE_NOUNS = {"lunar": "moon", "solar": "sun", "martian": "mars", "terrestrial": "earth",
@@ -88,9 +91,24 @@ def _name_spans(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
                 j += 1      # "King's College", "St Mary's Hospital": one name
             else:
                 break
-        spans.append((i, j))
+        spans.extend(_split_apart(toks, i, j))
         i = j
     return spans
+
+
+def _split_apart(toks: tuple[Tok, ...], i: int, j: int) -> list[tuple[int, int]]:
+    """A run of capitals the parse reads as two names side by side ("During the First World War Marie Curie
+    helped"): split where no dependency joins the two halves, when each half has two words or more."""
+    for cut in range(i + 1, j):
+        left, right = range(i, cut), range(cut, j)
+        # an event's name ends at its head word: "After the Second World War Churchill ..."
+        if toks[cut - 1].text.lower() in _EVENT_HEADS and cut - i >= 2 \
+                and toks[cut].text.lower() not in _EVENT_PARTS:
+            return [(i, cut)] + _split_apart(toks, cut, j)
+        if len(left) >= 2 and len(right) >= 2 and not any(toks[k].head in right for k in left) \
+                and not any(toks[k].head in left for k in right):
+            return [(i, cut)] + _split_apart(toks, cut, j)
+    return [(i, j)]
 
 
 def _negated(toks: tuple[Tok, ...]) -> set[str]:
@@ -226,6 +244,17 @@ def _singular(word: str) -> str:
     return word[:-1]
 
 
+_NAME_SUFFIXES = ("ic", "ian", "ean", "an", "n", "ese", "ish")
+
+
+def _derived_form(word: str, words: set[str]) -> bool:
+    """"Quranic" for "Quran", "Darwinian" for "Darwin", "Elizabethan" for "Elizabeth", and back."""
+    stems = {word[:-len(s)] for s in _NAME_SUFFIXES if word.endswith(s) and len(word) - len(s) >= 4}
+    if stems & words:
+        return True
+    return len(word) >= 4 and any(w[len(word):] in _NAME_SUFFIXES for w in words if w.startswith(word))
+
+
 def name_found(name: str, target: Analysis) -> bool:
     """Is the name stated in ``target``, whole, by another form, or word by word (not a namesake)?"""
     keys = lexicon.expansions(name)
@@ -235,12 +264,12 @@ def name_found(name: str, target: Analysis) -> bool:
     tokens = [_singular(w.lower().strip(".,")) for w in name.replace("'s", "").split()
               if w.lower() not in _NAME_GLUE]
     core = [t for t in tokens if t not in GENERIC_HEADS and t not in TITLES] or tokens
-    words = {_singular(w) for w in target.words} | target.lemmas
+    words = {_singular(w.strip(".,")) for w in target.words} | target.lemmas
     for other in target.names:
         extra = set(other.lower().split()) - set(name.lower().split())
         if set(name.lower().split()) < set(other.lower().split()) and any(len(e.strip(".")) == 1 for e in extra):
             return False   # "George H. W. Bush" is not "George W. Bush"
-    if core and all(t in words for t in core):
+    if core and all(t in words or _derived_form(t, words) for t in core):
         return True
     if len(core) >= 2 and core[-1] in words:
         # "Shakespeare" for "William Shakespeare"; but "Pierre Curie" is not "Marie Curie"

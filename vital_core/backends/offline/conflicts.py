@@ -291,7 +291,7 @@ def _competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
         shared = [w.lower() for w in name.split()] , [w.lower() for w in other.split()]
         if len(shared[0]) >= 2 and shared[0][:-1] == shared[1][:-1] and shared[0][-1] != shared[1][-1]:
             out.append(other)   # "Space Shuttle Challenger" / "Space Shuttle Discovery": one class, two members
-        elif not set(shared[0]) & set(shared[1]) and _person_like(name) and _person_like(other) \
+        elif not set(shared[0]) & set(shared[1]) and person_like(name) and person_like(other) \
                 and role(claim, name) in ("doer", "undergoer", "copula"):
             out.append(other)   # another person in the same role
     return out
@@ -311,7 +311,7 @@ EVENT_QUALIFIERS = {"first", "last", "final", "initial", "earliest", "latest", "
                     "third", "original", "only", "maiden", "inaugural"}
 
 
-def _person_like(name: str) -> bool:
+def person_like(name: str) -> bool:
     words = {w.lower() for w in name.split()}
     return (all(w[:1].isupper() for w in name.split() if w.lower() not in NAME_PARTICLES)
             and not name.isupper() and len(name) > 2

@@ -31,7 +31,7 @@ import numpy as np
 from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
 from vital_core.backends.offline.answer_types import words
 from vital_core.backends.offline.analysis import Analysis, analyse_texts, lemma_found, name_found
-from vital_core.backends.offline import conflicts
+from vital_core.backends.offline import conflicts, lexicon
 from vital_core.backends.offline.conflicts import (antonym_conflict, name_conflict, negation_conflict, rest_coverage,
                                                    role_conflict, value_conflict)
 from vital_core.backends.offline.decompose import resolve_pronouns, split_sentences
@@ -80,9 +80,13 @@ class EvidenceIndex:
 def build_index(documents: list[Document]) -> EvidenceIndex:
     sentences: list[str] = []
     dates: dict[str, DateContext] = {}     # what each sentence's document said of dates before it
+    narratives: list[list[tuple[str, bool]]] = []    # each document's sentences, and whether a pronoun was read
     for doc in documents:
         context = DateContext()
-        for sentence in resolve_pronouns(split_sentences(doc.text)):
+        written = split_sentences(doc.text)
+        narratives.append([])
+        for original, sentence in zip(written, resolve_pronouns(written)):
+            narratives[-1].append((sentence, sentence != original))
             sentences.append(sentence)
             dates.setdefault(sentence, context)
             context = context.after(in_context(extract_values(sentence), sentence, context))
@@ -95,6 +99,7 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     analyses, rest = flat[:len(sentences)], flat[len(sentences):]
     for a in analyses:
         a.values = in_context(a.values, a.text, dates.get(a.text, DateContext()))
+    _with_possible_antecedents(narratives, dict(zip(sentences, analyses)))
     clauses, at = [], 0
     for p in pieces:
         clauses.append(rest[at:at + len(p)])
@@ -107,6 +112,28 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     topics = {ranked[0][0]} if ranked and ranked[0][1] >= TOPIC_MENTIONS else set()
     topics |= {d.title for d in documents if d.title}
     return EvidenceIndex(sentences, vectors, analyses, clauses, joined(analyses) if analyses else None, topics)
+
+
+def _with_possible_antecedents(narratives: list[list[tuple[str, bool]]], by_text: dict[str, Analysis]) -> None:
+    """A sentence whose "he"/"she" was read as the last named subject also names the other people of the
+    sentence that named them: in "Pope Julius II hired Michelangelo ... Working from 1508, he stood upright"
+    the pronoun may be either, and a claim naming either is not unstated there (nor contradicted)."""
+    for narrative in narratives:
+        people: list[str] = []
+        for text, pronoun_read in narrative:
+            a = by_text.get(text)
+            if a is None:
+                continue
+            own = [n for n in a.names if len(n.split()) >= 2 and conflicts.person_like(n)]
+            if pronoun_read:
+                head = next(iter(a.names.values()), 0)
+                for name in people:
+                    if name not in a.names:
+                        a.names[name] = head
+                        a.words |= {w.lower() for w in name.split()}
+                        a.name_keys |= lexicon.expansions(name, words=True)
+            if own:
+                people = own
 
 
 _SKIP_POS = {"DET", "PUNCT", "AUX", "CCONJ", "SCONJ", "PART", "SPACE"}
