@@ -210,6 +210,8 @@ def lemma_found(lemma: str, target: Analysis, soft: bool = False) -> bool:
         return True
     if lexicon.synonyms(lemma) & target.lemmas:
         return True
+    if any(all(part in target.lemmas for part in phrase) for phrase in lexicon.PHRASES.get(lemma, ())):
+        return True
     if len(lemma) > 5 and any(_key(other) == _key(lemma) for other in target.lemmas if len(other) > 4):
         return True
     if lemma in target.name_keys:

@@ -44,7 +44,15 @@ SYNONYM_GROUPS = [
     "commission order", "emperor shah", "award prize grant give", "painter artist", "travel move go",
     "walk step tread", "visible see seen", "naked unaided bare", "native bear born", "premiere perform first", "redefine define definition", "join member enter",
     "attack strike bomb", "operate run manage", "headquarters base headquarter",
+    "mass crowd gather throng congregate", "climb clamber scale", "piece fragment chunk", "chip break",
+    "demolition dismantling", "demolish dismantle tear", "protest demonstration", "exodus flight",
+    "nickname call name dub", "question challenge dispute", "abandon quit drop", "doctor physician",
+    "declare designate inscribe list", "organise organize equip", "inlay inlaid", "decorate adorn ornament",
 ]
+# Two words that together say what one word says ("lost their lives" = "died").
+PHRASES = {"die": (("lose", "life"), ("pass", "away")), "abandon": (("give", "up"),), "accept": (("take", "on"),),
+           "found": (("set", "up"),), "establish": (("set", "up"),), "surrender": (("give", "in"),),
+           "open": (("let", "through"), ("let", "in")), "sink": (("go", "down"),), "explode": (("blow", "up"),)}
 _SYNONYMS: dict[str, set[str]] = {}
 for _group in SYNONYM_GROUPS:
     _words = _group.split()
