@@ -142,11 +142,15 @@ def _unit_after(text: str, end: int) -> tuple[str, float, int]:
 
 def _head_noun(text: str, end: int) -> str:
     """The counted noun after a bare number ("three hearts" -> "heart"), singularised crudely."""
-    m = re.match(r"\s+(?:of\s+(?:the|its|his|her|their)\s+)?(?:(?:[a-z]+-)?[a-z]+\s+(?=[a-z]{3,}s\b))?"
-                 r"([A-Za-z]{3,})", text[end:])
+    m = re.match(r"\s+(?:of\s+(?:the|its|his|her|their)\s+)?(?:(?!(?:and|or|of|in|on|at|to|for|with|the|a|an)\s)(?:[a-z]+-)?[a-z]+\s+){1,2}"
+                 r"([a-z]{3,}s)\b",
+                 text[end:]) or \
+        re.match(r"\s+(?:of\s+(?:the|its|his|her|their)\s+)?([A-Za-z]{3,})", text[end:])
     if not m:
         return ""
     word = m.group(1).lower()
+    if word in ("species", "series"):
+        return word
     for suffix, repl in (("ies", "y"), ("ves", "f"), ("es", "e"), ("s", "")):
         if word.endswith(suffix) and len(word) > 4:
             return word[: -len(suffix)] + repl
