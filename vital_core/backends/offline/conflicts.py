@@ -8,6 +8,8 @@ that quote the claim and the evidence as written.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from vital_core.backends.offline import lexicon
@@ -91,6 +93,10 @@ def _only(name: str) -> Analysis:
     return Analysis(text=name, toks=(), names={name: 0}, words={w.lower() for w in name.split()})
 
 
+_GROUPS = {"team", "group", "lab", "laboratory", "crew", "staff", "men", "army", "force", "side", "colleague",
+           "company", "firm", "band", "troops"}
+
+
 def role(a: Analysis, name: str) -> str:
     """"doer", "undergoer", or "" for a name: its syntactic role, through appositions and compounds."""
     if not a.toks or name not in a.names:
@@ -99,6 +105,9 @@ def role(a: Analysis, name: str) -> str:
     for _ in range(3):
         if tok.dep in ("appos", "compound", "conj") and tok.head != tok.i:
             tok = a.toks[tok.head]
+            continue
+        if tok.dep == "poss" and a.toks[tok.head].lemma in _GROUPS:
+            tok = a.toks[tok.head]     # "Jonas Salk's team produced it": Salk is the doer
             continue
         break
     if tok.dep in ("nsubj", "attr") and a.toks[tok.head].lemma in ("be", "become", "remain"):
@@ -252,9 +261,13 @@ def value_bound(value: Value, claim: Analysis, sentences: list[Analysis]) -> boo
 
 
 def name_stated(name: str, claim: Analysis, context: Context) -> bool:
+    """The claim's name next to a word of the claim in the sentence holding the rival, or in another aligned
+    sentence that states most of the claim: "an oral vaccine created by Albert Sabin" does not state that
+    Sabin's team at Pittsburgh made the first one."""
     for sentence in context.sentences + context.others:
         spots = [head for other, head in sentence.names.items() if name_found(name, _only(other))]
-        if spots and _said_near(claim, sentence, spots, set()):
+        if spots and _said_near(claim, sentence, spots, set()) and (
+                sentence in context.sentences or rest_coverage(claim, sentence, soft=True) >= OWN_STATEMENT):
             return True
     return False
 
@@ -318,6 +331,19 @@ def person_like(name: str) -> bool:
             and not words & GENERIC_HEADS and not words & ORGANISATION_WORDS)
 
 
+_ALIAS_CUES = r"(?:born|née|nee|known as|called|later|formerly|also|alias|or)"
+
+
+def may_be_one_person(name: str, other: str, evidence: str) -> bool:
+    """Two names that may be one person's: a word in common, first names alike ("Marie"/"Maria"), or
+    the evidence saying one is the other ("Marie Curie, born Maria Skłodowska")."""
+    a, b = [w.lower() for w in name.split()], [w.lower() for w in other.split()]
+    if set(a) & set(b) or a[0][:4] == b[0][:4]:
+        return True
+    first, second = re.escape(name), re.escape(other)
+    return bool(re.search(rf"{first}\W+{_ALIAS_CUES}\W+{second}|{second}\W+{_ALIAS_CUES}\W+{first}", evidence))
+
+
 def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
     """A name (person, country, city) of the claim that the sentence replaces with another of the same kind."""
     for name in claim.names:
@@ -329,7 +355,8 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
         if not rivals or not _same_subject(claim, target, name) or name_stated(name, claim, context):
             continue
         if not place_of(name)[1] and context.evidence is not None and name_found(name, context.evidence) \
-                and not name_found(name, context.sentences[0]):
+                and not name_found(name, context.sentences[0]) \
+                and any(may_be_one_person(name, rival, context.evidence.text) for rival in rivals):
             continue   # the evidence knows this person elsewhere: "Maria Skłodowska" may be "Marie Curie"
         if rest_coverage(claim, context.joined, skip_names=(name,), soft=True) >= REST_COVERAGE and \
                 rest_coverage(claim, _with_subject(target, context), skip_names=(name,), soft=True) >= REST_COVERAGE:

@@ -32,7 +32,7 @@ SYNONYM_GROUPS = [
     "country nation state", "city town", "ship vessel", "boat vessel", "car automobile", "film movie",
     "gift present give", "people person", "human person people man", "child kid", "wife spouse", "husband spouse",
     "teach instruct", "student pupil", "study learn", "speech address", "deliver give", "premiere perform",
-    "sink go", "strike hit collide", "settle live reside", "move relocate", "marry wed", "produce make generate",
+    "sink go", "strike hit collide", "settle live reside", "move relocate", "marry wed", "produce make generate develop",
     "contain include comprise hold", "carry transport bring", "reach arrive", "leave depart", "return come",
     "kill death", "approve adopt pass enact", "create make", "ban prohibit forbid", "allow permit",
     "attack assault", "army force troop", "ruler king emperor", "emperor ruler", "monarch king queen",
@@ -47,7 +47,7 @@ SYNONYM_GROUPS = [
     "mass crowd gather throng congregate", "climb clamber scale", "piece fragment chunk", "chip break",
     "demolition dismantling", "demolish dismantle tear", "protest demonstration", "exodus flight",
     "nickname call name dub", "question challenge dispute", "abandon quit drop", "doctor physician",
-    "declare designate inscribe list", "organise organize equip", "inlay inlaid", "decorate adorn ornament",
+    "declare designate inscribe list", "successful effective", "organise organize equip", "inlay inlaid", "decorate adorn ornament",
 ]
 # Two words that together say what one word says ("lost their lives" = "died").
 PHRASES = {"die": (("lose", "life"), ("pass", "away")), "abandon": (("give", "up"),), "accept": (("take", "on"),),
