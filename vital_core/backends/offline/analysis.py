@@ -27,7 +27,7 @@ much many more most other such same own so then there here now later once again 
 nearly roughly approximately some several various both each every all one any famous notable particular
 specifically especially widely generally usually often typically originally eventually ultimately
 finally initially currently actually indeed however although though thus therefore part kind type way
-thing lot number total set include""".split())
+thing lot number total set include person""".split())
 _INSTITUTIONS = {"hospital", "college", "cathedral", "church", "chapel", "park", "square", "bay", "island",
                  "school", "abbey", "bridge", "inn", "court", "hall", "men", "day"}
 _EVENT_HEADS = {"war", "revolution", "crisis", "olympics", "games", "cup", "championship", "championships"}

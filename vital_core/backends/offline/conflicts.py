@@ -290,7 +290,7 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
     return None
 
 
-def _competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
+def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
     place, kind = place_of(name)
     out = []
     for other in target.names:
@@ -314,7 +314,8 @@ ORGANISATION_WORDS = {"foundation", "organization", "organisation", "association
                       "line", "union", "league", "party", "council", "committee", "corporation", "agency",
                       "army", "navy", "bank", "school", "college", "academy", "church", "house", "hall",
                       "park", "gallery", "station", "centre", "center", "convention", "treaty", "act", "war",
-                      "battle", "prize", "award", "site", "mission", "program", "programme", "project"}
+                      "battle", "prize", "award", "site", "mission", "program", "programme", "project",
+                      "men", "company", "players", "troupe"}
 
 
 NAME_PARTICLES = {"da", "de", "di", "van", "von", "der", "del", "la", "le", "du", "bin", "ibn"}
@@ -351,7 +352,7 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
             continue
         if claim.predicate in NON_EXCLUSIVE or any(t.dep == "ROOT" and t.lemma in NON_EXCLUSIVE for t in claim.toks):
             return None
-        rivals = _competing_names(claim, target, name)
+        rivals = competing_names(claim, target, name)
         if not rivals or not _same_subject(claim, target, name) or name_stated(name, claim, context):
             continue
         if not place_of(name)[1] and context.evidence is not None and name_found(name, context.evidence) \

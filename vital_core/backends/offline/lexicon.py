@@ -42,7 +42,7 @@ SYNONYM_GROUPS = [
     "almost nearly", "roughly about approximately around", "worldwide globally", "kill bacteria",
     "flight fly", "fight battle", "war conflict", "tribute memory memorial honour honor", "tomb mausoleum grave",
     "commission order", "emperor shah", "award prize grant give", "painter artist", "travel move go",
-    "walk step tread", "visible see seen", "naked unaided bare", "native bear born", "premiere perform first", "redefine define definition", "join member enter",
+    "walk step tread", "step descend", "visible see seen", "naked unaided bare", "native bear born", "premiere perform first", "redefine define definition", "join member enter",
     "attack strike bomb", "operate run manage", "headquarters base headquarter",
     "mass crowd gather throng congregate", "climb clamber scale", "piece fragment chunk", "chip break",
     "demolition dismantling", "demolish dismantle tear", "protest demonstration", "exodus flight",

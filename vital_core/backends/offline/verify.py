@@ -269,6 +269,27 @@ def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.nda
                         quote, best)
 
 
+RIVAL_CLAUSE_COVERAGE = 0.5   # a clause stating this much of the claim with another person in its role
+
+
+def _rivalled(claim: Analysis, index: EvidenceIndex, best: int, sim: float) -> ClaimVerdict | None:
+    """Not supported after all: a clause of the closest sentence says the claim with another person in the
+    claim's person's role, and that person is named only outside it ("Armstrong was the first to climb
+    down onto the surface; Aldrin followed" does not state that Aldrin was first). Too little stated
+    for a contradiction, so not enough evidence."""
+    for clause in index.clauses[best]:
+        for name in claim.names:
+            if name_found(name, clause) or not conflicts.person_like(name):
+                continue
+            rivals = [r for r in conflicts.competing_names(claim, clause, name) if conflicts.person_like(r)]
+            if rivals and rest_coverage(claim, clause, skip_names=(name,), soft=True) >= RIVAL_CLAUSE_COVERAGE:
+                return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: the evidence says this of "
+                                                         f"{rivals[0]}, not of {name} — "
+                                                         f"\"{_quote(index.sentences[best])}\"",
+                                    index.sentences[best], sim)
+    return None
+
+
 def _substituted(sentence: str, vector: np.ndarray, claim_text: str, index: EvidenceIndex) -> ClaimVerdict | None:
     """Reference mode: the claim's response sentence follows a reference sentence but swaps a short span."""
     if not sentence.strip() or sentence.strip() == claim_text.strip():
@@ -307,6 +328,8 @@ def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex
     if verdict is not None:
         return verdict
     verdict = _support(claim, index, top, sims)
+    if verdict.verdict == SUPPORTED:
+        verdict = _rivalled(claim, index, top[0], float(sims[top[0]])) or verdict
     if verdict.verdict != SUPPORTED and source is not None:
         return _substituted(source[0], source[1], claim.text, index) or verdict
     return verdict
