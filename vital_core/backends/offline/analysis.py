@@ -251,6 +251,8 @@ _NAME_SUFFIXES = ("ic", "ian", "ean", "an", "n", "ese", "ish")
 
 def _derived_form(word: str, words: set[str]) -> bool:
     """"Quranic" for "Quran", "Darwinian" for "Darwin", "Elizabethan" for "Elizabeth", and back."""
+    if lexicon.place_kind(word):
+        return False    # places and their demonyms are the lexicon's (``expansions``)
     stems = {word[:-len(s)] for s in _NAME_SUFFIXES if word.endswith(s) and len(word) - len(s) >= 4}
     if stems & words:
         return True
@@ -271,7 +273,10 @@ def name_found(name: str, target: Analysis) -> bool:
         extra = set(other.lower().split()) - set(name.lower().split())
         if set(name.lower().split()) < set(other.lower().split()) and any(len(e.strip(".")) == 1 for e in extra):
             return False   # "George H. W. Bush" is not "George W. Bush"
-    if core and all(t in words or _derived_form(t, words) for t in core):
+    if core and all(t in words for t in core):
+        return True
+    # "Quranic" for "Quran"; never a part of a longer name ("Mount Kenya" is not stated by "Kenyan")
+    if core == tokens and all(t in words or _derived_form(t, words) for t in core):
         return True
     if len(core) >= 2 and core[-1] in words:
         # "Shakespeare" for "William Shakespeare"; but "Pierre Curie" is not "Marie Curie"
