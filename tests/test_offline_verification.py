@@ -174,3 +174,64 @@ def test_a_year_given_as_n_years_after_another_is_not_contradicted():
     docs = [Document(id="D1", text="Ada married William King in 1835; he was created Earl of Lovelace "
                                    "three years later, so she became a countess.")]
     assert verdict("William King became Earl of Lovelace in 1838.", docs).verdict != CONTRADICTED
+
+
+def test_spans_of_time_areas_and_scores_are_read_as_one_value():
+    from vital_core.backends.offline.values import compatible, extract_values
+
+    def one(text):
+        values = extract_values(text)
+        assert len(values) == 1, values
+        return values[0]
+    assert one("within roughly three-quarters of an hour").value == 2700
+    assert compatible(one("around two and a half hours"), one("about 2 hours 31 minutes"))
+    assert compatible(one("about two weeks"), one("roughly a fortnight"))
+    assert compatible(one("roughly 344,000 square kilometres"), one("approximately 344,400 km2"))
+    assert not compatible(one("some 20 square miles"), one("some 20 km2"))
+    assert all(v.dim != "length" for v in extract_values("beating the visitors 4-2 in the final"))
+
+
+def test_an_evidence_date_is_read_in_its_document():
+    docs = [Document(id="D1", text="The ship left port on 3 March 1845. On 9 March she reached the island. "
+                                   "Work on the pier began in May 1846, and on 1 December that year it opened. "
+                                   "The governor arrived on 4 June 1850. That night the crew held a feast.")]
+    assert verdict("The ship reached the island on 9 March 1845.", docs).verdict == SUPPORTED
+    assert verdict("The ship reached the island on 9 March 1847.", docs).verdict != SUPPORTED
+    assert verdict("The pier opened on 1 December 1846.", docs).verdict == SUPPORTED
+    assert verdict("The crew held a feast on 4 June 1850.", docs).verdict == SUPPORTED
+
+
+def test_names_with_titles_initials_and_derived_forms():
+    from vital_core.backends.offline.analysis import analyse_texts, name_found
+    claim, evidence, border = analyse_texts([
+        "During the Second World War Grace Hopper joined the navy.",
+        "The treaty was signed by Jane Q. Harper and defended in Darwinian terms.",
+        "The town lies close to the Kenyan border."])
+    assert "Grace Hopper" in claim.names
+    assert name_found("President Jane Q. Harper", evidence)
+    assert name_found("Darwin", evidence)
+    assert not name_found("Mount Kenya", border)
+
+
+def test_a_phrase_states_a_verb_and_a_group_makes_its_owner_the_doer():
+    assert _one("More than 300 sailors died in the storm.",
+                "More than 300 sailors lost their lives in the storm.").verdict == SUPPORTED
+    docs = [Document(id="D1", text="Ada Brennan's laboratory at Leeds isolated the first stable sample of the "
+                                   "compound. Years later a cheaper synthetic method was devised by Tomas Ruiz.")]
+    v = verdict("The first stable sample of the compound was isolated by Tomas Ruiz's laboratory at Leeds.", docs)
+    assert v.verdict == CONTRADICTED and "Ada Brennan" in v.reason, v.reason
+    assert verdict("The first stable sample of the compound was isolated by Ada Brennan's laboratory at Leeds.",
+                   docs).verdict == SUPPORTED
+
+
+def test_a_clause_that_says_the_claim_of_another_person_does_not_support_it():
+    docs = [Document(id="D1", text="Lena Ortiz was the first to reach the summit; Paul Grant arrived an hour later.")]
+    v = verdict("Paul Grant was the first person to reach the summit.", docs)
+    assert v.verdict != SUPPORTED and "Lena Ortiz" in v.reason, v.reason
+    assert verdict("Lena Ortiz was the first person to reach the summit.", docs).verdict == SUPPORTED
+
+
+def test_a_count_whose_noun_has_modifiers_is_not_a_rival_of_another_count():
+    v = _one("Six of the seven species of marine turtle live on the reef.",
+             "The reef hosts 1,500 fish species and six of the seven marine turtle species.")
+    assert v.verdict != CONTRADICTED, v.reason
