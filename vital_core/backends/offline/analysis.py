@@ -24,7 +24,7 @@ CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM"}
 # Words that carry little of a claim's content: never required to be found.
 LIGHT = set("""be have do make become take get go come use also very well today still just only even really
 much many more most other such same own so then there here now later once again already about around almost
-nearly roughly approximately some several various both each every all one any famous notable particular
+nearly roughly approximately some several various least fewer both each every all one any famous notable particular
 specifically especially widely generally usually often typically originally eventually ultimately
 finally initially currently actually indeed however although though thus therefore part kind type way
 thing lot number total set include person""".split())
@@ -265,6 +265,8 @@ def name_found(name: str, target: Analysis) -> bool:
     lowered = target.lowered
     if keys & target.name_keys or any(re.search(rf"\b{re.escape(k)}\b", lowered) for k in keys if len(k) > 2):
         return True
+    if lexicon.place_kind(name) == "country" and any(lexicon.within(other, name) for other in target.names):
+        return True     # "British" is stated by "English", "American" by "Texas"; never the reverse
     tokens = [_singular(w.lower().strip(".,")) for w in name.replace("'s", "").split()
               if w.lower() not in _NAME_GLUE]
     core = [t for t in tokens if t not in GENERIC_HEADS and t not in TITLES] or tokens

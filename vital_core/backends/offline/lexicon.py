@@ -16,7 +16,7 @@ from vital_core.backends.offline.answer_types import CITIES, COUNTRIES, MULTIWOR
 
 # Groups of lemmas that state the same thing in a factual sentence.
 SYNONYM_GROUPS = [
-    "finance fund pay sponsor bankroll", "publication print publish", "call name know title dub",
+    "finance fund pay sponsor bankroll", "publication print publish", "call name know title dub nickname",
     "formerly previously once originally earlier", "begin start commence open launch", "end finish complete conclude",
     "build construct erect raise", "found establish create set", "die death perish", "bear birth born",
     "kill slay murder assassinate shoot stab", "win receive award earn gain get", "defeat beat overcome crush rout",
@@ -47,10 +47,12 @@ SYNONYM_GROUPS = [
     "mass crowd gather throng congregate", "climb clamber scale", "piece fragment chunk", "chip break",
     "demolition dismantling", "demolish dismantle tear", "protest demonstration", "exodus flight",
     "nickname call name dub", "question challenge dispute", "abandon quit drop", "doctor physician",
-    "declare designate inscribe list", "successful effective", "organise organize equip", "inlay inlaid", "decorate adorn ornament",
+    "declare designate inscribe list", "successful effective", "try attempt", "cross across",
+    "think believe estimate reckon", "remarry wed", "organise organize equip", "inlay inlaid", "decorate adorn ornament",
 ]
 # Two words that together say what one word says ("lost their lives" = "died").
-PHRASES = {"die": (("lose", "life"), ("pass", "away")), "abandon": (("give", "up"),), "accept": (("take", "on"),),
+PHRASES = {"die": (("lose", "life"), ("pass", "away")), "kill": (("lose", "life"),), "birth": (("deliver",),),
+           "start": (("get", "way"),), "remarry": (("wed", "again"), ("marry", "again")), "abandon": (("give", "up"),), "accept": (("take", "on"),),
            "found": (("set", "up"),), "establish": (("set", "up"),), "surrender": (("give", "in"),),
            "open": (("let", "through"), ("let", "in")), "sink": (("go", "down"),), "explode": (("blow", "up"),)}
 _SYNONYMS: dict[str, set[str]] = {}
@@ -89,7 +91,7 @@ COUNTRY_ALIASES = {
 ABBREVIATIONS = {
     "dna": "deoxyribonucleic acid", "rna": "ribonucleic acid", "ussr": "soviet union", "uk": "united kingdom",
     "us": "united states", "usa": "united states", "eu": "european union", "wwii": "second world war",
-    "ww2": "second world war", "wwi": "first world war", "ww1": "first world war",
+    "ww2": "second world war", "wwi": "first world war", "ww1": "first world war", "phd": "doctorate",
 }
 EVENT_ALIASES = {"world war ii": "second world war", "world war i": "first world war",
                  "world war 2": "second world war", "world war 1": "first world war"}
@@ -143,6 +145,13 @@ def nested(a: str, b: str) -> bool:
     """Is one place part of the other ("England" / "United Kingdom")?"""
     a, b = canonical_place(a), canonical_place(b)
     return PART_OF.get(a) == b or PART_OF.get(b) == a
+
+
+def within(part: str, whole: str) -> bool:
+    """Is the place ``part`` inside the country ``whole`` ("English" in "British", "Texas" in "American")?
+    Only the parts the lexicon knows: the United Kingdom's nations, two German states, the US states."""
+    part, whole = canonical_place(part), canonical_place(whole)
+    return PART_OF.get(part) == whole or (whole == "united states" and part in STATE_SET | {"new york"})
 
 
 def place_kind(name: str) -> str:
