@@ -119,12 +119,25 @@ def role(a: Analysis, name: str) -> str:
     return "other"
 
 
+_ITEM = r"[A-Z][\w'’\-]*(?:\s+[A-Z][\w'’\-]*)*"
+_LIST = re.compile(rf"{_ITEM}(?:,\s+{_ITEM})*,?\s+(?:and|or)\s+{_ITEM}")
+
+
+def list_lengths(text: str) -> set[int]:
+    """How many names each list in the text has ("Belgium, France, Romania and Yugoslavia": 4)."""
+    return {len([item for item in re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", m.group(0)) if item])
+            for m in _LIST.finditer(text)}
+
+
 def derivable(value: Value, target: Analysis) -> bool:
     """A count the sentence gives by simple arithmetic (2 players x 16 pieces = 32; 1989 - 1961 = 28;
     "in 1835 ... three years later" = 1838)."""
     numbers = [v.value for v in target.values if v.kind in ("number", "year") and v.value == int(v.value)
                and v.dim in ("", "#") or v.dim.startswith("#")]
     numbers += [years for v in target.values if (years := whole_years(v))]
+    if value.kind == "number" and value.dim.startswith("#") and 2 <= value.value <= 12 \
+            and value.value in list_lengths(target.text):
+        return True     # "four nations" and "Belgium, France, Romania and Yugoslavia"
     for i, a in enumerate(numbers):
         for b in numbers[i + 1:]:
             if value.value in (a * b, a + b, abs(a - b)):

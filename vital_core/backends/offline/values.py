@@ -370,6 +370,10 @@ def in_context(values: list[Value], text: str, context: DateContext) -> list[Val
         elif v.kind in ("year", "date") and v.value > 0 and v.dim != "decade":
             year = int(v.value)
         out.append(v)
+        later = whole_years(v)
+        if later and year and re.match(r"\s+(?:later|after|on)\b", text[v.start + len(v.text):]):
+            year += later      # "Four years later Italy staged the second edition": 1934 after 1930
+            out.append(Value("year", float(year), text=f"{v.text} later", start=v.start))
     if context.date is not None:
         d = context.date
         out += [Value("date", d.value, text=m.group(0), month=d.month, day=d.day, start=m.start())

@@ -207,8 +207,18 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
     return None
 
 
-def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex, aligned: list[Analysis]
-                   ) -> tuple[list[str], list[str], float]:
+CLAUSE_BINDING = 0.6   # a clause holding the claim's value and this share of its other words states the value
+
+
+def _bound_in_clause(value, claim: Analysis, clauses: list[Analysis]) -> bool:
+    """The value stands in a clause that says most of the rest of the claim: "Official dismantling got under
+    way in June 1990" states "demolition started in June 1990" though the sentence goes on to 3 October."""
+    return any(conflicts.value_found(value, [clause]) and
+               rest_coverage(claim, clause, skip_value=value, soft=True) >= CLAUSE_BINDING for clause in clauses)
+
+
+def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex, aligned: list[Analysis],
+                   clauses: list[Analysis] = ()) -> tuple[list[str], list[str], float]:
     """(names and values not stated, words not stated, weighted coverage) of the claim over the window.
 
     A name the evidence is about (``topics``: "Alan Turing" in a biography, where most sentences say "he")
@@ -219,7 +229,8 @@ def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
     topic = joined([index.everything, _names_only(index.topics)]) if index.everything else together
     unstated = [n for n in claim.names if not name_found(n, nearby)
                 and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
-    unstated += [v.text for v in claim.values if not conflicts.value_bound(v, claim, aligned + [joined(aligned)])]
+    unstated += [v.text for v in claim.values if not conflicts.value_bound(v, claim, aligned + [joined(aligned)])
+                 and not _bound_in_clause(v, claim, clauses)]
     words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together, soft=True)]
     coverage = max([rest_coverage(claim, w, soft=True, by_rarity=True) for w in window]
                    + [rest_coverage(claim, together, soft=True, by_rarity=True)])
@@ -242,8 +253,9 @@ def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.nda
     window = [index.analyses[i] for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
     # a name may be stated in the sentence just before (its subject), as "He ..." continues it
 
-    unstated, words, coverage = _missing_parts(claim, window, index,
-                                               [index.analyses[i] for i in top if float(sims[i]) >= ALIGN_MIN])
+    aligned = [i for i in top if float(sims[i]) >= ALIGN_MIN]
+    unstated, words, coverage = _missing_parts(claim, window, index, [index.analyses[i] for i in aligned],
+                                               [c for i in aligned for c in index.clauses[i]])
     quote = index.sentences[top[0]]
     others_found = sum(lemma_found(l, joined(window), soft=True) for l in claim.content if l != claim.predicate)
     predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
