@@ -52,6 +52,7 @@ class Analysis:
     negated: set[str] = field(default_factory=set)            # lemmas under a negation
     subject: str = ""                                         # the main clause's subject name, if a name
     predicate: str = ""                                       # the main verb's lemma (or the copula's complement)
+    guessed: set[str] = field(default_factory=set)            # names read for a pronoun: never a rival
 
     @property
     def lowered(self) -> str:

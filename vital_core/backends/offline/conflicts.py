@@ -307,7 +307,8 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
     place, kind = place_of(name)
     out = []
     for other in target.names:
-        if name_found(other, claim) or other in claim.names or role(claim, name) != role(target, other):
+        if other in target.guessed or name_found(other, claim) or other in claim.names \
+                or role(claim, name) != role(target, other):
             continue
         other_place, other_kind = place_of(other)
         if kind or other_kind:

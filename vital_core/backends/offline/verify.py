@@ -80,13 +80,13 @@ class EvidenceIndex:
 def build_index(documents: list[Document]) -> EvidenceIndex:
     sentences: list[str] = []
     dates: dict[str, DateContext] = {}     # what each sentence's document said of dates before it
-    narratives: list[list[tuple[str, bool]]] = []    # each document's sentences, and whether a pronoun was read
+    narratives: list[list[tuple[str, str]]] = []    # each document's sentences, as read and (if a pronoun was) as written
     for doc in documents:
         context = DateContext()
         written = split_sentences(doc.text)
         narratives.append([])
         for original, sentence in zip(written, resolve_pronouns(written)):
-            narratives[-1].append((sentence, sentence != original))
+            narratives[-1].append((sentence, original if sentence != original else ""))
             sentences.append(sentence)
             dates.setdefault(sentence, context)
             context = context.after(in_context(extract_values(sentence), sentence, context))
@@ -99,7 +99,6 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     analyses, rest = flat[:len(sentences)], flat[len(sentences):]
     for a in analyses:
         a.values = in_context(a.values, a.text, dates.get(a.text, DateContext()))
-    _with_possible_antecedents(narratives, dict(zip(sentences, analyses)))
     clauses, at = [], 0
     for p in pieces:
         clauses.append(rest[at:at + len(p)])
@@ -111,21 +110,28 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     ranked = sorted(counts.items(), key=lambda kv: -kv[1])
     topics = {ranked[0][0]} if ranked and ranked[0][1] >= TOPIC_MENTIONS else set()
     topics |= {d.title for d in documents if d.title}
+    _with_possible_antecedents(narratives, dict(zip(sentences, analyses)), dict(zip(sentences, clauses)))
     return EvidenceIndex(sentences, vectors, analyses, clauses, joined(analyses) if analyses else None, topics)
 
 
-def _with_possible_antecedents(narratives: list[list[tuple[str, bool]]], by_text: dict[str, Analysis]) -> None:
+def _with_possible_antecedents(narratives: list[list[tuple[str, str]]], by_text: dict[str, Analysis],
+                               clauses: dict[str, list[Analysis]]) -> None:
     """A sentence whose "he"/"she" was read as the last named subject also names the other people of the
     sentence that named them: in "Pope Julius II hired Michelangelo ... Working from 1508, he stood upright"
-    the pronoun may be either, and a claim naming either is not unstated there (nor contradicted)."""
+    the pronoun may be either, and a claim naming either is not unstated there. The name read for the
+    pronoun is a guess, so it never contradicts a claim (``Analysis.guessed``)."""
     for narrative in narratives:
         people: list[str] = []
-        for text, pronoun_read in narrative:
+        for text, original in narrative:
             a = by_text.get(text)
             if a is None:
                 continue
             own = [n for n in a.names if len(n.split()) >= 2 and conflicts.person_like(n)]
-            if pronoun_read:
+            if original:
+                guessed = {n for n in a.names if n not in original}
+                for unit in [a, *clauses.get(text, [])]:
+                    unit.guessed |= guessed
+                own = [n for n in own if n not in guessed]
                 head = next(iter(a.names.values()), 0)
                 for name in people:
                     if name not in a.names:
