@@ -52,7 +52,7 @@ TARGETS = {
     "accuracy": ">= 0.80", "false_contradictions": "<= 0.05",
     "normal_factscore": ">= 14 of 16 with FactScore >= 0.8", "wrong_story": ">= 13 of 16",
     "missing_story": ">= 10 of 16", "missing_vs_normal_contradicted": "0 triples",
-    "seconds_per_response": "<= 0.5 s",
+    "seconds_per_response": "<= 0.5 s", "normal_contradicted": "0 (the worst error)",
 }
 # The verifier before this work (commit 1eb5ee7), measured by this script at the start of the work.
 BASELINE = {
@@ -123,7 +123,8 @@ def metrics_of(example, variant: str) -> dict:
     return compute_response_metrics(example.variants[variant], example.nuggets)
 
 
-def score_triple(backend: OfflineBackend, t: dict) -> tuple[dict, float]:
+def score_triple(backend: OfflineBackend, t: dict) -> tuple[dict, float, int]:
+    """The variants' metrics, seconds per response, and the correct answer's contradicted claims."""
     docs = [Document(id=d["id"], title=d.get("title", ""), text=d["text"]) for d in t["documents"]]
     get_embedder().clear_cache()
     start = time.perf_counter()
@@ -133,7 +134,8 @@ def score_triple(backend: OfflineBackend, t: dict) -> tuple[dict, float]:
     errors = [v.error for v in example.variants.values() if v.error]
     if errors:
         raise RuntimeError(f"{t['id']}: {errors}")
-    return {v: metrics_of(example, v) for v in t["responses"]}, seconds
+    contradicted = sum(s.verdict == CONTRADICTED for s in example.variants["normal"].subclaims)
+    return {v: metrics_of(example, v) for v in t["responses"]}, seconds, contradicted
 
 
 def missing_against_normal(backend: OfflineBackend, t: dict) -> int:
@@ -151,9 +153,10 @@ def missing_against_normal(backend: OfflineBackend, t: dict) -> int:
 def triple_figures(backend: OfflineBackend, triples: list[dict]) -> dict:
     rows, seconds = [], []
     for t in triples:
-        metrics, per_response = score_triple(backend, t)
+        metrics, per_response, contradicted = score_triple(backend, t)
         judged = judge_story(metrics)
         judged["id"] = t["id"]
+        judged["normal_contradicted"] = contradicted
         judged["missing_vs_normal_contradicted"] = missing_against_normal(backend, t)
         rows.append(judged)
         seconds.append(per_response)
@@ -162,6 +165,7 @@ def triple_figures(backend: OfflineBackend, triples: list[dict]) -> dict:
             "wrong_story": sum(r["wrong_ok"] for r in rows),
             "missing_story": sum(r["missing_ok"] for r in rows),
             "missing_vs_normal_contradicted": sum(r["missing_vs_normal_contradicted"] > 0 for r in rows),
+            "normal_contradicted": sum(r["normal_contradicted"] for r in rows),
             "seconds_per_response": statistics.median(seconds),
             "seconds_per_response_max": max(seconds)}
 
@@ -184,6 +188,7 @@ def print_triples(fig: dict) -> None:
     row("missing: VITAL recall drops >= 0.10 or RLR fires", f"{fig['missing_story']} of {n}", "missing_story")
     row("missing vs normal as reference: triples with a contradiction",
         f"{fig['missing_vs_normal_contradicted']} of {n}", "missing_vs_normal_contradicted")
+    row("contradicted claims in the correct answers", f"{fig['normal_contradicted']}", "normal_contradicted")
     row("seconds per response (median over triples)", f"{fig['seconds_per_response']:.3f}",
         "seconds_per_response")
     print(f"   (slowest triple: {fig['seconds_per_response_max']:.3f} s per response)")

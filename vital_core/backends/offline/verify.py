@@ -37,7 +37,7 @@ from vital_core.backends.offline.conflicts import (antonym_conflict, name_confli
 from vital_core.backends.offline.decompose import resolve_pronouns, split_sentences
 from vital_core.backends.offline.embedder import embed
 from vital_core.backends.offline.evidence_units import clauses_of
-from vital_core.backends.offline.values import DateContext, extract_values, in_context
+from vital_core.backends.offline.values import DateContext, in_context
 from vital_core.backends.offline.wording import substitution
 
 NO_EVIDENCE_REASON = "not judged: no evidence was given and the offline backend has no world knowledge"
@@ -79,17 +79,13 @@ class EvidenceIndex:
 
 def build_index(documents: list[Document]) -> EvidenceIndex:
     sentences: list[str] = []
-    dates: dict[str, DateContext] = {}     # what each sentence's document said of dates before it
     narratives: list[list[tuple[str, str]]] = []    # each document's sentences, as read and (if a pronoun was) as written
     for doc in documents:
-        context = DateContext()
         written = split_sentences(doc.text)
         narratives.append([])
         for original, sentence in zip(written, resolve_pronouns(written)):
             narratives[-1].append((sentence, original if sentence != original else ""))
             sentences.append(sentence)
-            dates.setdefault(sentence, context)
-            context = context.after(in_context(extract_values(sentence), sentence, context))
     sentences = list(dict.fromkeys(s for s in sentences if s.strip()))
     if not sentences:
         sentences = [d.title.strip() for d in documents if d.title.strip()]
@@ -97,8 +93,7 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     pieces = [clauses_of(s) for s in sentences]
     flat = analyse_texts(sentences + [c for p in pieces for c in p])
     analyses, rest = flat[:len(sentences)], flat[len(sentences):]
-    for a in analyses:
-        a.values = in_context(a.values, a.text, dates.get(a.text, DateContext()))
+    _dates_in_context(narratives, dict(zip(sentences, analyses)))
     clauses, at = [], 0
     for p in pieces:
         clauses.append(rest[at:at + len(p)])
@@ -112,6 +107,21 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     topics |= {d.title for d in documents if d.title}
     _with_possible_antecedents(narratives, dict(zip(sentences, analyses)), dict(zip(sentences, clauses)))
     return EvidenceIndex(sentences, vectors, analyses, clauses, joined(analyses) if analyses else None, topics)
+
+
+def _dates_in_context(narratives: list[list[tuple[str, str]]], by_text: dict[str, Analysis]) -> None:
+    """Each sentence's dates read after what its document said before it (``values.in_context``)."""
+    done: set[str] = set()
+    for narrative in narratives:
+        context = DateContext()
+        for text, _ in narrative:
+            a = by_text.get(text)
+            if a is None:
+                continue
+            if text not in done:
+                a.values = in_context(a.values, a.text, context)
+                done.add(text)
+            context = context.after(a.values)
 
 
 def _with_possible_antecedents(narratives: list[list[tuple[str, str]]], by_text: dict[str, Analysis],
