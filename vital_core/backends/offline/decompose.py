@@ -393,10 +393,24 @@ class _Antecedents:
 
     def saw(self, sentence: str) -> None:
         name = sentence_subject_name(sentence)
+        if name and name != self.person and _refers_to_another(sentence):
+            # "André Breton championed her ...": she, not Breton, is still the one written about
+            if not self.person:
+                self.last = None     # and who she is was not said
+            return
         if name:
             self.last = name
             if len(name.split()) >= 2 and name.split()[0] not in ("The", "These", "This", "Those"):
                 self.person = name
+
+
+def _refers_to_another(sentence: str) -> bool:
+    """Does the sentence speak of a person other than its named subject: "him"/"her" as an object, or
+    "he"/"she" as the subject of a later clause ("..., but she disputed the label")?"""
+    toks = analyse(sentence)
+    return any(t.text.lower() in ("her", "him") and t.dep in ("dobj", "pobj", "dative")
+               or t.text.lower() in ("he", "she") and t.i > 0 and t.dep in ("nsubj", "nsubjpass")
+               for t in toks)
 
 
 def resolve_pronouns(sentences: list[str]) -> list[str]:
