@@ -51,7 +51,7 @@ SUPPORT_COVERAGE = ((0.85, 0.55), (0.75, 0.65), (-1.0, 0.75))
 # its closest sentence is this close and states half its words: rewording a long sentence drops words,
 # while the claims that add one unsupported detail are short ("Antonio Salieri taught Beethoven").
 LONG_CLAIM_WORDS, LONG_CLAIM_SIM, LONG_CLAIM_COVERAGE = 4, 0.65, 0.50
-TOP_K = 3
+TOP_K = 4            # sentences aligned with a claim: a paragraph's fact may sit in its fourth-closest
 VERBATIM_SIM = 0.50          # a sentence this close that holds the claim's words in order states it
 TOPIC_MENTIONS = 3          # the most frequent name is the evidence's topic when named this often
 PREDICATE_FREE = 0.75       # this close, the main verb may be paraphrased beyond the lexicon
