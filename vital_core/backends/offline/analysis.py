@@ -186,6 +186,12 @@ def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
         if t.text.lower() in value_words or t.pos == "NUM":
             continue
         a.content.setdefault(t.lemma, t.text)
+    for word, phrases in lexicon.PHRASES.items():
+        for phrase in phrases:
+            if all(part in a.lemmas for part in phrase):
+                a.lemmas.add(word)
+                if all(part in a.content for part in phrase):
+                    a.content[word] = " ".join(a.content.pop(part) for part in phrase)
     a.negated = _negated(toks)
     a.lemmas |= {l for l in a.negated if any(t.text.lower().endswith("less") for t in toks)}
     a.subject = _main_subject(toks, a.names)
@@ -210,8 +216,6 @@ def lemma_found(lemma: str, target: Analysis, soft: bool = False) -> bool:
     if lemma in target.lemmas or lemma in target.words:
         return True
     if lexicon.synonyms(lemma) & target.lemmas:
-        return True
-    if any(all(part in target.lemmas for part in phrase) for phrase in lexicon.PHRASES.get(lemma, ())):
         return True
     if len(lemma) > 5 and any(_key(other) == _key(lemma) for other in target.lemmas if len(other) > 4):
         return True

@@ -19,7 +19,7 @@ SYNONYM_GROUPS = [
     "finance fund pay sponsor bankroll", "publication print publish", "call name know title dub nickname",
     "formerly previously once originally earlier", "begin start commence open launch", "end finish complete conclude",
     "build construct erect raise", "found establish create set", "die death perish", "bear birth born",
-    "kill slay murder assassinate shoot stab", "win receive award earn gain get", "defeat beat overcome crush rout",
+    "kill slay murder assassinate shoot stab", "kill die", "win receive award earn gain get", "defeat beat overcome crush rout",
     "lose lost", "write author compose pen", "paint painter", "discover find identify notice", "invent devise",
     "lead command head direct", "rule reign govern", "large big great huge vast", "small little tiny",
     "tall high", "high tall", "long lengthy", "old ancient", "famous celebrated renowned well-known noted known",
@@ -50,11 +50,13 @@ SYNONYM_GROUPS = [
     "declare designate inscribe list", "successful effective", "try attempt", "cross across",
     "think believe estimate reckon", "remarry wed", "organise organize equip", "inlay inlaid", "decorate adorn ornament",
 ]
-# Two words that together say what one word says ("lost their lives" = "died").
-PHRASES = {"die": (("lose", "life"), ("pass", "away")), "kill": (("lose", "life"),), "birth": (("deliver",),),
-           "start": (("get", "way"),), "remarry": (("wed", "again"), ("marry", "again")), "abandon": (("give", "up"),), "accept": (("take", "on"),),
-           "found": (("set", "up"),), "establish": (("set", "up"),), "surrender": (("give", "in"),),
-           "open": (("let", "through"), ("let", "in")), "sink": (("go", "down"),), "explode": (("blow", "up"),)}
+# Two words that together say what one word says ("lost their lives" = "died", "gave birth" = "delivered"):
+# a text holding both words states the one word too (``analysis.build``), on either side of a comparison.
+PHRASES = {"die": (("lose", "life"), ("pass", "away")), "deliver": (("give", "birth"),),
+           "start": (("get", "way"),), "remarry": (("wed", "again"), ("marry", "again")),
+           "abandon": (("give", "up"),), "accept": (("take", "on"),), "found": (("set", "up"),),
+           "surrender": (("give", "in"),), "open": (("let", "through"), ("let", "in")), "sink": (("go", "down"),),
+           "explode": (("blow", "up"),)}
 _SYNONYMS: dict[str, set[str]] = {}
 for _group in SYNONYM_GROUPS:
     _words = _group.split()
