@@ -380,7 +380,8 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
 
 
 def _matches(lemma: str, lemmas: set[str]) -> bool:
-    return bool(lemma) and bool(lexicon.synonyms(lemma) & lemmas)
+    # "be" is in the synonyms of "lie" (to be located), but a denied "is" denies no "lies in"
+    return bool(lemma) and bool((lexicon.synonyms(lemma) - {"be", "have"} | {lemma}) & lemmas)
 
 
 def negation_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
