@@ -99,7 +99,7 @@ def case_figures(results: list[tuple[dict, object]]) -> dict:
 
 
 def print_cases(fig: dict, results, show_errors: bool) -> None:
-    print(f"\n1. Claim/passage cases (data/dev/verifier_cases.jsonl, {fig['n']} cases)")
+    print(f"\n1. Claim/passage cases (verifier_cases.jsonl, {fig['n']} cases)")
     row("accuracy", f"{fig['accuracy']:.3f}", "accuracy")
     row(f"false contradictions ({fig['false_contradiction_count']} of {fig['not_contradicted']} "
         "not-contradicted)", f"{fig['false_contradictions']:.3f}", "false_contradictions")
@@ -176,7 +176,7 @@ def _fmt(value) -> str:
 
 def print_triples(fig: dict) -> None:
     n = fig["n"]
-    print(f"\n2. Paragraph triples (data/dev/paragraph_triples.jsonl, {n} triples, documents + reference)")
+    print(f"\n2. Paragraph triples (paragraph_triples.jsonl, {n} triples, documents + reference)")
     print("   id   normal-FS  wrong: dFS   dVP  RLP-new ok   missing: dVR  RLR-new ok   missing-vs-normal contra")
     for r in fig["rows"]:
         print(f"   {r['id']:<5} {r['normal_factscore'] or 0:>6.2f}     {_fmt(-(r['fs_move'] or 0)):>6} "
@@ -199,18 +199,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--part", choices=("cases", "triples"), action="append")
     parser.add_argument("--errors", action="store_true", help="list the cases the verifier gets wrong")
     parser.add_argument("--json", help="also write the figures to this JSON file")
+    parser.add_argument("--set", choices=("dev", "dev2", "holdout"), default="dev",
+                        help="data/dev and data/dev2 (rules were tuned on their errors) or data/holdout "
+                             "(written without reading the verifier; measured, its errors never read)")
     args = parser.parse_args(argv)
     parts = args.part or ["cases", "triples"]
+    folder = REPO / "data" / args.set
+    print(f"set: {folder.relative_to(REPO)}")
     backend = OfflineBackend()
     backend.warm_up()
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     figures: dict = {}
     if "cases" in parts:
-        results = run_cases(load_jsonl(DEV / "verifier_cases.jsonl"))
+        results = run_cases(load_jsonl(folder / "verifier_cases.jsonl"))
         figures["cases"] = case_figures(results)
         print_cases(figures["cases"], results, args.errors)
     if "triples" in parts:
-        figures["triples"] = triple_figures(backend, load_jsonl(DEV / "paragraph_triples.jsonl"))
+        figures["triples"] = triple_figures(backend, load_jsonl(folder / "paragraph_triples.jsonl"))
         print_triples(figures["triples"])
     print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.json:
