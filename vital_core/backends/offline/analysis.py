@@ -34,7 +34,7 @@ _EVENT_HEADS = {"war", "revolution", "crisis", "olympics", "games", "cup", "cham
 _EVENT_PARTS = {"final", "finals", "memorial", "museum", "trophy", "veterans", "draw", "qualifiers", "medal",
                 "record", "winner", "winners", "era", "i", "ii"}
 _NAME_GLUE = {"of", "the", "de", "da", "di", "von", "van", "la", "le", "du", "del"}
-_CAPITAL_RUN = re.compile(r"[A-Z][\w'\-]+(?:,?\s+(?:(?:of|and|for|the|de|on)\s+)?[A-Z][\w'\-]+)+")
+_CAPITAL_RUN = re.compile(r"[A-Z][\w'\-]+(?:,?\s+(?:(?:of|and|for|the|de|on)\s+)*[A-Z][\w'\-]+)+")
 ADJECTIVE_NOUNS = {"lunar": "moon", "solar": "sun", "martian": "mars", "terrestrial": "earth",
                    "papal": "pope", "royal": "king", "naval": "navy", "urban": "city", "maritime": "sea"}
 
@@ -68,6 +68,9 @@ def _name_spans(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
         low = t.text.lower()
         if low in ("st", "st.") and i + 1 < len(toks) and toks[i + 1].pos == "PROPN":
             return True     # "St Mary's Hospital"
+        if low in ORDINAL_WORDS and t.text[:1].isupper() and i > 0 and i + 1 < len(toks) \
+                and toks[i + 1].pos == "PROPN":
+            return True     # "the Second World War", "the Third Reich"
         if not t.text[:1].isupper() or low in FUNCTION_CAPS or len(t.text) < 2 or t.text == "No" \
                 or low in NUMBER_WORDS or low in ORDINAL_WORDS or t.pos == "NUM":
             return False
@@ -264,8 +267,33 @@ def _derived_form(word: str, words: set[str]) -> bool:
     return len(word) >= 4 and any(w[len(word):] in _NAME_SUFFIXES for w in words if w.startswith(word))
 
 
+_ACRONYM_GLUE = {"of", "the", "and", "for", "on", "in", "de"}
+
+
+def _spelled_out(acronym: str, target: Analysis) -> bool:
+    """"MRI" in "magnetic resonance imaging creates ...": consecutive nouns and adjectives, in any case,
+    whose initials spell the acronym (glue words such as "of the" may sit between them)."""
+    letters = acronym.lower()
+    words = [(t.text.lower(), t.pos in ("NOUN", "PROPN", "ADJ")) for t in target.toks] or \
+        [(w.lower(), w[:1].isupper()) for w in re.findall(r"[A-Za-z][\w'\-]*", target.text)]
+    for start in range(len(words)):
+        at, k = start, 0
+        while at < len(words) and k < len(letters):
+            word, spells = words[at]
+            if spells and word[0] == letters[k]:
+                k += 1
+            elif not (k and word in _ACRONYM_GLUE):
+                break
+            at += 1
+        if k == len(letters):
+            return True
+    return False
+
+
 def name_found(name: str, target: Analysis) -> bool:
     """Is the name stated in ``target``, whole, by another form, or word by word (not a namesake)?"""
+    if re.fullmatch(r"[A-Z]{2,6}", name) and _spelled_out(name, target):
+        return True
     keys = lexicon.expansions(name)
     lowered = target.lowered
     if keys & target.name_keys or any(re.search(rf"\b{re.escape(k)}\b", lowered) for k in keys if len(k) > 2):
