@@ -262,9 +262,12 @@ def _derived_form(word: str, words: set[str]) -> bool:
     if lexicon.place_kind(word):
         return False    # places and their demonyms are the lexicon's (``expansions``)
     stems = {word[:-len(s)] for s in _NAME_SUFFIXES if word.endswith(s) and len(word) - len(s) >= 4}
-    if stems & words:
+    # a final vowel gives way to the suffix: "Genoa"/"Genoese", "Vienna"/"Viennese"
+    if any(w == stem or len(w) == len(stem) + 1 and w.startswith(stem) and w[-1] in "aeo"
+           for stem in stems for w in words):
         return True
-    return len(word) >= 4 and any(w[len(word):] in _NAME_SUFFIXES for w in words if w.startswith(word))
+    core = word[:-1] if word[-1:] in "aeo" and len(word) > 4 else word
+    return len(word) >= 4 and any(w[len(core):] in _NAME_SUFFIXES for w in words if w.startswith(core))
 
 
 _ACRONYM_GLUE = {"of", "the", "and", "for", "on", "in", "de"}

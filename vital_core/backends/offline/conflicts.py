@@ -315,7 +315,8 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
             if kind and other_kind == kind and other_place != place and not lexicon.nested(place, other_place):
                 out.append(other)
             continue
-        shared = [w.lower() for w in name.split()] , [w.lower() for w in other.split()]
+        shared = ([w.lower() for w in name.split() if w.lower() not in NAME_PARTICLES],
+                  [w.lower() for w in other.split() if w.lower() not in NAME_PARTICLES])
         if len(shared[0]) >= 2 and shared[0][:-1] == shared[1][:-1] and shared[0][-1] != shared[1][-1]:
             out.append(other)   # "Space Shuttle Challenger" / "Space Shuttle Discovery": one class, two members
         elif not set(shared[0]) & set(shared[1]) and person_like(name) and person_like(other) \
@@ -332,6 +333,7 @@ ORGANISATION_WORDS = {"foundation", "organization", "organisation", "association
                       "men", "company", "players", "troupe"}
 
 
+REFUTED_BELIEF = {"myth", "misconception", "legend", "untrue", "false", "mistaken", "wrongly"}
 NAME_PARTICLES = {"da", "de", "di", "van", "von", "der", "del", "la", "le", "du", "bin", "ibn"}
 # Words that single out one occurrence of an event: a claim about "their first match" whose evidence
 # never says "first" may be about another match, so another date there is no conflict.
@@ -390,6 +392,8 @@ def negation_conflict(claim: Analysis, target: Analysis, context: Context) -> st
     negative ("cannot ... without") affirms, and a hedged claim ("may not") denies nothing."""
     if bool(claim.negated) == bool(target.negated) or {"without", "unless", "except"} & (target.words | claim.words):
         return None
+    if REFUTED_BELIEF & target.lemmas:
+        return None   # "the saying that lightning never strikes twice is a myth" denies the negation
     if claim.words & {"may", "might", "could", "some"}:
         return None
     if claim.negated:

@@ -48,11 +48,11 @@ SYNONYM_GROUPS = [
     "demolition dismantling", "demolish dismantle tear", "protest demonstration", "exodus flight",
     "nickname call name dub", "question challenge dispute", "abandon quit drop", "doctor physician",
     "declare designate inscribe list", "successful effective", "try attempt", "cross across",
-    "think believe estimate reckon", "remarry wed", "organise organize equip", "inlay inlaid", "decorate adorn ornament",
+    "think believe estimate reckon", "remarry wed", "altitude elevation height", "execute guillotine behead", "organise organize equip", "inlay inlaid", "decorate adorn ornament",
 ]
 # Two words that together say what one word says ("lost their lives" = "died", "gave birth" = "delivered"):
 # a text holding both words states the one word too (``analysis.build``), on either side of a comparison.
-PHRASES = {"die": (("lose", "life"), ("pass", "away")), "deliver": (("give", "birth"),),
+PHRASES = {"die": (("lose", "life"), ("pass", "away")), "altitude": (("sea", "level"),), "deliver": (("give", "birth"),),
            "start": (("get", "way"),), "remarry": (("wed", "again"), ("marry", "again")),
            "abandon": (("give", "up"),), "accept": (("take", "on"),), "found": (("set", "up"),),
            "surrender": (("give", "in"),), "open": (("let", "through"), ("let", "in")), "sink": (("go", "down"),),

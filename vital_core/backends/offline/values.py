@@ -61,6 +61,7 @@ _DATE_MDY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(
 _DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b|\b({_MONTH_RE})\s+(\d{{1,2}})"
                       r"(?:st|nd|rd|th)?\b(?!\s*,?\s*\d{3})", re.I)
 _DATE_NUMERIC = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
+_DATE_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(\d{{3,4}})\b", re.I)
 _YEAR = re.compile(r"\b(\d{3,4})(s)?\b(?!\s*(?:%|percent|km|m\b|metres|meters|feet|ft|kilometres|miles|people|"
                    r"years|days|hours|species|works|poems|pieces))")
@@ -179,6 +180,8 @@ def _dates(text: str, out: list[Value]) -> str:
     text = _DATE_NUMERIC.sub(lambda m: take(m, int(m.group(3)), int(m.group(2)) if int(m.group(1)) <= 12 <
                                             int(m.group(2)) else int(m.group(2)) if int(m.group(2)) <= 12 else 0,
                                             int(m.group(1)) if int(m.group(2)) <= 12 else int(m.group(2))), text)
+    text = _DATE_ISO.sub(lambda m: take(m, int(m.group(1)), int(m.group(2)), int(m.group(3)))
+                         if 1 <= int(m.group(2)) <= 12 else m.group(0), text)
     text = _DATE_DMY.sub(lambda m: take(m, int(m.group(3)), _month(m.group(2)), int(m.group(1))), text)
     text = _DATE_MDY.sub(lambda m: take(m, int(m.group(3)), _month(m.group(1)), int(m.group(2))), text)
     text = _MONTH_YEAR.sub(lambda m: take(m, int(m.group(2)), _month(m.group(1)), 0), text)
