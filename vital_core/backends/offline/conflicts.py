@@ -285,6 +285,24 @@ def name_stated(name: str, claim: Analysis, context: Context) -> bool:
     return False
 
 
+def _anchor(claim: Analysis, value: Value) -> Analysis:
+    """The claim's words that a value in a side clause belongs to: the verb that governs it and the content
+    words next to it ("Born in Venice in 1678, he was ordained ...": 1678 belongs to "born"); nothing when
+    the value belongs to the main verb."""
+    if not claim.toks:
+        return Analysis(text="", toks=())
+    toks = claim.toks
+    p = _token_at(claim, value.start)
+    near = {t.lemma for t in toks[max(0, p - NEIGHBOURHOOD):p + NEIGHBOURHOOD + 1] if _same_clause(toks, p, t.i)}
+    governor = _governor(toks, p)
+    if governor is None or toks[governor].dep == "ROOT" or governor and toks[governor].text[:1].isupper():
+        # (a capitalised verb mid-sentence is a title's word: "his 'I Have a Dream' speech in 1965")
+        return Analysis(text="", toks=())    # the value is the claim's main statement: all of it is its anchor
+    near.add(toks[governor].lemma)
+    words = {lemma: word for lemma, word in claim.content.items() if lemma in near}
+    return Analysis(text=claim.text, toks=(), content=words)
+
+
 def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
     """A claim value whose slot the sentence fills with another value, the rest of the claim stated."""
     for value in claim.values:
@@ -296,6 +314,10 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
             continue
         if any(l in EVENT_QUALIFIERS and not lemma_found(l, context.joined) for l in claim.content):
             continue   # another value is unknown too (a different event), or the claim's own value is stated
+        anchor = _anchor(claim, value)
+        if anchor.content and not _said_near(anchor, target, [_token_at(target, v.start) for v in rivals],
+                                             {value.dim.lstrip("#")}):
+            continue   # "Born in 1678, he was ordained": 1703 stands by "priest", not by "born"
         if rest_coverage(claim, context.joined, skip_value=value, soft=True) >= REST_COVERAGE and \
                 rest_coverage(claim, _with_subject(target, context), skip_value=value, soft=True) >= REST_COVERAGE:
             kind = "date" if value.kind in ("year", "date", "century") else "number"
