@@ -261,9 +261,18 @@ def _durations(text: str, out: list[Value]) -> str:
                   lambda m: take(m, count(m.group(1)) + 0.5, m.group(2)), text, flags=re.I)
     text = re.sub(rf"\b{amount}\s+{_TIME_UNIT}\s+and\s+a\s+half\b",
                   lambda m: take(m, count(m.group(1)) + 0.5, m.group(2)), text, flags=re.I)
+    text = re.sub(rf"\b(an?|one)\s+{_TIME_UNIT}\s+and\s+{amount}\s+{_TIME_UNIT}\b",
+                  lambda m: _sum_of(m, take, count), text, flags=re.I)
     # "a year" is often a rate ("twice a year"); these three are spans
     return re.sub(r"\b(?:a|one)\s+(fortnight|decade|century)\b", lambda m: take(m, 1.0, m.group(1)), text,
                   flags=re.I)
+
+
+def _sum_of(m, take, count) -> str:
+    """"an hour and 48 minutes": 6480 s, said as one span."""
+    first = _UNITS[m.group(2).lower()][1]
+    second = _UNITS[m.group(4).lower()][1]
+    return take(m, 1.0 + count(m.group(3)) * second / first, m.group(2))
 
 
 def _compound_durations(values: list[Value], text: str) -> list[Value]:
