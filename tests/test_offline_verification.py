@@ -235,3 +235,33 @@ def test_a_count_whose_noun_has_modifiers_is_not_a_rival_of_another_count():
     v = _one("Six of the seven species of marine turtle live on the reef.",
              "The reef hosts 1,500 fish species and six of the seven marine turtle species.")
     assert v.verdict != CONTRADICTED, v.reason
+
+
+def test_a_value_that_the_sentence_gives_to_something_else_does_not_state_the_claim():
+    v = _one("Canada has 12 provinces.", "Canada has 10 provinces and 3 territories, 12 if Nunavut is split.")
+    assert v.verdict != SUPPORTED or "12" not in v.reason
+    v = _one("A grown dog normally has 28 teeth.",
+             "Puppies have 28 milk teeth, which are later replaced by 42 permanent teeth in grown dogs.")
+    assert v.verdict != SUPPORTED, v.reason
+    v = _one("The league has 18 clubs.", "The league consists of 20 clubs: the 18 founding clubs plus two promoted ones.")
+    assert v.verdict == CONTRADICTED and "20" in v.reason, v.reason
+
+
+def test_a_value_in_a_side_clause_conflicts_only_with_a_rival_by_its_own_words():
+    v = _one("Born in Lyon in 1790, he was appointed a judge and became known as the Iron Judge.",
+             "A native of Lyon, he was made a judge in 1821; his severity earned him the nickname the Iron Judge.")
+    assert v.verdict != CONTRADICTED, v.reason
+    assert _one("The ferry crossing lasted about 108 minutes.",
+                "The ferry crossing lasted roughly an hour and 48 minutes.").verdict == SUPPORTED
+
+
+def test_acronyms_iso_dates_particles_and_refuted_sayings():
+    assert _one("A CT scanner uses X-rays to build images of the body.",
+                "Computed tomography builds images of the body from many X-ray measurements.").verdict == SUPPORTED
+    assert _one("The treaty was signed on 4 March 1801.", "The treaty was signed on 1801-03-04.").verdict == SUPPORTED
+    v = _one("La Celestina was written by Garcilaso de la Vega.", "Fernando de Rojas wrote La Celestina.")
+    assert v.verdict == CONTRADICTED and "Fernando de Rojas" in v.reason, v.reason
+    assert _one("Bats can see.", "The saying that bats are not able to see is a myth: most species see well."
+                ).verdict != CONTRADICTED
+    assert _one("The village lies in the Lake District.",
+                "It is the largest village in the county that is not on a lake.").verdict != CONTRADICTED

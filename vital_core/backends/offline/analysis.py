@@ -277,7 +277,8 @@ def _spelled_out(acronym: str, target: Analysis) -> bool:
     """"MRI" in "magnetic resonance imaging creates ...": consecutive nouns and adjectives, in any case,
     whose initials spell the acronym (glue words such as "of the" may sit between them)."""
     letters = acronym.lower()
-    words = [(t.text.lower(), t.pos in ("NOUN", "PROPN", "ADJ")) for t in target.toks] or \
+    words = [(t.text.lower(), t.pos in ("NOUN", "PROPN", "ADJ") or t.dep in ("amod", "compound")
+              or t.text[:1].isupper() and t.pos != "DET") for t in target.toks] or \
         [(w.lower(), w[:1].isupper()) for w in re.findall(r"[A-Za-z][\w'\-]*", target.text)]
     for start in range(len(words)):
         at, k = start, 0

@@ -169,7 +169,7 @@ def value_found(value: Value, targets: list[Analysis]) -> bool:
 
 
 def _said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: set[str],
-               with_names: bool = False) -> bool:
+               with_names: bool = False, soft: bool = True) -> bool:
     """Does one of the words around ``positions`` in ``sentence`` restate a word of the claim?
 
     "Essex was rammed by a sperm whale in 1820": 1820 sits next to "rammed", so another year elsewhere in
@@ -186,7 +186,8 @@ def _said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: 
         governor = _governor(toks, p)
         verb = toks[governor].lemma if governor is not None else ""
         # the soft match only for content words, whose vectors the verifier embedded in one batch
-        if verb and (verb in wanted or (verb in sentence.content and _close_word(verb, tuple(sorted(wanted))))):
+        if verb and (verb in wanted or (soft and verb in sentence.content
+                                        and _close_word(verb, tuple(sorted(wanted))))):
             return True     # "died in the same town in 1616": the verb that governs 1616 is "die"
         near = [t for t in toks[max(0, p - NEIGHBOURHOOD):p + NEIGHBOURHOOD + 1] if _same_clause(toks, p, t.i)]
         if any(t.lemma in wanted and t.lemma not in skip or t.pos == "PROPN" and t.lemma in named for t in near):
@@ -255,6 +256,9 @@ def value_bound(value: Value, claim: Analysis, sentences: list[Analysis]) -> boo
     or it stands next to a word of the claim ("died, in 1616" does not state a birth in 1616); or the
     value is stated somewhere and another sentence ties a less precise form of it to the claim's words
     ("(September 12, 1913 - March 31, 1980)" and "Lung cancer killed him in 1980")."""
+    # a sentence whose value is another thing's (the claim's words stand by a rival) binds nothing
+    sentences = [s for s in sentences if not (s.toks and _claimed_by_rival(
+        value, claim, s, [v for v in s.values if comparable(value, v)]))]
     if value_found(value, sentences) and any(
             _in_context(k, claim, s, value) and
             _said_near(claim, s, [_token_at(s, v.start) for v in s.values if consistent(value, v)],
@@ -285,6 +289,19 @@ def name_stated(name: str, claim: Analysis, context: Context) -> bool:
     return False
 
 
+def _claimed_by_rival(value: Value, claim: Analysis, target: Analysis, rivals: list[Value]) -> bool:
+    """The sentence has the claim's value, but for something else: the claim's words stand by another value
+    and not by this one ("Children have 20 primary teeth, ... 32 permanent teeth in adults" against "an
+    adult has 20 teeth")."""
+    noun = value.dim.lstrip("#")
+    skip = {noun} | {lemma for lemma, word in claim.content.items() if word.lower() == noun}   # "teeth"/"tooth"
+    own = [_token_at(target, v.start) for v in rivals if consistent(value, v)]
+    other = [_token_at(target, v.start) for v in rivals if not consistent(value, v)]
+    # strict for the rival (the same words, no near-synonyms), generous for the claim's own value
+    return bool(own) and bool(other) and _said_near(claim, target, other, skip, with_names=True, soft=False) \
+        and not _said_near(claim, target, own, skip, with_names=True)
+
+
 def _anchor(claim: Analysis, value: Value) -> Analysis:
     """The claim's words that a value in a side clause belongs to: the verb that governs it and the content
     words next to it ("Born in Venice in 1678, he was ordained ...": 1678 belongs to "born"); nothing when
@@ -307,8 +324,12 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
     """A claim value whose slot the sentence fills with another value, the rest of the claim stated."""
     for value in claim.values:
         rivals = [v for v in target.values if comparable(value, v)]
-        if not rivals or any(consistent(value, v) for v in rivals) or derivable(value, target):
+        if not rivals or derivable(value, target):
             continue
+        if any(consistent(value, v) for v in rivals):
+            if not _claimed_by_rival(value, claim, target, rivals):
+                continue
+            rivals = [v for v in rivals if not consistent(value, v)]
         others = [v for v in claim.values if v is not value]
         if not all(value_found(v, [context.joined]) for v in others) or value_stated(value, claim, context):
             continue

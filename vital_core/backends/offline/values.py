@@ -144,7 +144,7 @@ def _unit_after(text: str, end: int) -> tuple[str, float, int]:
 def _head_noun(text: str, end: int) -> str:
     """The counted noun after a bare number ("three hearts" -> "heart"), singularised crudely."""
     m = re.match(r"\s+(?:of\s+(?:the|its|his|her|their)\s+)?(?:(?!(?:and|or|of|in|on|at|to|for|with|the|a|an)\s)(?:[a-z]+-)?[a-z]+\s+){1,3}"
-                 r"([a-z]{3,}s)\b",
+                 r"([a-z]{3,}s|teeth|feet|men|women|children|people|mice|geese)\b",
                  text[end:]) or \
         re.match(r"\s+(?:of\s+(?:the|its|his|her|their)\s+)?([A-Za-z]{3,})", text[end:])
     if not m:
