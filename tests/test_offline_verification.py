@@ -265,3 +265,16 @@ def test_acronyms_iso_dates_particles_and_refuted_sayings():
                 ).verdict != CONTRADICTED
     assert _one("The village lies in the Lake District.",
                 "It is the largest village in the county that is not on a lake.").verdict != CONTRADICTED
+
+
+def test_roles_through_a_sale_a_participle_and_a_demonym():
+    passage = "In 1819 the United States bought Florida from Spain under the Adams-Onis Treaty."
+    assert _one("Spain sold Florida to the United States in 1819.", passage).verdict == SUPPORTED
+    v = _one("The United States sold Florida to Spain in 1819.", passage)
+    assert v.verdict == CONTRADICTED and "roles reversed" in v.reason, v.reason
+    v = _one("Ken Rosewall beat Rod Laver in the 1969 final.",
+             "Rod Laver took the 1969 title, overcoming Ken Rosewall in a four-set final.")
+    assert v.verdict == CONTRADICTED, v.reason
+    v = _one("In 1571 the Ottoman fleet defeated the Holy League.",
+             "In 1571 the Ottoman navy was beaten by the Holy League at Lepanto.")
+    assert v.verdict == CONTRADICTED, v.reason

@@ -18,6 +18,7 @@ RELATIONS = {
     "teach": "teach", "tutor": "teach", "instruct": "teach", "mentor": "teach", "sell": "sell",
     "find": "find", "track": "find", "rescue": "rescue", "succeed": "succeed", "precede": "precede", "employ": "employ",
 }
+TRADE = {"sell", "buy"}
 # converse verbs: "X lost to Y" = "Y defeated X"
 CONVERSE = {"lose": "defeat", "buy": "sell", "serve": "employ"}
 CONVERSE_PREPS = {"lose": ("to", "against"), "study": ("under", "with"), "learn": ("from",), "buy": ("from",)}
@@ -35,7 +36,7 @@ def _name_at(a: Analysis, index: int) -> str:
         if t.head == index and t.dep == "appos":
             return _name_at(a, t.i)
     for name, head in a.names.items():
-        if a.toks[head].head == index and a.toks[head].dep in ("compound", "appos", "poss"):
+        if a.toks[head].head == index and a.toks[head].dep in ("compound", "appos", "poss", "amod"):
             return name
     return ""
 
@@ -45,12 +46,14 @@ def _children(toks: tuple[Tok, ...], index: int, deps: tuple[str, ...]) -> list[
 
 
 def _objects(toks: tuple[Tok, ...], verb: Tok, preps: tuple[str, ...] = ()) -> list[int]:
-    out = [t.i for t in _children(toks, verb.i, ("dobj", "attr"))]
-    for prep in _children(toks, verb.i, ("prep", "agent")):
+    # the parties of a sale are the seller and the buyer, not the thing sold ("sold the territory to France")
+    direct = [t.i for t in _children(toks, verb.i, ("dobj", "attr"))]
+    out = [] if verb.lemma in TRADE else list(direct)
+    for prep in _children(toks, verb.i, ("prep", "agent", "dative")):
         if prep.text.lower() in preps or (not preps and prep.dep == "agent"):
             out += [t.i for t in _children(toks, prep.i, ("pobj",))]
-    # "his rematch against Deep Blue": the object's own preposition
-    for obj in list(out):
+    # "his rematch against Deep Blue", "sold Ruth's contract to the Yankees": the object's own preposition
+    for obj in direct:
         for prep in _children(toks, obj, ("prep",)):
             if prep.text.lower() in preps:
                 out += [t.i for t in _children(toks, prep.i, ("pobj",))]
@@ -65,13 +68,14 @@ def relations(a: Analysis) -> list[tuple[str, str, str]]:
         if verb.pos not in ("VERB", "AUX", "NOUN"):
             continue
         subjects = [_name_at(a, t.i) for t in _children(toks, verb.i, ("nsubj", "nsubjpass"))]
+        if not subjects and verb.dep in ("advcl", "xcomp", "conj") and verb.head != verb.i:
+            # "Borg won the title, overcoming McEnroe": the participle's subject is its head verb's
+            subjects = [_name_at(a, t.i) for t in _children(toks, verb.head, ("nsubj",))]
         passive = bool(_children(toks, verb.i, ("nsubjpass", "auxpass")))
         if verb.lemma in RELATIONS:
             rel = RELATIONS[verb.lemma]
             preps = ("by",) if passive else ("to",) if rel == "sell" else ()
             objects = _objects(toks, verb, preps)
-            if rel == "sell" and not passive:
-                objects = [i for i in objects if toks[i].dep == "pobj"]
             others = [_name_at(a, i) for i in objects]
             pairs = [(o, s) if passive else (s, o) for s in subjects for o in others]
         elif verb.lemma in CONVERSE_PREPS:
