@@ -95,6 +95,16 @@ GARBLES = [
     # a time or a number inside the relative clause does not end it
     ("The summit was reached by Edmund Hillary, who stood on the top at about 11:30 a.m. on 29 May 1953.",
      ["Hillary:30", "about 11."]),
+    # an apposition is no list; the agent of a passive is the antecedent; a verbless opening is no claim;
+    # a cleft "it" and a demonym are no subjects (data/dev2)
+    ("The opera was composed by Giuseppe Verdi, the Italian master and former organist, in 1871.",
+     ["composed by former organist", "composed by the Italian master"]),
+    ("The engine was designed around 1880 by Karl Benz, who founded a company in Mannheim.",
+     ["Around 1880 by Karl Benz founded", "1880 by Karl Benz founded"]),
+    ("Under the new coach Maria Lopez, and with the captain Ana Ruiz fit again, the team won the cup.",
+     ["Under the new coach Maria Lopez."]),
+    ("The Scottish chemist Joseph Black measured latent heat, but it was James Watt who built the better engine.",
+     ["The Scottish was", "Scottish was James Watt"]),
 ]
 
 

@@ -278,3 +278,10 @@ def test_roles_through_a_sale_a_participle_and_a_demonym():
     v = _one("In 1571 the Ottoman fleet defeated the Holy League.",
              "In 1571 the Ottoman navy was beaten by the Holy League at Lepanto.")
     assert v.verdict == CONTRADICTED, v.reason
+
+
+def test_a_lifespan_in_brackets_is_no_rival_for_another_event():
+    passage = "Giovanni Pierluigi da Palestrina (1525-1594) was the leading composer of Roman church music."
+    assert _one("The mass was written by Palestrina, the leading composer of Roman church music, around 1562.",
+                passage).verdict != CONTRADICTED
+    assert _one("Palestrina was born in 1530.", passage).verdict != SUPPORTED

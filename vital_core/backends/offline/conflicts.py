@@ -289,6 +289,16 @@ def name_stated(name: str, claim: Analysis, context: Context) -> bool:
     return False
 
 
+LIFE_EVENTS = {"bear", "born", "birth", "die", "death", "live", "life", "age"}
+_LIFESPAN = re.compile(r"\((?:c\.\s*|born\s+)?\d{3,4}\s*[-–]\s*\d{2,4}\)|^\s*\d{3,4}\s*[-–]\s*\d{2,4}\b")
+
+
+def _in_lifespan(text: str, value: Value) -> bool:
+    """A year of "(1678-1741)" after a name (or of that bracket read as a clause of its own): the
+    person's birth or death, no other event's date."""
+    return any(m.start() <= value.start < m.end() for m in _LIFESPAN.finditer(text))
+
+
 def _claimed_by_rival(value: Value, claim: Analysis, target: Analysis, rivals: list[Value]) -> bool:
     """The sentence has the claim's value, but for something else: the claim's words stand by another value
     and not by this one ("Children have 20 primary teeth, ... 32 permanent teeth in adults" against "an
@@ -323,7 +333,8 @@ def _anchor(claim: Analysis, value: Value) -> Analysis:
 def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
     """A claim value whose slot the sentence fills with another value, the rest of the claim stated."""
     for value in claim.values:
-        rivals = [v for v in target.values if comparable(value, v)]
+        rivals = [v for v in target.values if comparable(value, v)
+                  and not (_in_lifespan(target.text, v) and not claim.lemmas & LIFE_EVENTS)]
         if not rivals or derivable(value, target):
             continue
         if any(consistent(value, v) for v in rivals):

@@ -14,6 +14,7 @@ import re
 
 from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
 from vital_core.backends.offline.answer_types import (FUNCTION_CAPS, PLACE_WORDS)
+from vital_core.backends.offline.lexicon import DEMONYMS
 from vital_core.backends.offline.nlp import analyse
 
 # Words that signal a finite verb: enough to tell a clause from a noun phrase.
@@ -94,9 +95,15 @@ def _split_clauses(sentence: str) -> list[str]:
     parts = [sentence]
     out: list[str] = []
     subject = _subject(sentence)
+    carry = ""
     for piece in _CLAUSE_SPLIT.split(sentence):
         piece = piece.strip()
         if not piece:
+            continue
+        if carry:
+            piece, carry = f"{carry}, and {piece}", ""
+        if not out and not any(t.pos in ("VERB", "AUX") for t in analyse(piece)):
+            carry = piece      # "Under the chief engineer Goethals, and with Gorgas ..., the Americans succeeded"
             continue
         if out and not _starts_clause(piece):
             words = piece.split()
@@ -107,6 +114,8 @@ def _split_clauses(sentence: str) -> list[str]:
             out[-1] = out[-1].rstrip(". ") + ", " + piece
             continue
         out.append(piece)
+    if carry:
+        out.append(carry)
     return out or parts
 
 
@@ -123,6 +132,11 @@ def _noun_phrase(words_before: str) -> str | None:
     -> "her father", "married William King" -> "William King"; None when it starts with a verb and has
     neither ("to calculate Bernoulli numbers, which is ...": "which" is the whole statement)."""
     words = words_before.split()
+    # the agent of a passive: "invented around 1700 by Bartolomeo Cristofori, who ..." ("the daughter of a
+    # banker, who ..." stays ambiguous, so only "by")
+    after = [i for i, w in enumerate(words[:-1]) if w.lower() == "by"]
+    if after and words[after[-1] + 1][:1].isupper():
+        return " ".join(words[after[-1] + 1:])
     if words[0].lower() in _DETERMINERS or words[0][:1].isupper() or words[0][:1].isdigit() \
             or words[0].lower() in ("about", "around", "some"):
         return words_before
@@ -248,6 +262,8 @@ def _split_list(claim: str) -> list[str]:
         if not last or _has_verb(last.split()):
             continue
         items.append(last)
+        if items[0][:1].isupper() and any(re.match(r"(?:the|a|an)\s+.*\b[a-z]", i) for i in items[1:]):
+            continue   # "Antonio Vivaldi, the Italian composer and violinist": an apposition, not a list
         comma_list = len(items) >= 3
         if not (comma_list or all(i[:1].isupper() for i in items)):
             continue
@@ -311,7 +327,8 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None) -> li
     for n, clause in enumerate(_split_clauses(text)):
         # "..., and they are often called upon": the later clause's pronoun is the sentence's subject
         if n and subject and _LEADING_PRONOUN.match(clause[:1].upper() + clause[1:]) \
-                and subject.split()[0].lower() not in ("he", "she", "it", "they"):
+                and subject.split()[0].lower() not in ("he", "she", "it", "they") \
+                and not _CLEFT.match(clause):
             clause = _LEADING_PRONOUN.sub(subject, clause[:1].upper() + clause[1:], count=1)
         for part in _split_relatives(clause):
             for claim in _split_list(part):
@@ -331,8 +348,8 @@ def sentence_subject_name(sentence: str) -> str | None:
     """
     match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)\s+[a-z]",
                      sentence)
-    if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS:
-        return None
+    if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS or match.group(2).lower() in DEMONYMS:
+        return None     # ("The English polymath Thomas Young": "English" is no subject)
     toks = analyse(sentence)
     span_end = match.end(2)
     inside = [t for t in toks if t.start < span_end and t.text not in ("The", "These", "This", "Those")]
@@ -344,6 +361,7 @@ def sentence_subject_name(sentence: str) -> str | None:
 
 
 _LEADING_PRONOUN = re.compile(r"^(He|She|It|They)\b")
+_CLEFT = re.compile(r"^[Ii]t\s+(?:was|is)\b.*\b(?:who|that)\b")   # "it was Champollion who ...": no antecedent
 
 
 def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
