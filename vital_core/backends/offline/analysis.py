@@ -33,7 +33,7 @@ _INSTITUTIONS = {"hospital", "college", "cathedral", "church", "chapel", "park",
 _EVENT_HEADS = {"war", "revolution", "crisis", "olympics", "games", "cup", "championship", "championships"}
 _EVENT_PARTS = {"final", "finals", "memorial", "museum", "trophy", "veterans", "draw", "qualifiers", "medal",
                 "record", "winner", "winners", "era", "i", "ii"}
-_NAME_GLUE = {"of", "the", "de", "da", "di", "von", "van", "la", "le", "du", "del"}
+_NAME_GLUE = {"of", "the", "de", "da", "di", "von", "van", "la", "le", "du", "del", "della", "dei", "des", "der", "den"}
 _CAPITAL_RUN = re.compile(r"[A-Z][\w'\-]+(?:,?\s+(?:(?:of|and|for|the|de|on)\s+)*[A-Z][\w'\-]+)+")
 ADJECTIVE_NOUNS = {"lunar": "moon", "solar": "sun", "martian": "mars", "terrestrial": "earth",
                    "papal": "pope", "royal": "king", "naval": "navy", "urban": "city", "maritime": "sea"}

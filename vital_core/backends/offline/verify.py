@@ -98,12 +98,18 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     for p in pieces:
         clauses.append(rest[at:at + len(p)])
         at += len(p)
+    # the topic is the person or thing named most often, counted by its last word ("Johann Sebastian Bach",
+    # then "Bach" in every other sentence), and written as the evidence first gives it in full
     counts: dict[str, int] = {}
+    first_full: dict[str, str] = {}
     for a in analyses:
         for name in a.names:
-            counts[name] = counts.get(name, 0) + 1
+            key = name.split()[-1].lower()
+            counts[key] = counts.get(key, 0) + 1
+            if key not in first_full or len(first_full[key].split()) < 2 <= len(name.split()):
+                first_full[key] = name
     ranked = sorted(counts.items(), key=lambda kv: -kv[1])
-    topics = {ranked[0][0]} if ranked and ranked[0][1] >= TOPIC_MENTIONS else set()
+    topics = {first_full[ranked[0][0]]} if ranked and ranked[0][1] >= TOPIC_MENTIONS else set()
     topics |= {d.title for d in documents if d.title}
     _with_possible_antecedents(narratives, dict(zip(sentences, analyses)), dict(zip(sentences, clauses)))
     return EvidenceIndex(sentences, vectors, analyses, clauses, joined(analyses) if analyses else None, topics)
