@@ -105,6 +105,9 @@ GARBLES = [
      ["Under the new coach Maria Lopez."]),
     ("The Scottish chemist Joseph Black measured latent heat, but it was James Watt who built the better engine.",
      ["The Scottish was", "Scottish was James Watt"]),
+    # a list whose items carry their own lead-in, after another phrase with "and", is left whole
+    ("The suite has four dances for flute and harp, one for each of dawn, noon, dusk and night.",
+     ["for one for each", "dances for noon", "dances for dusk"]),
 ]
 
 

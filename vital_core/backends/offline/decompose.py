@@ -258,6 +258,8 @@ def _split_list(claim: str) -> list[str]:
         if not take:
             continue
         pieces, prefix_words, items = before
+        if pieces and prefix_words or any(len(i.split()) >= 3 and _lead_in_cut(i.split()) for i in items[1:]):
+            continue   # "concertos for violin and strings, one for each of spring, summer and winter": whose lead-in?
         last = " ".join(take).rstrip(",.;:")
         if not last or _has_verb(last.split()):
             continue
