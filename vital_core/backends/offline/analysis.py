@@ -294,13 +294,18 @@ def _spelled_out(acronym: str, target: Analysis) -> bool:
     return False
 
 
+@lru_cache(maxsize=20_000)
+def _word_pattern(phrase: str) -> re.Pattern:
+    return re.compile(rf"\b{re.escape(phrase)}\b")
+
+
 def name_found(name: str, target: Analysis) -> bool:
     """Is the name stated in ``target``, whole, by another form, or word by word (not a namesake)?"""
     if re.fullmatch(r"[A-Z]{2,6}", name) and _spelled_out(name, target):
         return True
     keys = lexicon.expansions(name)
     lowered = target.lowered
-    if keys & target.name_keys or any(re.search(rf"\b{re.escape(k)}\b", lowered) for k in keys if len(k) > 2):
+    if keys & target.name_keys or any(_word_pattern(k).search(lowered) for k in keys if len(k) > 2):
         return True
     if lexicon.place_kind(name) == "country" and any(lexicon.within(other, name) for other in target.names):
         return True     # "British" is stated by "English", "American" by "Texas"; never the reverse

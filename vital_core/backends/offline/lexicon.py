@@ -52,7 +52,7 @@ SYNONYM_GROUPS = [
 ]
 # Two words that together say what one word says ("lost their lives" = "died", "gave birth" = "delivered"):
 # a text holding both words states the one word too (``analysis.build``), on either side of a comparison.
-PHRASES = {"die": (("lose", "life"), ("pass", "away")), "altitude": (("sea", "level"),), "deliver": (("give", "birth"),),
+PHRASES = {"die": (("lose", "life"), ("pass", "away")), "altitude": (("sea", "level"),), "bear": (("come", "world"),), "deliver": (("give", "birth"),),
            "start": (("get", "way"),), "remarry": (("wed", "again"), ("marry", "again")),
            "abandon": (("give", "up"),), "accept": (("take", "on"),), "found": (("set", "up"),),
            "surrender": (("give", "in"),), "open": (("let", "through"), ("let", "in")), "sink": (("go", "down"),),
