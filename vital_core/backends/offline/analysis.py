@@ -324,7 +324,10 @@ def name_found(name: str, target: Analysis) -> bool:
         return True
     if len(core) >= 2 and core[-1] in words:
         # "Shakespeare" for "William Shakespeare"; but "Pierre Curie" is not "Marie Curie"
-        rivals = [n for n in target.names if n.lower().split()[-1:] == core[-1:] and len(n.split()) >= 2]
+        mine = {w.lower().strip(".,") for w in name.split()}
+        # a shorter form of the same name ("Yuri Gagarin" for "Yuri Alekseyevich Gagarin") is no rival
+        rivals = [n for n in target.names if n.lower().split()[-1:] == core[-1:] and len(n.split()) >= 2
+                  and not {w.lower().strip(".,") for w in n.split()} <= mine]
         return not rivals
     # "Great Wall" for "Great Wall of China", "Hubble" for "Hubble Space Telescope"
     return any(re.match(rf"{re.escape(n.lower())}\b", name.lower()) and n.lower() not in FUNCTION_CAPS
