@@ -285,3 +285,10 @@ def test_a_lifespan_in_brackets_is_no_rival_for_another_event():
     assert _one("The mass was written by Palestrina, the leading composer of Roman church music, around 1562.",
                 passage).verdict != CONTRADICTED
     assert _one("Palestrina was born in 1530.", passage).verdict != SUPPORTED
+
+
+def test_an_opposite_word_conflicts_only_where_the_rest_of_the_claim_is_said():
+    docs = [Document(id="D1", text="In 1994, after the first free elections, Ada Okafor became the first woman to lead "
+                                   "the party. Okafor was jailed for ten years before her release in 1990.")]
+    v = verdict("In 1994, after the first free elections, Ada Okafor became the first woman to lead the party.", docs)
+    assert v.verdict == SUPPORTED, v.reason

@@ -476,7 +476,9 @@ def antonym_conflict(claim: Analysis, target: Analysis, context: Context) -> str
             continue
         opposite = next((o for o in sorted(OPPOSITES.get(lemma, set()) | OPPOSITES.get(word.lower(), set()))
                          if o in target_words), None)
-        if opposite and rest_coverage(claim, context.joined, skip_lemmas={lemma}) >= REST_COVERAGE:
+        # the rest of the claim stated in this clause too, not only with the best-aligned sentence
+        if opposite and rest_coverage(claim, context.joined, skip_lemmas={lemma}) >= REST_COVERAGE \
+                and rest_coverage(claim, target, skip_lemmas={lemma}, soft=True) >= REST_COVERAGE:
             return f"opposite wording: the claim says '{word}', the evidence says '{opposite}'"
     return None
 
