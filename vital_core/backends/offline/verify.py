@@ -57,6 +57,7 @@ TOPIC_MENTIONS = 3          # the most frequent name is the evidence's topic whe
 PREDICATE_FREE = 0.75       # this close, the main verb may be paraphrased beyond the lexicon
 WINDOW_MARGIN = 0.20        # sentences this close to the best one join the window that supports a claim
 SUBSTITUTION_SENTENCE_MIN = 0.75
+CLAUSE_MIN_ITEMS = 3         # words, names and values a clause of a claim needs to be compared on its own
 
 
 @dataclass
@@ -358,6 +359,9 @@ def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex
             quote = index.sentences[i]
             return ClaimVerdict(SUPPORTED, f"supported: the evidence says so in the same words — \"{_quote(quote)}\"",
                                 quote, float(sims[i]))
+    # a clause of the claim judges alone only when it says enough ("is now in the Louvre in Paris" is
+    # one name beside the one in conflict: too little to tell the same statement from another)
+    clauses = [c for c in clauses if len(c.content) + len(c.names) + len(c.values) >= CLAUSE_MIN_ITEMS]
     verdict = _contradiction([claim] + clauses, index, top, sims)
     if verdict is not None:
         return verdict
