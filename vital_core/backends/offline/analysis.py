@@ -294,6 +294,17 @@ def _spelled_out(acronym: str, target: Analysis) -> bool:
     return False
 
 
+def _word_forms(target: Analysis) -> set[str]:
+    """The target's words singularised, and its lemmas: built once per analysis (and again only if
+    words were added to it since)."""
+    size = len(target.words) + len(target.lemmas)
+    cached = target.__dict__.get("_word_forms")
+    if cached is None or cached[0] != size:
+        cached = (size, {_singular(w.strip(".,")) for w in target.words} | target.lemmas)
+        target.__dict__["_word_forms"] = cached
+    return cached[1]
+
+
 @lru_cache(maxsize=20_000)
 def _word_pattern(phrase: str) -> re.Pattern:
     return re.compile(rf"\b{re.escape(phrase)}\b")
@@ -312,7 +323,7 @@ def name_found(name: str, target: Analysis) -> bool:
     tokens = [_singular(w.lower().strip(".,")) for w in name.replace("'s", "").split()
               if w.lower() not in _NAME_GLUE]
     core = [t for t in tokens if t not in GENERIC_HEADS and t not in TITLES] or tokens
-    words = {_singular(w.strip(".,")) for w in target.words} | target.lemmas
+    words = _word_forms(target)
     for other in target.names:
         extra = set(other.lower().split()) - set(name.lower().split())
         if set(name.lower().split()) < set(other.lower().split()) and any(len(e.strip(".")) == 1 for e in extra):

@@ -11,6 +11,7 @@ difference, and to decide whether two different names compete for one role
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from vital_core.backends.offline.answer_types import CITIES, COUNTRIES, MULTIWORD_PLACES, US_STATES
 
@@ -131,6 +132,7 @@ def acronym(phrase: str) -> str:
     return "".join(letters).lower() if len(letters) >= 2 else ""
 
 
+@lru_cache(maxsize=50_000)
 def canonical_place(name: str) -> str:
     """A country, demonym or alias written one way: "French" -> "france", "UK" -> "united kingdom"."""
     key = name.lower().strip(" .")
@@ -170,7 +172,8 @@ def place_kind(name: str) -> str:
     return ""
 
 
-def expansions(name: str, words: bool = False) -> set[str]:
+@lru_cache(maxsize=50_000)
+def expansions(name: str, words: bool = False) -> frozenset[str]:
     """Other ways of writing a name: its acronym, its long form, its country; with ``words``, also what
     each of its words names ("East African" mentions Africa)."""
     key = name.lower().strip(" .")
@@ -185,4 +188,4 @@ def expansions(name: str, words: bool = False) -> set[str]:
     made = acronym(name)
     if made:
         out.add(made)
-    return {o for o in out if o}
+    return frozenset(o for o in out if o)

@@ -61,7 +61,15 @@ def _objects(toks: tuple[Tok, ...], verb: Tok, preps: tuple[str, ...] = ()) -> l
 
 
 def relations(a: Analysis) -> list[tuple[str, str, str]]:
-    """(relation, doer, receiver) triples between names."""
+    """(relation, doer, receiver) triples between names (worked out once per analysis and its names)."""
+    cached = a.__dict__.get("_relations")
+    if cached is None or cached[0] != len(a.names):
+        cached = (len(a.names), _relations(a))
+        a.__dict__["_relations"] = cached
+    return cached[1]
+
+
+def _relations(a: Analysis) -> list[tuple[str, str, str]]:
     out = []
     toks = a.toks
     for verb in toks:
