@@ -162,6 +162,8 @@ def test_explore_reference_folder_by_path_as_first_request(server, page):
     # a shared link as the server's very first request still gets the app's shell
     assert page.get_by_text("Scoring backend").count() == 1
     sidebar = page.locator("[data-testid='stSidebar']")
+    # count() does not wait: on a loaded machine the sidebar's links are drawn after the page's text
+    sidebar.get_by_role("link", name="Compare variants").wait_for(timeout=30_000)
     assert sidebar.get_by_role("link", name="Compare variants").count() == 1
     # Streamlit's built-in page list (labelled by file name) stays hidden
     assert page.locator("[data-testid='stSidebarNav']").count() == 0
