@@ -12,7 +12,9 @@ first rule that fires decides:
    number/date/measure, or another name of the same kind (person, country,
    city) — see ``conflicts``; each needs the rest of the claim stated there;
 2. ``supported`` when the aligned sentences state every name and value of
-   the claim and most of its words (``SUPPORT_COVERAGE``);
+   the claim and most of its words (``SUPPORT_COVERAGE``), unless a clause of
+   the closest sentence says it of another person in the claim's person's
+   role (then not enough evidence, ``_rivalled``);
 3. ``contradicted`` — substituted wording, against a reference answer only
    (the claim's response sentence follows a reference sentence closely but
    swaps a short span for words the reference never uses);
