@@ -294,15 +294,20 @@ def _spelled_out(acronym: str, target: Analysis) -> bool:
     return False
 
 
-def _word_forms(target: Analysis) -> set[str]:
-    """The target's words singularised, and its lemmas: built once per analysis (and again only if
-    words were added to it since)."""
-    size = len(target.words) + len(target.lemmas)
-    cached = target.__dict__.get("_word_forms")
-    if cached is None or cached[0] != size:
-        cached = (size, {_singular(w.strip(".,")) for w in target.words} | target.lemmas)
-        target.__dict__["_word_forms"] = cached
+def memo(a: Analysis, key: str, version: int, compute):
+    """``compute(a)``, kept on the analysis and worked out again only when ``version`` changes (the
+    verifier adds names and words to evidence analyses after building them: the version counts them)."""
+    cached = a.__dict__.get(key)
+    if cached is None or cached[0] != version:
+        cached = (version, compute(a))
+        a.__dict__[key] = cached
     return cached[1]
+
+
+def _word_forms(target: Analysis) -> set[str]:
+    """The target's words singularised, and its lemmas."""
+    return memo(target, "_word_forms", len(target.words) + len(target.lemmas),
+                lambda a: {_singular(w.strip(".,")) for w in a.words} | a.lemmas)
 
 
 @lru_cache(maxsize=20_000)

@@ -312,22 +312,21 @@ def _claimed_by_rival(value: Value, claim: Analysis, target: Analysis, rivals: l
         and not _said_near(claim, target, own, skip, with_names=True)
 
 
-def _anchor(claim: Analysis, value: Value) -> Analysis:
+def _anchor(claim: Analysis, value: Value) -> Analysis | None:
     """The claim's words that a value in a side clause belongs to: the verb that governs it and the content
-    words next to it ("Born in Venice in 1678, he was ordained ...": 1678 belongs to "born"); nothing when
-    the value belongs to the main verb."""
+    words next to it ("Born in Venice in 1678, he was ordained ...": 1678 belongs to "born"); None when
+    the value belongs to the main verb (all of the claim is its anchor) or no content word is by it."""
     if not claim.toks:
-        return Analysis(text="", toks=())
+        return None
     toks = claim.toks
     p = _token_at(claim, value.start)
-    near = {t.lemma for t in toks[max(0, p - NEIGHBOURHOOD):p + NEIGHBOURHOOD + 1] if _same_clause(toks, p, t.i)}
     governor = _governor(toks, p)
     if governor is None or toks[governor].dep == "ROOT" or governor and toks[governor].text[:1].isupper():
-        # (a capitalised verb mid-sentence is a title's word: "his 'I Have a Dream' speech in 1965")
-        return Analysis(text="", toks=())    # the value is the claim's main statement: all of it is its anchor
+        return None     # (a capitalised verb mid-sentence is a title's word: "his 'I Have a Dream' speech in 1965")
+    near = {t.lemma for t in toks[max(0, p - NEIGHBOURHOOD):p + NEIGHBOURHOOD + 1] if _same_clause(toks, p, t.i)}
     near.add(toks[governor].lemma)
     words = {lemma: word for lemma, word in claim.content.items() if lemma in near}
-    return Analysis(text=claim.text, toks=(), content=words)
+    return Analysis(text=claim.text, toks=(), content=words) if words else None
 
 
 def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
@@ -347,8 +346,8 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
         if any(l in EVENT_QUALIFIERS and not lemma_found(l, context.joined) for l in claim.content):
             continue   # another value is unknown too (a different event), or the claim's own value is stated
         anchor = _anchor(claim, value)
-        if anchor.content and not _said_near(anchor, target, [_token_at(target, v.start) for v in rivals],
-                                             {value.dim.lstrip("#")}):
+        if anchor is not None and not _said_near(anchor, target, [_token_at(target, v.start) for v in rivals],
+                                                 {value.dim.lstrip("#")}):
             continue   # "Born in 1678, he was ordained": 1703 stands by "priest", not by "born"
         if rest_coverage(claim, context.joined, skip_value=value, soft=True) >= REST_COVERAGE and \
                 rest_coverage(claim, _with_subject(target, context), skip_value=value, soft=True) >= REST_COVERAGE:

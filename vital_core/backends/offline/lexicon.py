@@ -47,7 +47,7 @@ SYNONYM_GROUPS = [
     "attack strike bomb", "operate run manage", "headquarters base headquarter",
     "mass crowd gather throng congregate", "climb clamber scale", "piece fragment chunk", "chip break",
     "demolition dismantling", "demolish dismantle tear", "protest demonstration", "exodus flight",
-    "nickname call name dub", "question challenge dispute", "abandon quit drop", "doctor physician",
+    "question challenge dispute", "abandon quit drop", "doctor physician",
     "declare designate inscribe list", "successful effective", "try attempt", "cross across",
     "think believe estimate reckon", "remarry wed", "altitude elevation height", "execute guillotine behead", "organise organize equip", "inlay inlaid", "decorate adorn ornament",
 ]

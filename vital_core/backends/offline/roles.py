@@ -9,7 +9,7 @@ with the evidence's: the same pair reversed is a contradiction.
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.analysis import Analysis
+from vital_core.backends.offline.analysis import Analysis, memo
 from vital_core.backends.offline.nlp import Tok
 
 RELATIONS = {
@@ -62,11 +62,7 @@ def _objects(toks: tuple[Tok, ...], verb: Tok, preps: tuple[str, ...] = ()) -> l
 
 def relations(a: Analysis) -> list[tuple[str, str, str]]:
     """(relation, doer, receiver) triples between names (worked out once per analysis and its names)."""
-    cached = a.__dict__.get("_relations")
-    if cached is None or cached[0] != len(a.names):
-        cached = (len(a.names), _relations(a))
-        a.__dict__["_relations"] = cached
-    return cached[1]
+    return memo(a, "_relations", len(a.names), _relations)
 
 
 def _relations(a: Analysis) -> list[tuple[str, str, str]]:

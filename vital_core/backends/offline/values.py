@@ -238,41 +238,41 @@ _SHARES = {"half": 0.5, "a half": 0.5, "one half": 0.5, "a quarter": 0.25, "quar
            "three quarters": 0.75, "three-quarters": 0.75, "a third": 1 / 3, "one third": 1 / 3,
            "two thirds": 2 / 3, "two-thirds": 2 / 3}
 _TIME_UNIT = r"(minutes?|hours?|days?|weeks?|fortnights?|months?|years?|decades?|centuries|century)"
+_AMOUNT = rf"(\d+|an?|{'|'.join(k for k in NUMBER_WORDS if NUMBER_WORDS[k] <= 20)})"
+# compiled once: extract_values runs on every claim and evidence sentence
+_SHARE_OF_UNIT = re.compile(rf"\b({'|'.join(sorted(_SHARES, key=len, reverse=True))})\s+(?:of\s+)?an?\s+"
+                            rf"{_TIME_UNIT}\b", re.I)                          # "three-quarters of an hour"
+_HALF_BEFORE_UNIT = re.compile(rf"\b{_AMOUNT}\s+and\s+a\s+half\s+{_TIME_UNIT}\b", re.I)   # "two and a half hours"
+_HALF_AFTER_UNIT = re.compile(rf"\b{_AMOUNT}\s+{_TIME_UNIT}\s+and\s+a\s+half\b", re.I)    # "an hour and a half"
+_ONE_UNIT_AND_MORE = re.compile(rf"\b(an?|one)\s+{_TIME_UNIT}\s+and\s+{_AMOUNT}\s+{_TIME_UNIT}\b", re.I)
+_ONE_SPAN = re.compile(r"\b(?:a|one)\s+(fortnight|decade|century)\b", re.I)   # "a year" is often a rate
+
+
+def _count(word: str) -> float:
+    """"an"/"a" 1, "12" 12, "twelve" 12."""
+    word = word.lower()
+    return float(word) if word.isdigit() else 1.0 if word in ("a", "an") else float(NUMBER_WORDS[word])
 
 
 def _durations(text: str, out: list[Value]) -> str:
     """Spans of time said in words: "three-quarters of an hour" (2700 s), "two and a half hours",
-    "an hour and a half", "a fortnight", "a decade"; appended to ``out``, blanked in the text."""
+    "an hour and a half", "an hour and 48 minutes", "a fortnight", "a decade"; appended to ``out``,
+    blanked in the text."""
     def take(m, amount: float, unit: str) -> str:
         approx, bound = _qualifiers(text, m.start())
         dim, factor = _UNITS[unit.lower()]
         out.append(Value("number", amount * factor, dim=dim, text=m.group(0), approx=approx, bound=bound,
                          start=m.start()))
         return " " * len(m.group(0))
-    shares = "|".join(sorted(_SHARES, key=len, reverse=True))
-    text = re.sub(rf"\b({shares})\s+(?:of\s+)?an?\s+{_TIME_UNIT}\b",
-                  lambda m: take(m, _SHARES[m.group(1).lower()], m.group(2)), text, flags=re.I)
-    amount = rf"(\d+|an?|{'|'.join(k for k in NUMBER_WORDS if NUMBER_WORDS[k] <= 20)})"
 
-    def count(word: str) -> float:
-        word = word.lower()
-        return float(word) if word.isdigit() else 1.0 if word in ("a", "an") else float(NUMBER_WORDS[word])
-    text = re.sub(rf"\b{amount}\s+and\s+a\s+half\s+{_TIME_UNIT}\b",
-                  lambda m: take(m, count(m.group(1)) + 0.5, m.group(2)), text, flags=re.I)
-    text = re.sub(rf"\b{amount}\s+{_TIME_UNIT}\s+and\s+a\s+half\b",
-                  lambda m: take(m, count(m.group(1)) + 0.5, m.group(2)), text, flags=re.I)
-    text = re.sub(rf"\b(an?|one)\s+{_TIME_UNIT}\s+and\s+{amount}\s+{_TIME_UNIT}\b",
-                  lambda m: _sum_of(m, take, count), text, flags=re.I)
-    # "a year" is often a rate ("twice a year"); these three are spans
-    return re.sub(r"\b(?:a|one)\s+(fortnight|decade|century)\b", lambda m: take(m, 1.0, m.group(1)), text,
-                  flags=re.I)
-
-
-def _sum_of(m, take, count) -> str:
-    """"an hour and 48 minutes": 6480 s, said as one span."""
-    first = _UNITS[m.group(2).lower()][1]
-    second = _UNITS[m.group(4).lower()][1]
-    return take(m, 1.0 + count(m.group(3)) * second / first, m.group(2))
+    def one_and_more(m) -> str:     # "an hour and 48 minutes": 6480 s, in hours
+        return take(m, 1.0 + _count(m.group(3)) * _UNITS[m.group(4).lower()][1] / _UNITS[m.group(2).lower()][1],
+                    m.group(2))
+    text = _SHARE_OF_UNIT.sub(lambda m: take(m, _SHARES[m.group(1).lower()], m.group(2)), text)
+    text = _HALF_BEFORE_UNIT.sub(lambda m: take(m, _count(m.group(1)) + 0.5, m.group(2)), text)
+    text = _HALF_AFTER_UNIT.sub(lambda m: take(m, _count(m.group(1)) + 0.5, m.group(2)), text)
+    text = _ONE_UNIT_AND_MORE.sub(one_and_more, text)
+    return _ONE_SPAN.sub(lambda m: take(m, 1.0, m.group(1)), text)
 
 
 def _compound_durations(values: list[Value], text: str) -> list[Value]:
@@ -354,6 +354,11 @@ def extract_values(text: str) -> list[Value]:
 _SAME_TIME = re.compile(r"\b(?:that|the same)\s+(?:night|day|evening|morning|afternoon)\b", re.I)
 
 
+def _names_a_year(v: Value) -> bool:
+    """A year or a dated day that later sentences count from (not "the 1490s")."""
+    return v.kind in ("year", "date") and v.value > 0 and v.dim != "decade"
+
+
 @dataclass(frozen=True)
 class DateContext:
     """The last year and the last full date a narrative has given, for the sentences after it."""
@@ -363,7 +368,7 @@ class DateContext:
     def after(self, values: list[Value]) -> "DateContext":
         year, date = self.year, self.date
         for v in values:
-            if v.kind in ("year", "date") and v.value > 0 and v.dim != "decade":
+            if _names_a_year(v):
                 year = int(v.value)
             if v.kind == "date" and v.value and v.month and v.day:
                 date = v
@@ -379,7 +384,7 @@ def in_context(values: list[Value], text: str, context: DateContext) -> list[Val
     for v in values:
         if v.kind == "date" and not v.value and v.month and year:
             v = Value("date", float(year), text=v.text, month=v.month, day=v.day, start=v.start)
-        elif v.kind in ("year", "date") and v.value > 0 and v.dim != "decade":
+        elif _names_a_year(v):
             year = int(v.value)
         out.append(v)
         later = whole_years(v)

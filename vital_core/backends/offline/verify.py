@@ -39,7 +39,7 @@ from vital_core.backends.offline.conflicts import (antonym_conflict, name_confli
 from vital_core.backends.offline.decompose import resolve_pronouns, split_sentences
 from vital_core.backends.offline.embedder import embed
 from vital_core.backends.offline.evidence_units import clauses_of
-from vital_core.backends.offline.values import DateContext, in_context
+from vital_core.backends.offline.values import DateContext, Value, in_context
 from vital_core.backends.offline.wording import substitution
 
 NO_EVIDENCE_REASON = "not judged: no evidence was given and the offline backend has no world knowledge"
@@ -96,7 +96,8 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     pieces = [clauses_of(s) for s in sentences]
     flat = analyse_texts(sentences + [c for p in pieces for c in p])
     analyses, rest = flat[:len(sentences)], flat[len(sentences):]
-    _dates_in_context(narratives, dict(zip(sentences, analyses)))
+    by_text = dict(zip(sentences, analyses))
+    _dates_in_context(narratives, by_text)
     clauses, at = [], 0
     for p in pieces:
         clauses.append(rest[at:at + len(p)])
@@ -114,7 +115,7 @@ def build_index(documents: list[Document]) -> EvidenceIndex:
     ranked = sorted(counts.items(), key=lambda kv: -kv[1])
     topics = {first_full[ranked[0][0]]} if ranked and ranked[0][1] >= TOPIC_MENTIONS else set()
     topics |= {d.title for d in documents if d.title}
-    _with_possible_antecedents(narratives, dict(zip(sentences, analyses)), dict(zip(sentences, clauses)))
+    _with_possible_antecedents(narratives, by_text, dict(zip(sentences, clauses)))
     return EvidenceIndex(sentences, vectors, analyses, clauses, joined(analyses) if analyses else None, topics)
 
 
@@ -235,7 +236,7 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
 CLAUSE_BINDING = 0.6   # a clause holding the claim's value and this share of its other words states the value
 
 
-def _bound_in_clause(value, claim: Analysis, clauses: list[Analysis]) -> bool:
+def _bound_in_clause(value: Value, claim: Analysis, clauses: list[Analysis]) -> bool:
     """The value stands in a clause that says most of the rest of the claim: "Official dismantling got under
     way in June 1990" states "demolition started in June 1990" though the sentence goes on to 3 October."""
     return any(conflicts.value_found(value, [clause]) and
@@ -243,7 +244,7 @@ def _bound_in_clause(value, claim: Analysis, clauses: list[Analysis]) -> bool:
 
 
 def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex, aligned: list[Analysis],
-                   clauses: list[Analysis] = ()) -> tuple[list[str], list[str], float]:
+                   clauses: list[Analysis]) -> tuple[list[str], list[str], float]:
     """(names and values not stated, words not stated, weighted coverage) of the claim over the window.
 
     A name the evidence is about (``topics``: "Alan Turing" in a biography, where most sentences say "he")
