@@ -45,6 +45,7 @@ from vital_core.story import judge_story   # the stories' rule, shared with benc
 
 REPO = Path(__file__).resolve().parents[1]
 DEV = REPO / "data" / "dev"
+SETS = ("dev", "dev2", "train_a", "train_b", "holdout", "holdout2")
 LABELS = (SUPPORTED, CONTRADICTED, NOT_ENOUGH_EVIDENCE)
 SHORT = {SUPPORTED: "sup", CONTRADICTED: "con", NOT_ENOUGH_EVIDENCE: "nee"}
 
@@ -199,9 +200,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--part", choices=("cases", "triples"), action="append")
     parser.add_argument("--errors", action="store_true", help="list the cases the verifier gets wrong")
     parser.add_argument("--json", help="also write the figures to this JSON file")
-    parser.add_argument("--set", choices=("dev", "dev2", "holdout"), default="dev",
-                        help="data/dev and data/dev2 (rules were tuned on their errors) or data/holdout "
-                             "(written without reading the verifier; measured, its errors never read)")
+    parser.add_argument("--set", choices=SETS, default="dev",
+                        help="data/dev and data/dev2 (rules were tuned on their errors), data/train_a and "
+                             "data/train_b (written without reading the verifier, to fit learned parts on), "
+                             "data/holdout and data/holdout2 (written without reading the verifier; measured, "
+                             "their errors never read)")
     args = parser.parse_args(argv)
     parts = args.part or ["cases", "triples"]
     folder = REPO / "data" / args.set

@@ -255,12 +255,12 @@ def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
     topic = joined([index.everything, _names_only(index.topics)]) if index.everything else together
     unstated = [n for n in claim.names if not name_found(n, nearby)
                 and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
-    unstated += [v.text for v in claim.values if not conflicts.value_bound(v, claim, aligned + [joined(aligned)])
-                 and not _bound_in_clause(v, claim, clauses)]
+    values = [v.text for v in claim.values if not conflicts.value_bound(v, claim, aligned + [joined(aligned)])
+              and not _bound_in_clause(v, claim, clauses)]
     words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together, soft=True)]
     coverage = max([rest_coverage(claim, w, soft=True, by_rarity=True) for w in window]
                    + [rest_coverage(claim, together, soft=True, by_rarity=True)])
-    return unstated, words, coverage
+    return unstated, values, words, coverage
 
 
 def _names_only(names) -> Analysis:
@@ -274,33 +274,57 @@ def _polarity_agrees(claim: Analysis, unit: Analysis) -> bool:
     return not (claim.predicate and claim.predicate in unit.negated)
 
 
-def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict:
+@dataclass
+class SupportSignals:
+    """What the aligned evidence says of a claim, measured: the inputs of the support decision."""
+    best: float                 # cosine of the closest evidence sentence
+    second: float               # cosine of the next one
+    coverage: float             # share of the claim's words stated (rarity-weighted, soft matches)
+    unstated_names: list[str]
+    unstated_values: list[str]
+    missing_words: list[str]    # content words not stated in the window, as written in the claim
+    content_words: int
+    predicate_ok: bool
+    polarity_ok: bool
+    quote: str
+
+    @property
+    def unstated(self) -> list[str]:
+        return self.unstated_names + self.unstated_values
+
+
+def _support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> SupportSignals:
     best = float(sims[top[0]])
     window = [index.analyses[i] for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
-    # a name may be stated in the sentence just before (its subject), as "He ..." continues it
-
     aligned = [i for i in top if float(sims[i]) >= ALIGN_MIN]
-    unstated, words, coverage = _missing_parts(claim, window, index, [index.analyses[i] for i in aligned],
-                                               [c for i in aligned for c in index.clauses[i]])
-    quote = index.sentences[top[0]]
+    names, values, words, coverage = _missing_parts(claim, window, index, [index.analyses[i] for i in aligned],
+                                                    [c for i in aligned for c in index.clauses[i]])
     others_found = sum(lemma_found(l, joined(window), soft=True) for l in claim.content if l != claim.predicate)
     predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
                     or best >= PREDICATE_FREE or others_found >= 2
                     or claim.predicate in conflicts.DIMENSION_WORDS
                     or any(conflicts.same_relation(claim, w) for w in window))
+    return SupportSignals(best, float(sims[top[1]]) if len(top) > 1 else 0.0, coverage, names, values, words,
+                          len(claim.content), predicate_ok, _polarity_agrees(claim, index.analyses[top[0]]),
+                          index.sentences[top[0]])
+
+
+def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict:
+    s = _support_signals(claim, index, top, sims)
+    best, coverage, quote = s.best, s.coverage, s.quote
     needed = next(c for sim, c in SUPPORT_COVERAGE if best >= sim)
-    long_paraphrase = (len(claim.content) >= LONG_CLAIM_WORDS and best >= LONG_CLAIM_SIM
+    long_paraphrase = (s.content_words >= LONG_CLAIM_WORDS and best >= LONG_CLAIM_SIM
                        and coverage >= LONG_CLAIM_COVERAGE)
-    if best >= SUPPORT_SIM and not unstated and (coverage >= needed and predicate_ok or long_paraphrase) \
-            and _polarity_agrees(claim, index.analyses[top[0]]):
+    if best >= SUPPORT_SIM and not s.unstated and (coverage >= needed and s.predicate_ok or long_paraphrase) \
+            and s.polarity_ok:
         return ClaimVerdict(SUPPORTED, f"supported: the evidence states it (similarity {best:.2f}, "
                                        f"{coverage:.0%} of its words) — \"{_quote(quote)}\"", quote, best)
-    if unstated:
-        reason = f"not enough evidence: the evidence does not mention {'; '.join(unstated)}"
-    elif not predicate_ok:
+    if s.unstated:
+        reason = f"not enough evidence: the evidence does not mention {'; '.join(s.unstated)}"
+    elif not s.predicate_ok:
         reason = f"not enough evidence: the evidence does not say '{claim.content.get(claim.predicate, claim.predicate)}'"
-    elif words:
-        reason = f"not enough evidence: the closest evidence does not say {', '.join(repr(w) for w in words[:4])}"
+    elif s.missing_words:
+        reason = f"not enough evidence: the closest evidence does not say {', '.join(repr(w) for w in s.missing_words[:4])}"
     else:
         reason = "not enough evidence: the closest evidence does not state the claim the same way"
     return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"{reason} (closest: \"{_quote(quote)}\", similarity {best:.2f})",
