@@ -1,7 +1,7 @@
 """Quality and speed of the offline backend, measured on the VitalErrors NQ records.
 
-    python -m bench.bench_offline_quality              # all three parts
-    python -m bench.bench_offline_quality --part importance|detection|speed
+    python -m bench.bench_offline_quality              # all four parts
+    python -m bench.bench_offline_quality --part importance|detection|speed|verifier
     python -m bench.bench_offline_quality --calibrate  # refit importance weights, print them
 
 1. Importance agreement with people. The decomposition of
@@ -25,6 +25,10 @@
    texts the pipeline embeds (collected by wrapping the embedder during an
    untimed run), both from cold caches and alternated; and cold start in a
    fresh process.
+
+4. The verifier on unseen wording: the claim/passage cases of the sets
+   written without reading the verifier (``bench_verifier.UNSEEN_SETS``),
+   pooled; accuracy and false contradictions. The sidebar banner shows it.
 
 Reads ``../shared/reference-data/vitalerrors-nq`` in place (never copied).
 """
@@ -51,6 +55,7 @@ from vital_core.model import (EVIDENCE_REFERENCE, IMPORTANCE_LABELS, LESS_IMPORT
                               SUPPORTED, CONTRADICTED, VITAL, Document, strip_generation_prefix)
 from vital_core.pipeline import run_sync, score_example
 from vital_core.labelling import read_records, record_subclaims, label_records
+from bench.bench_verifier import unseen_case_figures
 
 DATA = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq"
 CONDITIONS = ("normal", "missing", "wrong")
@@ -410,9 +415,18 @@ def part_speed(backend: OfflineBackend) -> dict:
             "cold_first": cold["first"], "cold_process": cold_total}
 
 
+def part_verifier() -> dict:
+    figures = unseen_case_figures()
+    print(f"\n4. Verifier on unseen wording ({figures['cases']} claim/passage cases of "
+          f"{', '.join('data/' + s for s in figures['sets'])}; written without reading the verifier)")
+    print(f"   accuracy {figures['accuracy_unseen']:.3f}   (target >= 0.80)   false contradictions "
+          f"{figures['false_contradictions_unseen']:.3f}   (target <= 0.05)")
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=("importance", "detection", "speed"), action="append",
+    parser.add_argument("--part", choices=("importance", "detection", "speed", "verifier"), action="append",
                         help="run only this part (repeatable); default: all")
     parser.add_argument("--calibrate", action="store_true",
                         help="refit the importance weights and thresholds on the human labels and print them")
@@ -426,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     backend = OfflineBackend()
     backend.warm_up()
-    parts = args.part or ["importance", "detection", "speed"]
+    parts = args.part or ["importance", "detection", "speed", "verifier"]
     figures = {}
     if "importance" in parts:
         figures["importance"] = part_importance(backend)
@@ -434,6 +448,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["detection"] = part_detection(backend)
     if "speed" in parts:
         figures["speed"] = part_speed(backend)
+    if "verifier" in parts:
+        figures["verifier"] = part_verifier()
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2))
     return 0

@@ -46,6 +46,8 @@ from vital_core.story import judge_story   # the stories' rule, shared with benc
 REPO = Path(__file__).resolve().parents[1]
 DEV = REPO / "data" / "dev"
 SETS = ("dev", "dev2", "train_a", "train_b", "holdout", "holdout2")
+# written without reading the verifier, and their errors never read: the figure a user should believe
+UNSEEN_SETS = ("train_a", "train_b", "holdout", "holdout2")
 LABELS = (SUPPORTED, CONTRADICTED, NOT_ENOUGH_EVIDENCE)
 SHORT = {SUPPORTED: "sup", CONTRADICTED: "con", NOT_ENOUGH_EVIDENCE: "nee"}
 
@@ -97,6 +99,14 @@ def case_figures(results: list[tuple[dict, object]]) -> dict:
             "confusion": {f"{g}->{p}": confusion.get((g, p), 0) for g in LABELS for p in LABELS},
             "per_class": {k: sum(v) / len(v) for k, v in sorted(per_class.items())},
             "per_class_n": {k: len(v) for k, v in sorted(per_class.items())}}
+
+
+def unseen_case_figures() -> dict:
+    """The cases of every unseen set pooled: what the verifier gets right on wording it was not tuned on."""
+    results = [r for name in UNSEEN_SETS for r in run_cases(load_jsonl(REPO / "data" / name / "verifier_cases.jsonl"))]
+    figures = case_figures(results)
+    return {"accuracy_unseen": figures["accuracy"], "false_contradictions_unseen": figures["false_contradictions"],
+            "cases": figures["n"], "sets": list(UNSEEN_SETS)}
 
 
 def print_cases(fig: dict, results, show_errors: bool) -> None:

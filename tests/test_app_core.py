@@ -198,12 +198,13 @@ def test_settings_never_hold_the_key(monkeypatch):
 def test_offline_quality_banner_reads_the_benchmark_json(tmp_path):
     figures = {"importance": {"normal": {"offline": 0.5, "offline_cv": 0.41, "gpt-4o": 0.40},
                               "missing": {"offline": 0.3, "offline_cv": 0.22}},
-               "detection": {"rlp_wrong": 0.92, "false_flag_missing": 0.06}, "speed": {"median": 0.21}}
+               "detection": {"rlp_wrong": 0.92, "false_flag_missing": 0.06},
+               "verifier": {"accuracy_unseen": 0.576, "cases": 476}, "speed": {"median": 0.21}}
     path = tmp_path / "quality.json"
     path.write_text(json.dumps(figures))
     line = settings.describe_quality(settings.offline_quality(path))
     assert line == ("importance κ vs people (held out) normal 0.41, missing 0.22; wrong key answer flagged 92%; "
-                    "false flags 6%; median 0.21 s per response")
+                    "false flags 6%; fact checks right on unseen text 58% of 476; median 0.21 s per response")
     path.write_text("{broken")
     assert settings.offline_quality(path) is None
 

@@ -271,7 +271,8 @@ def offline_quality(path: Path = OFFLINE_QUALITY_FILE) -> dict | None:
 def describe_quality(figures: dict | None) -> str:
     """One line for the sidebar banner from the figures ``bench/bench_offline_quality.py --json``
     writes: ``importance`` {condition: {"offline", "offline_cv", "gpt-4o", ...}}, ``detection``
-    {"rlp_wrong", "false_flag_missing", ...} and ``speed`` {"median", ...}."""
+    {"rlp_wrong", "false_flag_missing", ...}, ``verifier`` {"accuracy_unseen", "cases"} and ``speed``
+    {"median", ...}."""
     if not figures:
         return "quality figures: see README"
     parts = []
@@ -292,6 +293,11 @@ def describe_quality(figures: dict | None) -> str:
             parts.append(f"wrong key answer flagged {float(detection['rlp_wrong']):.0%}")
         if isinstance(detection.get("false_flag_missing"), (int, float)):
             parts.append(f"false flags {float(detection['false_flag_missing']):.0%}")
+    verifier = figures.get("verifier")
+    if isinstance(verifier, dict) and isinstance(verifier.get("accuracy_unseen"), (int, float)):
+        cases = verifier.get("cases")
+        parts.append(f"fact checks right on unseen text {float(verifier['accuracy_unseen']):.0%}"
+                     + (f" of {cases}" if isinstance(cases, int) else ""))
     speed = figures.get("speed")
     if isinstance(speed, dict) and isinstance(speed.get("median"), (int, float)):
         parts.append(f"median {float(speed['median']):.2f} s per response")
