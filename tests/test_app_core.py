@@ -204,7 +204,7 @@ def test_offline_quality_banner_reads_the_benchmark_json(tmp_path):
     path.write_text(json.dumps(figures))
     line = settings.describe_quality(settings.offline_quality(path))
     assert line == ("importance κ vs people (held out) normal 0.41, missing 0.22; wrong key answer flagged 92%; "
-                    "false flags 6%; fact checks right on unseen text 58% of 476; median 0.21 s per response")
+                    "false flags 6%; fact checks right on 58% of 476 unseen cases; median 0.21 s per response")
     path.write_text("{broken")
     assert settings.offline_quality(path) is None
 

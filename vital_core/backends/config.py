@@ -296,8 +296,8 @@ def describe_quality(figures: dict | None) -> str:
     verifier = figures.get("verifier")
     if isinstance(verifier, dict) and isinstance(verifier.get("accuracy_unseen"), (int, float)):
         cases = verifier.get("cases")
-        parts.append(f"fact checks right on unseen text {float(verifier['accuracy_unseen']):.0%}"
-                     + (f" of {cases}" if isinstance(cases, int) else ""))
+        parts.append(f"fact checks right on {float(verifier['accuracy_unseen']):.0%} of "
+                     + (f"{cases} unseen cases" if isinstance(cases, int) else "unseen cases"))
     speed = figures.get("speed")
     if isinstance(speed, dict) and isinstance(speed.get("median"), (int, float)):
         parts.append(f"median {float(speed['median']):.2f} s per response")
