@@ -44,7 +44,7 @@ from vital_core.pipeline import run_sync, score_example
 from vital_core.story import judge_story   # the stories' rule, shared with bench_story
 
 REPO = Path(__file__).resolve().parents[1]
-DEV = REPO / "data" / "dev"
+DATA = REPO / "data"
 SETS = ("dev", "dev2", "train_a", "train_b", "holdout", "holdout2")
 # written without reading the verifier, and their errors never read: the figure a user should believe
 UNSEEN_SETS = ("train_a", "train_b", "holdout", "holdout2")
@@ -103,7 +103,7 @@ def case_figures(results: list[tuple[dict, object]]) -> dict:
 
 def unseen_case_figures() -> dict:
     """The cases of every unseen set pooled: what the verifier gets right on wording it was not tuned on."""
-    results = [r for name in UNSEEN_SETS for r in run_cases(load_jsonl(REPO / "data" / name / "verifier_cases.jsonl"))]
+    results = [r for name in UNSEEN_SETS for r in run_cases(load_jsonl(DATA / name / "verifier_cases.jsonl"))]
     figures = case_figures(results)
     return {"accuracy_unseen": figures["accuracy"], "false_contradictions_unseen": figures["false_contradictions"],
             "cases": figures["n"], "sets": list(UNSEEN_SETS)}
@@ -217,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
                              "their errors never read)")
     args = parser.parse_args(argv)
     parts = args.part or ["cases", "triples"]
-    folder = REPO / "data" / args.set
+    folder = DATA / args.set
     print(f"set: {folder.relative_to(REPO)}")
     backend = OfflineBackend()
     backend.warm_up()

@@ -1,23 +1,14 @@
 """The verifier's data sets keep the layout that bench_verifier reads (data/dev/README.md)."""
-import json
-from pathlib import Path
-
 import pytest
 
-from bench.bench_verifier import SETS
-
-DATA = Path(__file__).resolve().parents[1] / "data"
+from bench.bench_verifier import DATA, SETS, load_jsonl
 LABELS = {"supported", "contradicted", "not_enough_evidence"}
 QUERY_TYPES = {"single-answer", "open-ended"}
 
 
-def _records(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
 @pytest.mark.parametrize("name", SETS)
 def test_cases_have_unique_ids_a_known_label_and_a_passage(name):
-    cases = _records(DATA / name / "verifier_cases.jsonl")
+    cases = load_jsonl(DATA / name / "verifier_cases.jsonl")
     assert len(cases) >= 98
     assert len({c["id"] for c in cases}) == len(cases)
     for c in cases:
@@ -29,7 +20,7 @@ def test_cases_have_unique_ids_a_known_label_and_a_passage(name):
 
 @pytest.mark.parametrize("name", SETS)
 def test_triples_differ_only_at_the_key_sentence(name):
-    for t in _records(DATA / name / "paragraph_triples.jsonl"):
+    for t in load_jsonl(DATA / name / "paragraph_triples.jsonl"):
         normal, missing, wrong = (t["responses"][k] for k in ("normal", "missing", "wrong"))
         assert t["query_type"] in QUERY_TYPES and t["documents"], t["id"]
         assert (t["reference"] is None) == (t["query_type"] == "open-ended"), t["id"]

@@ -255,12 +255,12 @@ def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
     topic = joined([index.everything, _names_only(index.topics)]) if index.everything else together
     unstated = [n for n in claim.names if not name_found(n, nearby)
                 and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
-    values = [v.text for v in claim.values if not conflicts.value_bound(v, claim, aligned + [joined(aligned)])
-              and not _bound_in_clause(v, claim, clauses)]
+    unstated += [v.text for v in claim.values if not conflicts.value_bound(v, claim, aligned + [joined(aligned)])
+                 and not _bound_in_clause(v, claim, clauses)]
     words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together, soft=True)]
     coverage = max([rest_coverage(claim, w, soft=True, by_rarity=True) for w in window]
                    + [rest_coverage(claim, together, soft=True, by_rarity=True)])
-    return unstated, values, words, coverage
+    return unstated, words, coverage
 
 
 def _names_only(names) -> Analysis:
@@ -278,42 +278,34 @@ def _polarity_agrees(claim: Analysis, unit: Analysis) -> bool:
 class SupportSignals:
     """What the aligned evidence says of a claim, measured: the inputs of the support decision."""
     best: float                 # cosine of the closest evidence sentence
-    second: float               # cosine of the next one
     coverage: float             # share of the claim's words stated (rarity-weighted, soft matches)
-    unstated_names: list[str]
-    unstated_values: list[str]
+    unstated: list[str]         # names and values of the claim the evidence does not state
     missing_words: list[str]    # content words not stated in the window, as written in the claim
-    content_words: int
     predicate_ok: bool
     polarity_ok: bool
-    quote: str
-
-    @property
-    def unstated(self) -> list[str]:
-        return self.unstated_names + self.unstated_values
+    quote: str                  # the closest evidence sentence
 
 
 def _support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> SupportSignals:
     best = float(sims[top[0]])
     window = [index.analyses[i] for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
     aligned = [i for i in top if float(sims[i]) >= ALIGN_MIN]
-    names, values, words, coverage = _missing_parts(claim, window, index, [index.analyses[i] for i in aligned],
-                                                    [c for i in aligned for c in index.clauses[i]])
+    unstated, words, coverage = _missing_parts(claim, window, index, [index.analyses[i] for i in aligned],
+                                               [c for i in aligned for c in index.clauses[i]])
     others_found = sum(lemma_found(l, joined(window), soft=True) for l in claim.content if l != claim.predicate)
     predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
                     or best >= PREDICATE_FREE or others_found >= 2
                     or claim.predicate in conflicts.DIMENSION_WORDS
                     or any(conflicts.same_relation(claim, w) for w in window))
-    return SupportSignals(best, float(sims[top[1]]) if len(top) > 1 else 0.0, coverage, names, values, words,
-                          len(claim.content), predicate_ok, _polarity_agrees(claim, index.analyses[top[0]]),
-                          index.sentences[top[0]])
+    return SupportSignals(best, coverage, unstated, words, predicate_ok,
+                          _polarity_agrees(claim, index.analyses[top[0]]), index.sentences[top[0]])
 
 
 def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict:
     s = _support_signals(claim, index, top, sims)
     best, coverage, quote = s.best, s.coverage, s.quote
     needed = next(c for sim, c in SUPPORT_COVERAGE if best >= sim)
-    long_paraphrase = (s.content_words >= LONG_CLAIM_WORDS and best >= LONG_CLAIM_SIM
+    long_paraphrase = (len(claim.content) >= LONG_CLAIM_WORDS and best >= LONG_CLAIM_SIM
                        and coverage >= LONG_CLAIM_COVERAGE)
     if best >= SUPPORT_SIM and not s.unstated and (coverage >= needed and s.predicate_ok or long_paraphrase) \
             and s.polarity_ok:
