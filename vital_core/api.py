@@ -100,7 +100,12 @@ def evaluate(data: Iterable[dict] | pd.DataFrame, backend: str | Backend = "offl
     """
     records = _input_records(data)
     engine = get_backend(backend, **settings) if isinstance(backend, str) else backend
-    examples = run_sync(_score_all(engine, records, max(1, concurrency)))
+    return results_frame(run_sync(_score_all(engine, records, max(1, concurrency))))
+
+
+def results_frame(examples: list[ExampleResult]) -> pd.DataFrame:
+    """The frame ``evaluate`` returns, from scored examples: one row per response, every metric (NaN when
+    undefined) and ``undefined`` (why). The harness integrations build their scores from it too."""
     # the frame and its reason column as report --export writes them (one definition)
     frame = export_table(dataset_from_examples(examples)).rename(columns={"example_id": "id", "condition": "variant"})
     frame[REASON_COLUMN] = frame[REASON_COLUMN].astype(object)

@@ -143,8 +143,9 @@ def _metric_values(batch: MetricColumns, weights: TierWeights, f1_k: float | Non
             values[key] = np.where(failed, np.nan, col.astype(float))
     n_sub = values["n_subclaims"]
     k = f1_k if f1_k is not None else median_k(int(x) for x in n_sub[~np.isnan(n_sub)])
-    values["f1_at_k"] = np.array([np.nan if np.isnan(n) or (v := f1_at_k_from_counts(int(s), int(n), k)) is None
-                                  else v for s, n in zip(values["n_supported"], n_sub)], dtype=float)
+    # n_supported is NaN when nothing was checked (no evidence): F1@K is undefined then too
+    values["f1_at_k"] = np.array([np.nan if np.isnan(n) or np.isnan(s) or (v := f1_at_k_from_counts(int(s), int(n), k))
+                                  is None else v for s, n in zip(values["n_supported"], n_sub)], dtype=float)
     return values, k
 
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import html
 import math
-import re
 
 import pandas as pd
 
+from vital_core.markdown import escape_md  # noqa: F401  (the app's pages import it from here)
 from vital_core.metrics.catalog import METRICS
 
 
@@ -49,24 +49,3 @@ def plot_text(frame):
     return out
 
 
-
-# Every ASCII punctuation character: CommonMark renders a backslash-escaped one as itself.
-_MD_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
-_LINE_INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
-# GFM turns a bare http://, https:// or www. into a link after escapes are resolved: a word joiner
-# (U+2060, invisible) after the scheme or "www" breaks that pattern.
-_BARE_URL = re.compile(r"(?i)\b(https?|www)(?=:|\.)")
-
-
-def escape_md(text: object) -> str:
-    """Text that Streamlit's markdown (st.markdown, captions, alerts, subheaders, expander, metric,
-    status and radio labels, help tooltips) shows exactly as written.
-
-    Every ASCII punctuation character is backslash-escaped, so no image or link (``![x](url)``,
-    ``[a](javascript:..)``, ``<http://..>``, bare ``http://``), HTML, emphasis, heading, list,
-    table, LaTeX (``$``) or Streamlit directive (``:red[..]``, ``:material/..:``) can start;
-    a bare ``http://`` or ``www.`` gets an invisible word joiner so that it is not made a link;
-    a line's indent is dropped so that no text turns into a code block.
-    """
-    text = _BARE_URL.sub("\\1\u2060", _LINE_INDENT.sub("", str(text)))
-    return _MD_PUNCTUATION.sub(r"\\\1", text)

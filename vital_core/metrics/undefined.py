@@ -18,7 +18,7 @@ def why_undefined(key: str, response: ResponseResult, nuggets: list[Nugget] | No
     if response.error:
         return f"scoring failed: {response.error}"
     tiers = [s.importance for s in claims]
-    if key in FROM_VERDICTS and nothing_checked(response.evidence_mode, [s.verdict for s in claims]):
+    if (key in FROM_VERDICTS or key == "f1_at_k") and nothing_checked(response.evidence_mode, [s.verdict for s in claims]):
         return ("nothing was checked: no evidence or reference answer was given, and the verifier judges "
                 "only against evidence")
     if key in ("factscore_precision",) and not claims:

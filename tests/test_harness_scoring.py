@@ -1,0 +1,62 @@
+"""What the harness integrations share (vital_core.integrations.harness), without either harness."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import vital_core
+from tests import harness_samples
+from vital_core.integrations.harness import HarnessScorer, check_evidence, check_metrics
+
+
+def test_evaluate_with_nothing_checked_leaves_f1_at_k_undefined_with_its_reason():
+    # a response with no evidence: nothing is checked, so n_supported is undefined; F1@K used to crash on it
+    frame = vital_core.evaluate([{"query": "Who wrote Emma?", "responses": {"normal": "Jane Austen wrote Emma."}}])
+    row = frame.iloc[0]
+    assert math.isnan(row["f1_at_k"]) and math.isnan(row["factscore_precision"])
+    assert "f1_at_k: nothing was checked" in row["undefined"]
+
+
+def test_harness_scores_equal_evaluate_and_say_why_undefined():
+    scorer = HarnessScorer("offline", metrics=harness_samples.METRICS)
+    try:
+        expected = harness_samples.expected()
+        for sample in harness_samples.samples():
+            record = scorer.record(sample_id=sample["id"], query=sample["query"], response=sample["response"],
+                                   documents=sample["documents"], reference=sample["reference"])
+            scored = scorer.score(record)
+            for key in harness_samples.METRICS:
+                want = expected[sample["id"]][key]
+                assert scored.values[key] == (None if want is None else pytest.approx(want)), (sample["id"], key)
+                if want is None:   # the same reason evaluate() gives
+                    assert f"{key}: {scored.reasons[key]}" in expected[sample["id"]]["undefined"]
+    finally:
+        scorer.close()
+
+
+def test_explanation_escapes_the_response_text():
+    scorer = HarnessScorer("offline", metrics=["factscore_precision"])
+    try:
+        record = scorer.record(sample_id="x", query="Who wrote Emma?",
+                               response="Jane Austen wrote [Emma](javascript:alert(1)) in 1815.",
+                               documents=["Emma is a novel by Jane Austen, published in 1815."])
+        text = scorer.score(record).explanation(["factscore_precision"])
+    finally:
+        scorer.close()
+    assert "](javascript" not in text and "\\[Emma\\]" in text
+
+
+def test_evidence_choice_keeps_only_what_it_names():
+    scorer = HarnessScorer("offline", evidence="reference")
+    record = scorer.record(sample_id=1, query="q", response="r", documents=["d"], reference="a")
+    assert "documents" not in record and record["reference"] == "a"
+    with pytest.raises(ValueError, match="evidence must be one of"):
+        check_evidence("retrieved")
+
+
+def test_unknown_metric_is_named():
+    with pytest.raises(ValueError, match="'vital_precison'"):
+        check_metrics(["vital_precison"])
+    with pytest.raises(ValueError, match="list of metric keys"):
+        check_metrics("vital_precision")
