@@ -24,6 +24,8 @@ NORMAL_OK = 0.8
 # notices a wrong key fact, then what notices a missing one.
 STORY_FAMILIES = (("factscore_precision",), ("vital_precision", "rlp"), ("vital_recall", "rlr"))
 STORY_METRICS = tuple(key for family in STORY_FAMILIES for key in family)
+# What should notice each kind of damage: a score that must drop, then a flag that must fire.
+NOTICING = {WRONG: STORY_FAMILIES[1], MISSING: STORY_FAMILIES[2]}
 
 
 def _drop(before, after) -> float | None:
@@ -37,6 +39,14 @@ def _fires(metric: str, normal: Mapping, variant: Mapping) -> bool:
     """``stats.noticed``: a score got worse by at least ``NOTICE_DROP``, a flag fires for the variant but
     not for the normal; undefined on either side is no."""
     return bool(noticed(metric, normal.get(metric), variant.get(metric)))
+
+
+def vital_notices(kind: str, normal: Mapping, variant: Mapping) -> bool:
+    """Whether VITAL noticed the damage of a ``kind`` (wrong / missing) variant: ``NOTICING[kind]``'s
+    score dropped by at least ``NOTICE_DROP`` or its flag fires for the variant but not for the normal.
+    Undefined on either side notices nothing."""
+    score, flag = NOTICING[kind]
+    return _fires(score, normal, variant) or _fires(flag, normal, variant)
 
 
 def judge_story(metrics: Mapping[str, Mapping]) -> dict:
@@ -60,10 +70,10 @@ def judge_story(metrics: Mapping[str, Mapping]) -> dict:
         still = fs_move is not None and not _fires("factscore_precision", normal, wrong) \
             and not _fires("factscore_precision", wrong, normal)
         out.update(fs_move=fs_move, vp_drop=vp_drop, rlp_new=rlp_new,
-                   wrong_ok=still and (_fires("vital_precision", normal, wrong) or rlp_new))
+                   wrong_ok=still and vital_notices(WRONG, normal, wrong))
     if MISSING in metrics:
         missing = metrics[MISSING]
         vr_drop = _drop(normal.get("vital_recall"), missing.get("vital_recall"))
         rlr_new = _fires("rlr", normal, missing)
-        out.update(vr_drop=vr_drop, rlr_new=rlr_new, missing_ok=_fires("vital_recall", normal, missing) or rlr_new)
+        out.update(vr_drop=vr_drop, rlr_new=rlr_new, missing_ok=vital_notices(MISSING, normal, missing))
     return out

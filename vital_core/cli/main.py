@@ -27,6 +27,7 @@ COMMANDS = {
     "score": "Score responses with a backend; resumable batch run.",
     "perturb": "Fill in missing and wrong variants of normal responses.",
     "label": "Relabel importance of records that already have a decomposition.",
+    "check": "Fail (exit 1) when scored results breach a threshold or VITAL misses damaged variants (CI).",
 }
 
 
