@@ -98,9 +98,15 @@ def evaluate(data: Iterable[dict] | pd.DataFrame, backend: str | Backend = "offl
     it, e.g. ``base_url``, ``model``) or a backend object. Bad input raises
     ``InputError`` / ``ValueError`` naming the record and field.
     """
+    return results_frame(score_examples(data, backend, concurrency=concurrency, **settings))
+
+
+def score_examples(data: Iterable[dict] | pd.DataFrame, backend: str | Backend = "offline", *,
+                   concurrency: int = 8, **settings: Any) -> list[ExampleResult]:
+    """``evaluate`` before its frame: the scored examples (subclaims, verdicts, reasons, nuggets), in order."""
     records = _input_records(data)
     engine = get_backend(backend, **settings) if isinstance(backend, str) else backend
-    return results_frame(run_sync(_score_all(engine, records, max(1, concurrency))))
+    return run_sync(_score_all(engine, records, max(1, concurrency)))
 
 
 def results_frame(examples: list[ExampleResult]) -> pd.DataFrame:
