@@ -60,3 +60,24 @@ def test_unknown_metric_is_named():
         check_metrics(["vital_precison"])
     with pytest.raises(ValueError, match="list of metric keys"):
         check_metrics("vital_precision")
+
+
+def test_app_install_pulls_no_harness_and_the_test_install_both():
+    import tomllib
+    from pathlib import Path
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+    names = " ".join(project["dependencies"]).lower()
+    assert "inspect" not in names and "mlflow" not in names
+    extras = project["optional-dependencies"]
+    assert any(d.startswith("inspect-ai") for d in extras["inspect"])
+    assert any(d.startswith("mlflow-skinny") for d in extras["mlflow"])
+    assert "vital-explorer[inspect,mlflow]" in extras["test"]
+
+
+def test_scoring_path_imports_neither_harness():
+    import subprocess
+    import sys
+    code = ("import sys, vital_core.api, vital_core.check, vital_core.testing, vital_core.integrations.harness; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('inspect_ai', 'mlflow')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
