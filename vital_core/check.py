@@ -20,6 +20,7 @@ import pandas as pd
 
 from vital_core.errors import InputError
 from vital_core.metrics.catalog import METRICS
+from vital_core.metrics.display import format_value
 from vital_core.metrics.undefined import why_undefined
 from vital_core.model import MISSING, NORMAL, WRONG
 from vital_core.stats import NOTICE_DROP
@@ -99,21 +100,13 @@ def _value(value):
     return None if math.isnan(number) else number
 
 
-def _fmt(key: str, value) -> str:
-    if value is None:
-        return "undefined"
-    if METRICS[key].kind == "flag":
-        return "flagged" if value else "not flagged"
-    return f"{value:.3f}"
-
-
 def not_noticed_detail(kind: str, normal: Mapping, variant: Mapping) -> str:
     """Why VITAL did not notice: each noticing metric from the normal response to the variant."""
     score, flag = NOTICING[kind]
     parts = []
     for key in (score, flag):
         before, after = normal.get(key), variant.get(key)
-        change = f"{_fmt(key, before)} -> {_fmt(key, after)}"
+        change = f"{format_value(key, before)} -> {format_value(key, after)}"
         if METRICS[key].kind == "score" and before is not None and after is not None:
             change += f" (drop {before - after:+.3f}; noticing needs {NOTICE_DROP:.2f})"
         parts.append(f"{METRICS[key].label} {change}")

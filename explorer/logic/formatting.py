@@ -2,26 +2,10 @@
 from __future__ import annotations
 
 import html
-import math
-
-import pandas as pd
 
 from vital_core.markdown import escape_md  # noqa: F401  (the app's pages import it from here)
 from vital_core.metrics.catalog import METRICS
-
-
-def format_value(key: str, value) -> str:
-    spec = METRICS.get(key)
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
-        return "undefined"        # a table column turns None into NaN / NA
-    if spec is not None and spec.kind == "flag":
-        return "flagged" if value else "not flagged"
-    if spec is not None and spec.kind == "count":
-        return f"{int(value)}"
-    try:
-        return f"{float(value):.3f}"
-    except (TypeError, ValueError):
-        return str(value)
+from vital_core.metrics.display import format_value  # noqa: F401  (the app's widgets import it from here)
 
 
 def format_mean(key: str, value) -> str:

@@ -23,6 +23,7 @@ from vital_core.backends import Backend, get_backend
 from vital_core.inputs import parse_input_record
 from vital_core.markdown import escape_md
 from vital_core.metrics.catalog import METRICS
+from vital_core.metrics.display import format_value
 from vital_core.metrics.undefined import why_undefined
 from vital_core.model import NORMAL, VITAL, ExampleResult, ResponseResult
 from vital_core.story import STORY_METRICS
@@ -115,18 +116,7 @@ class ScoredResponse:
     def summary(self, keys: Sequence[str] | None = None) -> str:
         """The metrics as one line: "VITAL precision 0.500; RLP flagged; ..." (undefined ones say so)."""
         values = self.values
-        parts = []
-        for key in keys or self.metrics:
-            spec, value = METRICS[key], values[key]
-            if value is None:
-                shown = "undefined"
-            elif spec.kind == "flag":
-                shown = "flagged" if value else "not flagged"
-            elif spec.kind == "count":
-                shown = f"{int(value)}"
-            else:
-                shown = f"{value:.3f}"
-            parts.append(f"{spec.label} {shown}")
+        parts = [f"{METRICS[key].label} {format_value(key, values[key])}" for key in keys or self.metrics]
         return "; ".join(parts)
 
     def explanation(self, keys: Sequence[str] | None = None) -> str:
