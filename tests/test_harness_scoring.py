@@ -81,3 +81,40 @@ def test_scoring_path_imports_neither_harness():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('inspect_ai', 'mlflow')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_one_backend_one_loop_and_the_concurrency_limit_across_threads(monkeypatch):
+    """MLflow calls from its worker threads, Inspect from its own loop: every call lands on the scorer's
+    loop, with its backend, and at most ``concurrency`` responses are scored at once."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from vital_core import runs
+    from vital_core.model import ExampleResult
+    seen = {"now": 0, "most": 0, "loops": set(), "backends": set()}
+
+    async def fake_score_record(backend, record):
+        seen["loops"].add(id(asyncio.get_running_loop()))
+        seen["backends"].add(id(backend))
+        seen["now"] += 1
+        seen["most"] = max(seen["most"], seen["now"])
+        await asyncio.sleep(0.05)
+        seen["now"] -= 1
+        return ExampleResult(id=record.id, query=record.query, error="not scored in this test")
+
+    monkeypatch.setattr(runs, "score_record", fake_score_record)
+    scorer = HarnessScorer("offline", concurrency=2)
+    try:
+        records = [scorer.record(sample_id=n, query="q", response="r") for n in range(6)]
+        with ThreadPoolExecutor(6) as pool:
+            results = list(pool.map(scorer.score, records))
+
+        async def from_another_loop():
+            return await scorer.score_async(records[0])
+        results.append(asyncio.run(from_another_loop()))
+    finally:
+        scorer.close()
+    assert seen["most"] == 2 and len(seen["loops"]) == 1 and seen["backends"] == {id(scorer.backend)}
+    # a record that failed: every metric undefined, with the failure as its reason, never 0
+    assert all(v is None for v in results[0].values.values())
+    assert set(results[0].reasons.values()) == {"scoring failed: not scored in this test"}
