@@ -100,9 +100,13 @@ def test_aggregates_leave_undefined_out(eval_log):
     assert by_name["vital_precision"].metrics["mean"].value == pytest.approx(sum(vp) / 2)
 
 
-def test_scorer_refuses_a_key_argument():
+def test_scorer_refuses_a_key_argument_and_logs_no_key(monkeypatch):
+    from inspect_ai._util.registry import registry_params
     with pytest.raises(ValueError, match="OPENAI_API_KEY"):
         vital_scorer(backend="openai", api_key="sk-not-a-real-key")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-the-environment")
+    made = vital_scorer(backend="openai", base_url="http://127.0.0.1:9/v1", model="m")
+    assert "sk-from-the-environment" not in repr(registry_params(made))   # what Inspect writes into its log
 
 
 def test_example_task_replays_the_demo_offline(tmp_path):

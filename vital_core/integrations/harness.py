@@ -174,15 +174,19 @@ class HarnessScorer:
     """Scores one response at a time for a harness, on one backend kept for the scorer's life.
 
     ``backend``: "offline" (default, no key, no network), "openai" (``settings`` go to it: ``base_url``,
-    ``model``, ``cache_dir`` ...) or a backend object. ``metrics``: metric keys (default
-    ``DEFAULT_METRICS``). ``evidence``: what the response is checked against, ``"both"`` (whatever the
-    sample has), ``"documents"`` or ``"reference"``. ``concurrency``: responses scored at once.
+    ``model``, ``cache_dir`` ...; its key, unless given, from OPENAI_API_KEY) or a backend object.
+    ``metrics``: metric keys (default ``DEFAULT_METRICS``). ``evidence``: what the response is checked
+    against, ``"both"`` (whatever the sample has), ``"documents"`` or ``"reference"``. ``concurrency``:
+    responses scored at once.
     """
 
     def __init__(self, backend: str | Backend = "offline", *, metrics: Iterable[str] | None = None,
                  evidence: str = "both", concurrency: int = 8, **settings: Any) -> None:
         self.metrics = check_metrics(metrics)
         self.evidence = check_evidence(evidence)
+        if backend == "openai" and not settings.get("api_key"):
+            from vital_core.backends.config import env_api_key
+            settings = {**settings, **({"api_key": env_api_key()} if env_api_key() else {})}
         self.backend = get_backend(backend, **settings) if isinstance(backend, str) else backend
         self.concurrency = max(1, int(concurrency))
         self._lock = threading.Lock()

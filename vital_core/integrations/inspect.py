@@ -36,14 +36,6 @@ def _no_key_argument(settings: dict) -> None:
                          "set OPENAI_API_KEY in the environment instead")
 
 
-def _backend_settings(backend: str, settings: dict) -> dict:
-    if backend == "openai":
-        from vital_core.backends.config import env_api_key
-        key = env_api_key()
-        return {**settings, **({"api_key": key} if key else {})}
-    return settings
-
-
 @scorer(metrics={"*": [mean(), stderr()]})
 def vital_scorer(backend: str = "offline", evidence: str = "both", metrics: Iterable[str] | None = None,
                  documents_key: str = DOCUMENTS_KEY, concurrency: int = 8, **settings: Any) -> Scorer:
@@ -62,7 +54,7 @@ def vital_scorer(backend: str = "offline", evidence: str = "both", metrics: Iter
         raise ValueError("backend must be a name (\"offline\" or \"openai\"): Inspect records scorer "
                          "arguments in its log, so pass the backend's settings as arguments instead")
     harness = HarnessScorer(backend, metrics=metrics, evidence=evidence, concurrency=concurrency,
-                            **_backend_settings(backend, settings))
+                            **settings)
 
     async def score(state: TaskState, target: Target) -> Score:
         record = harness.record(sample_id=state.sample_id, query=state.input_text,

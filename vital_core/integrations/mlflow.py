@@ -71,9 +71,9 @@ def vital_scorer(backend: str = "offline", *, metrics: Iterable[str] | None = No
     """An MLflow scorer returning one Feedback per chosen metric.
 
     ``backend``: "offline" (no key, no network) or "openai" (``settings`` such as ``base_url``,
-    ``model``, ``api_key``, ``cache_dir`` go to it) or a backend object. ``metrics``: metric keys
-    (default: factscore_precision, vital_precision, rlp, vital_recall, rlr). ``evidence``: "both",
-    "documents" or "reference". One backend serves every row: its cache is shared, and at most
+    ``model``, ``cache_dir`` go to it; the key from OPENAI_API_KEY unless ``api_key`` is given) or a
+    backend object. ``metrics``: metric keys (default: factscore_precision, vital_precision, rlp,
+    vital_recall, rlr). ``evidence``: "both", "documents" or "reference". One backend serves every row: its cache is shared, and at most
     ``concurrency`` rows are scored at once whatever MLflow's number of workers.
     """
     harness = HarnessScorer(backend, metrics=metrics, evidence=evidence, concurrency=concurrency, **settings)
