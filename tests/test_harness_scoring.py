@@ -118,3 +118,4 @@ def test_one_backend_one_loop_and_the_concurrency_limit_across_threads(monkeypat
     # a record that failed: every metric undefined, with the failure as its reason, never 0
     assert all(v is None for v in results[0].values.values())
     assert set(results[0].reasons.values()) == {"scoring failed: not scored in this test"}
+    assert results[0].reasons_text() == "scoring failed: not scored in this test (" + ", ".join(scorer.metrics) + ")"

@@ -99,6 +99,13 @@ class ScoredResponse:
             return {k: why for k in missing}
         return {k: why_undefined(k, response, self.example.nuggets) for k in missing}
 
+    def reasons_text(self) -> str:
+        """The reasons in one line, each once with the metrics it holds for: "reason (key, key); ..."."""
+        grouped: dict[str, list[str]] = {}
+        for key, reason in self.reasons.items():
+            grouped.setdefault(reason, []).append(key)
+        return "; ".join(f"{reason} ({', '.join(keys)})" for reason, keys in grouped.items())
+
     @property
     def problems(self) -> list[str]:
         """What went wrong or was lost while scoring (errors, then warnings); empty when nothing."""

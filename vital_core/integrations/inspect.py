@@ -66,8 +66,7 @@ def vital_scorer(backend: str = "offline", evidence: str = "both", metrics: Iter
         explanation = scored.explanation()
         metadata = scored.metadata()
         if all(v is None for v in values.values()):
-            reasons = scored.reasons
-            return Score.unscored(reason="; ".join(f"{k}: {reasons[k]}" for k in values), answer=state.output.completion,
+            return Score.unscored(reason=scored.reasons_text(), answer=state.output.completion,
                                   explanation=explanation, metadata=metadata)
         return Score(value={k: (math.nan if v is None else v) for k, v in values.items()},
                      answer=state.output.completion, explanation=explanation, metadata=metadata)
