@@ -11,8 +11,8 @@ import streamlit as st
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
 from explorer.widgets import backend_panel, charts, claims, demo, shell, url_state
-from explorer.logic import explain, long_runs, palette, textdiff, damage as variants
-from vital_core import stats
+from explorer.logic import explain, long_runs, palette, report_html, textdiff, damage as variants
+from vital_core import story
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text
 from vital_core.metrics.catalog import HEADLINE, METRICS, VARIANT_TABLE
@@ -24,6 +24,7 @@ RESULT_KEY = "compare_result"
 TEXT_KEYS = {NORMAL: "cmp_normal", MISSING: "cmp_missing", WRONG: "cmp_wrong"}
 TABLE_METRICS = VARIANT_TABLE
 CHART_METRICS = [k for k in HEADLINE if METRICS[k].kind == "score"]
+REACTION_HELP = "; ".join(f"{word}: {meaning}" for word, meaning in story.REACTION_MEANING.items())
 
 
 async def _perturb_both(backend, query: str, normal: str):
@@ -106,7 +107,6 @@ def run_scoring() -> None:
 
 
 def inputs() -> None:
-    demo.demo_picker("cmp", TEXT_KEYS, RESULT_KEY)
     st.text_input("Query", key="cmp_query")
     st.text_area("Normal response", key=TEXT_KEYS[NORMAL], height=110)
     st.button("Generate missing and wrong from the normal response", on_click=generate_variants,
@@ -118,66 +118,95 @@ def inputs() -> None:
     left, right = st.columns(2)
     left.text_area("Missing variant (key answer removed)", key=TEXT_KEYS[MISSING], height=110)
     right.text_area("Wrong variant (key answer replaced)", key=TEXT_KEYS[WRONG], height=110)
-    with st.expander("Evidence (optional)"):
-        st.text_area("Evidence documents (separate documents with a line holding only ---)",
-                     key="cmp_documents", height=110)
-        st.text_area("Reference answer", key="cmp_reference", height=68)
+    st.text_area("Evidence documents (optional; separate documents with a line holding only ---)",
+                 key="cmp_documents", height=110)
+    st.text_area("Reference answer (optional)", key="cmp_reference", height=68)
     if st.button("Score all variants", type="primary"):
         run_scoring()
 
 
-def results() -> None:
+def current_example() -> ExampleResult | None:
+    """The comparison on show (a demo's precomputed result or one scored here), None when there is none or
+    it has no normal response (``results`` says which)."""
     data = st.session_state.get(RESULT_KEY)
-    if not data:
+    return ExampleResult.from_dict(data) if data else None
+
+
+def story_order(heads: list) -> list:
+    """The wrong variant's story first: it is the one FactScore misses."""
+    return sorted(heads, key=lambda h: (h.variant != WRONG, h.variant != MISSING))
+
+
+def results(example: ExampleResult | None) -> None:
+    if example is None:
         st.info("Nothing compared yet: fill in the responses and press **Score all variants**.")
         return
-    example = ExampleResult.from_dict(data)
     names = ordered_conditions(example.variants)
     if NORMAL not in example.variants:
         st.info("The comparison needs a normal response; this result has none.")
         return
-    st.divider()
-    st.subheader("Comparison")
-    st.caption(f"Result {st.session_state.get('cmp_origin', '')}. Query: {escape_md(example.query)}")
-    st.markdown(f"**Checked against:** {escape_md(explain.evidence_sentence(example))}")
+    table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
+    st.markdown(f"**Query:** {escape_md(example.query)}")
+    story_strip(example, table)
     current = {n: (st.session_state.get(TEXT_KEYS[n]) or "").strip() for n in TEXT_KEYS}
     if any(n in example.variants and current.get(n) and current[n] != example.variants[n].text.strip()
            for n in TEXT_KEYS):
-        st.warning("The texts above changed since this result was scored: press **Score all variants** "
+        st.warning("The texts under Inputs changed since this result was scored: press **Score all variants** "
                    "to update it.")
-    variant_columns(example, names)
-    table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
+    st.caption(f"Result {escape_md(st.session_state.get('cmp_origin', ''))}.")
+    st.markdown(f"**Checked against:** {escape_md(explain.evidence_sentence(example))}")
+    variant_texts(example, names)
     damage_section(table, names, example)
     variants_chart(table, names, example)
+    variant_claims(example, names)
+    report_download(example, "compare")
 
 
-def variant_columns(example: ExampleResult, names: list[str]) -> None:
-    """One column per variant: its text with the differences from normal, then its ranked subclaims."""
+def story_strip(example: ExampleResult, table: pd.DataFrame, *, scale: float = 1.0) -> None:
+    """The headline strip: per damaged variant, FactScore precision and the metrics that carry its story,
+    before -> after, each with its reaction word; then the flags a normal response carries, in plain words."""
+    heads = story_order(variants.headlines(table))
+    changes = {n: textdiff.change_sentence(example.variants[NORMAL].text, v.text)
+               for n, v in example.variants.items() if n != NORMAL}
+    st.html(variants.strip_html(heads, changes=changes, scale=scale))
+    flags = explain.why_flagged(example.variants[NORMAL], example.nuggets)
+    if flags:
+        st.html(variants.flag_note_html(flags, scale=scale))
+
+
+def variant_texts(example: ExampleResult, names: list[str]) -> None:
+    """The three texts side by side, each variant's change from normal marked."""
     normal_text = example.variants[NORMAL].text
-    cols = st.columns(len(names))
-    for col, name in zip(cols, names):
+    for col, name in zip(st.columns(len(names)), names):
         v = example.variants[name]
         with col:
-            st.markdown(f"#### {escape_md(name)}")
+            st.markdown(f"**{escape_md(name)}**")
             if name == NORMAL:
-                col.html(f'<div class="vx-text">{formatting.escape(v.text)}</div>')
+                st.html(f'<div class="vx-text">{formatting.escape(v.text)}</div>')
             else:
                 segments = textdiff.word_diff(normal_text, v.text)
-                stats = textdiff.diff_stats(segments)
-                col.html(f'<div class="vx-text">{textdiff.diff_html(normal_text, v.text)}</div>')
-                st.caption(f"vs normal: {stats['inserted']} words new (highlighted), "
-                           f"{stats['deleted']} removed (struck through)")
-            st.markdown("**Ranked subclaims**")
-            claims.show_subclaims(v, compact=True, height=560)
+                counts = textdiff.diff_stats(segments)
+                st.html(f'<div class="vx-text">{textdiff.diff_html(normal_text, v.text)}</div>')
+                st.caption(f"vs normal: {counts['inserted']} words new (highlighted), "
+                           f"{counts['deleted']} removed (struck through)")
+
+
+def variant_claims(example: ExampleResult, names: list[str]) -> None:
+    """One column per variant: its ranked, coloured subclaims (click a row for the reason and quote)."""
+    st.markdown("#### Ranked subclaims per variant")
+    for col, name in zip(st.columns(len(names)), names):
+        with col:
+            st.markdown(f"**{escape_md(name)}**")
+            claims.show_subclaims(example.variants[name], compact=True, height=560)
 
 
 def damage_section(table: pd.DataFrame, names: list[str], example: ExampleResult) -> None:
-    """Which metrics noticed the damage: the story in one sentence per variant, why the normal response
-    scores low when it does, then every metric with its change."""
+    """The story in one sentence per variant (the strip's words), why the normal response scores low when it
+    does, then every metric with its change and reaction."""
     st.markdown("#### Which metrics noticed the damage?")
-    for line in variants.headlines(table):
+    for line in story_order(variants.headlines(table)):
         st.markdown(f"- **{escape_md(line.variant)}**: {escape_md(line.body)}")
-    st.caption(stats.NOTICED_RULE.capitalize() + " (the same rule as the detection rate on Sensitivity).")
+    st.html(variants.legend_html())
     reasons = explain.why_normal_scores_low(example)
     if reasons:
         st.markdown("**Why the normal response scores low** (if it is correct, this is how the metrics count, "
@@ -188,48 +217,110 @@ def damage_section(table: pd.DataFrame, names: list[str], example: ExampleResult
     for name in names:
         shown[explain.column_label(name, example)] = [formatting.format_value(k, v)
                                                        for k, v in zip(table["key"], table[name])]
+    reaction_columns = []
     for name in names:
         if f"change {name}" in table:
             shown[f"Δ {name}"] = [("" if c is None or pd.isna(c) else f"{c:+.3f}") for c in table[f"change {name}"]]
-            shown[f"{name}: reaction"] = table[f"reaction {name}"]
+            shown[f"{name}: reaction"] = [f"{r}: {n}" if r == story.UNDEFINED and n else r
+                                          for r, n in zip(table[f"reaction {name}"], table[f"note {name}"])]
+            reaction_columns.append(f"{name}: reaction")
 
     def reaction_style(value):
-        return {variants.NOTICED: "background-color:#D6E9F8;font-weight:600",
-                variants.BARELY: "background-color:#FFF1B8",
-                variants.NOT_NOTICED: "background-color:#FDE0DD"}.get(value, "color:#555")
+        return palette.reaction_cell_style(str(value).split(":")[0])
 
-    st.dataframe(shown.style.map(reaction_style, subset=[c for c in shown.columns if c.endswith("reaction")]),
-                 hide_index=True, width="stretch", height=36 * (len(shown) + 1) + 4)
+    st.dataframe(shown.style.map(reaction_style, subset=reaction_columns), hide_index=True, width="stretch",
+                 height=36 * (len(shown) + 1) + 4,
+                 column_config={c: st.column_config.TextColumn(c, help=REACTION_HELP) for c in reaction_columns})
 
 
-def variants_chart(table: pd.DataFrame, names: list[str], example: ExampleResult) -> None:
-    """The headline scores per variant as grouped bars (patterns as a second cue to colour); the CSV and
-    the JSON download say what the claims were checked against."""
-    data = variants.chart_data(table, CHART_METRICS, names, example)
+def story_chart(table: pd.DataFrame, names: list[str], example: ExampleResult, keys: list[str], *,
+                font: int = 13, key: str = "compare") -> None:
+    """Scores per variant as grouped bars (patterns as a second cue to colour); each damaged variant's bar
+    says its reaction word in its hover text, an undefined one says "undefined" where its bar would be."""
+    data = variants.chart_data(table, keys, names, example)
     fig = go.Figure()
     for i, name in enumerate(names):
         part = data[data["variant"] == name]
-        fig.add_bar(x=part["metric"], y=part["value"], name=explain.column_label(name, example),
+        values = [0.0 if v is None or pd.isna(v) else v for v in part["value"]]
+        fig.add_bar(x=part["metric"], y=values, name=explain.column_label(name, example),
                     marker_color=palette.condition_colour(name, i),
                     marker_pattern_shape=palette.CONDITION_PATTERNS.get(name, ""),
-                    text=[("" if v is None or pd.isna(v) else f"{v:.2f}") for v in part["value"]],
+                    text=[("undefined" if v is None or pd.isna(v) else f"{v:.2f}") for v in part["value"]],
+                    customdata=[r or "the reference point" for r in part["reaction"]],
+                    hovertemplate="%{x}: %{text} (%{customdata})<extra>" + formatting.escape(name) + "</extra>",
                     textposition="outside", cliponaxis=False)
-    fig.update_layout(barmode="group", title="Metrics per variant (no bar and no label = undefined)",
-                      yaxis=dict(range=[0, 1.12], title="score"), uniformtext=dict(minsize=9, mode="hide"))
-    charts.chart(fig, "compare-variants", data, key="compare")
+    fig.update_layout(barmode="group", title="Scores per variant (hover a bar for its reaction word)",
+                      yaxis=dict(range=[0, 1.15], title="score"), uniformtext=dict(minsize=9, mode="hide"))
+    charts.chart(fig, "compare-variants", data, key=key, font=font)
+
+
+def variants_chart(table: pd.DataFrame, names: list[str], example: ExampleResult) -> None:
+    story_chart(table, names, example, CHART_METRICS)
     st.download_button("Download comparison (JSON)", json.dumps(example.to_dict(), indent=1).encode("utf-8"),
                        file_name="compare-result.json", mime="application/json", key="compare-json",
                        help="Every variant with its subclaims, verdicts and evidence_mode.")
 
 
+def report_download(example: ExampleResult, key: str) -> None:
+    st.download_button("Download one-page report (HTML)", report_html.example_report(example).encode("utf-8"),
+                       file_name=f"vital-report-{report_html.file_stem(example.id)}.html", mime="text/html",
+                       key=f"{key}-report", help="One self-contained page to send to someone who will not run "
+                       "the app: the texts, coloured subclaims with reasons and quotes, the metrics and the story.")
+
+
+def present(example: ExampleResult | None) -> None:
+    """Present mode: one example's story in large type, readable on a 1280x720 projector."""
+    st.html(PRESENT_CSS)
+    nav = st.columns([1, 1, 1, 5])
+    nav[0].button("◀ Previous", on_click=demo.step_demo, args=("cmp", TEXT_KEYS, RESULT_KEY, -1),
+                  key="present-prev")
+    nav[1].button("Next ▶", on_click=demo.step_demo, args=("cmp", TEXT_KEYS, RESULT_KEY, 1),
+                  key="present-next")
+    nav[2].button("Exit", on_click=url_state.set_qp, kwargs={"present": None}, key="present-exit",
+                  help="Back to the full Compare page.")
+    if example is None or NORMAL not in example.variants:
+        st.info("Nothing to present: load a demo with Next, or score your own texts on the Compare page.")
+        return
+    origin = st.session_state.get("cmp_loaded_demo") if "demo" in st.session_state.get("cmp_origin", "") else ""
+    origin = f' <span style="color:#666;font-size:0.6em">({formatting.escape(origin)})</span>' if origin else ""
+    st.html(f'<div class="vx-present-query">{formatting.escape(example.query)}{origin}</div>')
+    table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
+    names = ordered_conditions(example.variants)
+    with st.container(key="present-texts"):
+        variant_texts(example, names)
+    story_strip(example, table, scale=1.35)
+    story_chart(table, names, example, PRESENT_CHART, font=20, key="present")
+
+
+# The story's scores only: the chart must be readable from the back of a room.
+PRESENT_CHART = ["factscore_precision", "vital_precision", "vital_recall"]
+PRESENT_CSS = """<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {display: none;}
+.block-container {padding-top: 1.2rem; max-width: 100%;}
+.vx-present-query {font-size: 2rem; font-weight: 700; line-height: 1.2; margin-bottom: 0.2em;}
+.st-key-present-texts .vx-text, .st-key-present-texts p {font-size: 1.3rem; line-height: 1.45;}
+</style>"""
+
+
 def render() -> None:
-    st.title("Compare variants")
-    st.markdown("A normal response next to a **missing** variant (key answer left out) and a **wrong** "
-                "variant (key answer replaced). FactScore-style precision often barely moves; the "
-                "VITAL metrics should.")
-    backend_panel.backend_caption()
-    inputs()
-    results()
+    demo.load_first_visit("cmp", TEXT_KEYS, RESULT_KEY)
+    if url_state.qp("present") == "1":
+        present(current_example())
+        return
+    head = st.columns([6, 1])
+    head[0].title("Compare variants")
+    head[1].button("Present", icon=":material/slideshow:", on_click=url_state.set_qp, kwargs={"present": "1"},
+                   help="The story of this example in large type, for a projector; next/previous example.")
+    st.caption("A normal response next to a **missing** variant (key fact left out) and a **wrong** variant "
+               "(key fact replaced): does each metric notice?")
+    has_result = bool(st.session_state.get(RESULT_KEY))
+    with st.expander("Inputs: demo example, query, responses, evidence" + (" (open to edit and score again)"
+                                                                            if has_result else ""),
+                     expanded=not has_result):
+        backend_panel.backend_caption()
+        demo.demo_picker("cmp", TEXT_KEYS, RESULT_KEY, folded=False)
+        inputs()
+    results(current_example())
 
 
 shell.run_page(render)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from vital_core.model import MISSING, NORMAL, WRONG
-from vital_core.stats import noticed
+from vital_core.stats import NOTICE_DROP, noticed
 
 NORMAL_OK = 0.8
 # What each variant's story compares, grouped as a sentence names them: the plain precision, then what
@@ -77,3 +77,41 @@ def judge_story(metrics: Mapping[str, Mapping]) -> dict:
         rlr_new = _fires("rlr", normal, missing)
         out.update(vr_drop=vr_drop, rlr_new=rlr_new, missing_ok=vital_notices(MISSING, normal, missing))
     return out
+
+
+# The one vocabulary of how a metric reacted to a variant's damage: Compare's headline strip, its sentence,
+# table and chart, Present mode and the HTML report all say exactly these words.
+NOTICED = "noticed"
+BARELY = "barely moved"
+BY_DESIGN = "cannot notice this by design"
+UNDEFINED = "undefined"
+REACTIONS = (NOTICED, BARELY, BY_DESIGN, UNDEFINED)
+REACTION_MEANING = {
+    NOTICED: f"the score got worse by at least {NOTICE_DROP:.2f}, or the flag fires for the variant but not for "
+             f"the normal response",
+    BARELY: f"the score got worse by less than {NOTICE_DROP:.2f} (or not at all), or the flag did not newly fire",
+    BY_DESIGN: "the metric judges only what the response says, so a fact left out cannot lower it",
+    UNDEFINED: "nothing to measure on one side; the reason is given",
+}
+# Metrics that judge only the claims a response makes: a missing fact leaves nothing for them to catch.
+JUDGES_ONLY_WHAT_IS_SAID = frozenset({
+    "factscore_precision", "vital_precision", "okay_precision", "less_important_precision", "weighted_precision",
+    "decay_precision", "decay_precision_top5", "linear_decay_precision", "linear_decay_precision_top5", "rlp",
+    "fc_precision", "pcp"})
+# The metrics that carry each variant's story, after FactScore precision (the headline strip shows these).
+STORY_KEYS = {WRONG: ("factscore_precision", "vital_precision", "rlp"),
+              MISSING: ("factscore_precision", "vital_recall", "rlr")}
+
+
+def reaction(key: str, variant: str, normal_value, variant_value) -> str:
+    """How metric ``key`` reacted from the normal response to ``variant``: one of ``REACTIONS``.
+
+    A precision metric on the missing variant cannot notice this by design (whatever its value does); otherwise
+    ``stats.noticed`` decides between noticed and barely moved, and undefined on either side is undefined.
+    """
+    if variant == MISSING and key in JUDGES_ONLY_WHAT_IS_SAID:
+        return BY_DESIGN
+    verdict = noticed(key, normal_value, variant_value)
+    if verdict is None:
+        return UNDEFINED
+    return NOTICED if verdict else BARELY

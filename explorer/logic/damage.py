@@ -1,10 +1,9 @@
-"""Compare an example's response variants: every metric per variant, its change
-from normal, and one headline sentence per damaged variant saying which of the
-story's metrics (FactScore, VITAL precision, RLP, VITAL recall, RLR) noticed.
+"""Compare an example's response variants: every metric per variant, its change from normal and how it
+reacted, and the story per damaged variant (the headline strip and its sentence).
 
-"Noticed" is ``vital_core.stats.noticed`` (``NOTICED_RULE``), the rule the
-detection rate of the sensitivity statistics uses too. A score that got worse
-by less than ``NOTICE_DROP`` "barely moved".
+The words are ``vital_core.story.REACTIONS`` (noticed / barely moved / cannot notice this by design /
+undefined), decided by ``vital_core.story.reaction``: the strip, the sentence, the table and the chart all
+read them from ``metric_table``, so they cannot disagree.
 """
 from __future__ import annotations
 
@@ -12,17 +11,20 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from vital_core import story
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS
 from vital_core.metrics.response import compute_response_metrics
-from vital_core.model import NORMAL, ExampleResult
-from vital_core.stats import noticed, worsening
-from vital_core.story import STORY_FAMILIES
+from vital_core.metrics.undefined import why_undefined
+from vital_core.model import NORMAL, ExampleResult, ResponseResult
+from vital_core.story import BARELY, BY_DESIGN, NOTICED, REACTIONS, STORY_KEYS, STORY_METRICS, UNDEFINED
 
+from explorer.logic import palette
 from explorer.logic.filters import short_label
+from explorer.logic.formatting import escape
 
-NOTICED, BARELY, NOT_NOTICED, UNKNOWN, NOT_A_SCORE = (
-    "noticed", "barely moved", "did not notice", "undefined", "")
+NOT_A_SCORE = ""   # counts describe the response; they do not judge it
+ALREADY_FLAGGED = "already fired on the normal response"
 
 
 def variant_metrics(example: ExampleResult, weights=DEFAULT_WEIGHTS) -> dict[str, dict]:
@@ -30,26 +32,33 @@ def variant_metrics(example: ExampleResult, weights=DEFAULT_WEIGHTS) -> dict[str
             for name, v in example.variants.items()}
 
 
-def reaction(key: str, normal, variant) -> str:
-    """How metric ``key`` reacted going from the normal response to a damaged variant."""
-    spec = METRICS[key]
-    if spec.kind not in ("score", "flag"):
-        return NOT_A_SCORE   # counts describe the response; they do not judge it
-    verdict = noticed(spec, normal, variant)
-    if verdict is None:
-        return UNKNOWN
-    if verdict:
-        return NOTICED
-    if spec.kind == "score" and worsening(spec, normal, variant) > 1e-12:
-        return BARELY
-    return NOT_NOTICED
+def reaction(key: str, normal, variant, variant_name: str = "") -> str:
+    """How metric ``key`` reacted going from the normal response to the damaged variant ``variant_name``:
+    one of ``vital_core.story.REACTIONS``, or ``NOT_A_SCORE`` for a count."""
+    if METRICS[key].kind not in ("score", "flag"):
+        return NOT_A_SCORE
+    return story.reaction(key, variant_name, normal, variant)
+
+
+def note(key: str, reacted: str, normal, variant_response: ResponseResult, normal_response: ResponseResult,
+         nuggets) -> str:
+    """What a reaction's word leaves unsaid: why a metric is undefined, or that a flag was already on."""
+    if reacted == UNDEFINED:
+        side = normal_response if normal is None else variant_response
+        who = "normal response" if normal is None else "variant"
+        return f"{who}: {why_undefined(key, side, nuggets)}"
+    if reacted == BARELY and METRICS[key].kind == "flag" and normal == (not METRICS[key].higher_is_better):
+        return ALREADY_FLAGGED
+    return ""
 
 
 def metric_table(example: ExampleResult, keys: list[str], weights=DEFAULT_WEIGHTS) -> pd.DataFrame:
-    """Rows: metrics; columns: each variant's value, then each damaged variant's change
-    from normal and its reaction. ``None`` stays ``None`` (undefined)."""
+    """Rows: metrics; columns: each variant's value, then for each damaged variant its change from normal
+    (``change X``), its reaction (``reaction X``) and what the word leaves unsaid (``note X``: why undefined,
+    or a flag already on). ``None`` stays ``None`` (undefined)."""
     values = variant_metrics(example, weights)
     names = list(example.variants)
+    normal_response = example.variants.get(NORMAL)
     rows = []
     for key in keys:
         row = {"key": key, "metric": METRICS[key].label}
@@ -62,14 +71,18 @@ def metric_table(example: ExampleResult, keys: list[str], weights=DEFAULT_WEIGHT
             v = values[name].get(key)
             numeric = METRICS[key].kind == "score" and base is not None and v is not None
             row[f"change {name}"] = (v - base) if numeric else None
-            row[f"reaction {name}"] = reaction(key, base, v)
+            reacted = reaction(key, base, v, name)
+            row[f"reaction {name}"] = reacted
+            row[f"note {name}"] = note(key, reacted, base, example.variants[name], normal_response,
+                                       example.nuggets) if reacted else ""
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def chart_data(table: pd.DataFrame, keys: list[str], names: list[str], example: ExampleResult) -> pd.DataFrame:
-    """Compare's chart data (also its CSV): metric, variant, value (None = undefined) and what the
-    variant's claims were checked against."""
+    """Compare's chart data (also its CSV): metric, variant, value (None = undefined), how the metric
+    reacted for that variant (the strip's word; "" for the normal response) and what the variant's claims
+    were checked against."""
     rows = []
     for key in keys:
         found = table[table["key"] == key]
@@ -79,67 +92,129 @@ def chart_data(table: pd.DataFrame, keys: list[str], names: list[str], example: 
             value = found.iloc[0][name]
             rows.append({"metric": METRICS[key].label, "variant": name,
                          "value": None if value is None or pd.isna(value) else float(value),
+                         "reaction": found.iloc[0].get(f"reaction {name}", "") or "",
                          "evidence_mode": example.variants[name].evidence_mode})
-    return pd.DataFrame(rows, columns=["metric", "variant", "value", "evidence_mode"])
+    return pd.DataFrame(rows, columns=["metric", "variant", "value", "reaction", "evidence_mode"])
 
 
-# The headline's words: a score that moved less than NOTICE_DROP did not notice (the number shows how little).
-HEADLINE_WORDS = {NOTICED: "noticed", BARELY: "did not notice", NOT_NOTICED: "did not notice",
-                  UNKNOWN: "undefined"}
-ALREADY_FLAGGED = "already fired on the normal response"
-# The headline names metrics that reacted alike together, but only within a family: FactScore alone,
-# then VITAL precision with RLP, then VITAL recall with RLR.
+@dataclass(frozen=True)
+class Move:
+    """One metric of a variant's story: before -> after and the word (plain text; callers escape)."""
+    key: str
+    label: str
+    before: str
+    after: str
+    change: float | None
+    word: str
+    note: str
+
+    def phrase(self) -> str:
+        change = f" ({_signed(self.change)})" if self.change is not None else ""
+        note = f" ({self.note})" if self.note else ""
+        return f"{self.label} {self.before} \u2192 {self.after}{change}: {self.word}{note}"
 
 
 @dataclass
 class Headline:
-    """One damaged variant's story: its name and a plain-text sentence (the page escapes both)."""
+    """One damaged variant's story: its name, the metrics that carry it, and the sentence (plain text)."""
     variant: str
-    body: str
+    moves: list[Move]
+
+    @property
+    def body(self) -> str:
+        return "; ".join(m.phrase() for m in self.moves) or "no metric to compare"
 
     def sentence(self) -> str:
         return f"{self.variant}: {self.body}"
 
 
 def _signed(change) -> str:
-    """A change as "−0.04" / "+0.10" (a true minus sign)."""
+    """A change as "\u22120.04" / "+0.10" (a true minus sign)."""
     return f"{change:+.2f}".replace("-", "\u2212")
 
 
-def _phrase(row: pd.Series, variant: str) -> tuple[str, str]:
-    """A metric as the headline names it (a score with its change, a flag by its name) and its word."""
-    spec = METRICS[row["key"]]
-    label, change, reacted = short_label(row["key"]), row.get(f"change {variant}"), row[f"reaction {variant}"]
-    if spec.kind == "score" and change is not None and not pd.isna(change):
-        label = f"{label} {_signed(change)}"
-    if spec.kind == "flag" and reacted == NOT_NOTICED and row.get(NORMAL) == (not spec.higher_is_better):
-        return label, ALREADY_FLAGGED
-    return label, HEADLINE_WORDS[reacted]
+def _shown(key: str, value) -> str:
+    if value is None or (isinstance(value, float) and pd.isna(value)):
+        return "undefined"
+    if METRICS[key].kind == "flag":
+        return "flagged" if value else "not flagged"
+    return f"{float(value):.2f}"
 
 
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def move(table: pd.DataFrame, key: str, variant: str) -> Move | None:
+    """How metric ``key`` moved for ``variant`` in a ``metric_table`` (None when the table lacks it)."""
+    found = table[table["key"] == key]
+    if found.empty or f"reaction {variant}" not in table:
+        return None
+    row = found.iloc[0]
+    change = row.get(f"change {variant}")
+    return Move(key, short_label(key), _shown(key, row.get(NORMAL)), _shown(key, row.get(variant)),
+                None if change is None or pd.isna(change) else float(change),
+                row[f"reaction {variant}"], row.get(f"note {variant}") or "")
 
 
 def headline(table: pd.DataFrame, variant: str) -> Headline:
-    """The story of one damaged variant of a ``metric_table``, e.g. "FactScore precision −0.04: did not
-    notice; VITAL precision −0.25 and RLP: noticed; VITAL recall +0.00 and RLR: did not notice"."""
-    parts = []
-    for family in STORY_FAMILIES:
-        runs: list[tuple[str, list[str]]] = []
-        for key in family:
-            found = table[table["key"] == key]
-            if found.empty:
-                continue
-            label, word = _phrase(found.iloc[0], variant)
-            if runs and runs[-1][0] == word:
-                runs[-1][1].append(label)
-            else:
-                runs.append((word, [label]))
-        parts += [f"{_join(labels)}: {word}" for word, labels in runs]
-    return Headline(variant, "; ".join(parts) or "no metric to compare")
+    """The story of one damaged variant: FactScore precision, then the metrics that carry its story
+    (``vital_core.story.STORY_KEYS``; every story metric for a variant of another name)."""
+    keys = STORY_KEYS.get(variant, STORY_METRICS)
+    return Headline(variant, [m for k in keys if (m := move(table, k, variant)) is not None])
 
 
 def headlines(table: pd.DataFrame) -> list[Headline]:
     """One headline per damaged variant of a ``metric_table`` (each has a reaction column)."""
     return [headline(table, c.removeprefix("reaction ")) for c in table.columns if c.startswith("reaction ")]
+
+
+# What each damaged variant is, said on its strip card.
+VARIANT_WORDS = {"missing": "key fact left out", "wrong": "key fact replaced"}
+
+
+def strip_html(heads: list[Headline], *, changes: dict[str, str] | None = None, scale: float = 1.0) -> str:
+    """The headline strip: one card per damaged variant, the key change it made (``changes``: variant ->
+    ``textdiff.change_sentence``), then each metric of its story as before -> after with its reaction badge;
+    an undefined one says why. All text escaped; ``scale`` enlarges it (Present mode)."""
+    cards = []
+    for i, head in enumerate(heads):
+        colour = palette.condition_colour(head.variant, i + 1)
+        rows = []
+        for m in head.moves:
+            change = f' <span style="color:#444">({escape(_signed(m.change))})</span>' if m.change is not None else ""
+            why = (f'<div class="vx-why" style="font-size:0.8em;color:#333;margin:0.1em 0 0 0.2em">'
+                   f'{"why: " if m.word == UNDEFINED else ""}{escape(m.note)}</div>') if m.note else ""
+            rows.append(f'<div class="vx-move" data-metric="{escape(m.key)}" data-reaction="{escape(m.word)}" '
+                        f'style="margin:0.35em 0">'
+                        f'<div style="display:flex;flex-wrap:wrap;gap:0.2em 0.6em;align-items:baseline">'
+                        f'<span style="font-weight:600;min-width:9.5em">{escape(m.label)}</span>'
+                        f'<span style="font-variant-numeric:tabular-nums">{escape(m.before)} \u2192 '
+                        f'{escape(m.after)}{change}</span>'
+                        f'{palette.reaction_badge_html(m.word)}</div>{why}</div>')
+        what = VARIANT_WORDS.get(head.variant, "")
+        what = f' <span style="font-weight:400;color:#444">— {escape(what)}</span>' if what else ""
+        changed = (changes or {}).get(head.variant)
+        if changed:
+            what += (f'<div class="vx-key-change" style="font-size:0.9em;margin:0.15em 0 0.2em">'
+                     f'<mark style="background:{palette.DIFF_INSERT[0]};padding:0 0.2em">{escape(changed)}</mark></div>')
+        cards.append(f'<div class="vx-strip-card" data-variant="{escape(head.variant)}" style="flex:1 1 22em;'
+                     f'min-width:0;border:1px solid #ddd;border-top:6px solid {colour};border-radius:0.4em;'
+                     f'padding:0.4em 0.8em;background:#fff">'
+                     f'<div style="font-size:1.1em;font-weight:700">{escape(head.variant)}'
+                     f'{what}'
+                     f'</div>{"".join(rows) or escape(head.body)}</div>')
+    return (f'<div class="vx-strip" style="display:flex;flex-wrap:wrap;gap:0.8em;font-size:{scale:.2f}em;'
+            f'line-height:1.35">{"".join(cards)}</div>')
+
+
+def legend_html() -> str:
+    """The reaction words with their badges and one-line meanings (the strip's key)."""
+    items = "".join(f'<span style="margin-right:1.2em;white-space:normal">{palette.reaction_badge_html(word)} '
+                    f'<span style="color:#333;font-size:0.85em">{escape(story.REACTION_MEANING[word])}</span></span>'
+                    for word in REACTIONS)
+    return f'<div class="vx-reaction-legend" style="line-height:2">{items}</div>'
+
+
+def flag_note_html(sentences: list[str], *, scale: float = 1.0) -> str:
+    """Why the normal response carries a flag, in plain words, next to the strip (escaped)."""
+    items = "".join(f"<li>{escape(s)}</li>" for s in sentences)
+    return (f'<div class="vx-flag-note" style="font-size:{0.9 * scale:.2f}em;color:#333;margin-top:0.3em">'
+            f'<b>The normal response carries a flag</b> (how the metric counts, not a fault in the answer):'
+            f'<ul style="margin:0.1em 0 0 1.2em">{items}</ul></div>')

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE,
-                              NORMAL, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORT, VITAL, ExampleResult)
+                              NORMAL, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL,
+                              ExampleResult, ResponseResult)
 from vital_core.story import NORMAL_OK
 
 EVIDENCE_WORDS = {EVIDENCE_DOCUMENTS: "the evidence documents", EVIDENCE_REFERENCE: "the reference answer",
@@ -27,6 +28,14 @@ EVIDENCE_SENTENCES = {
                    "nothing, so its verdict-based scores are undefined.",
 }
 EXAMPLES_SHOWN = 2     # missed nuggets quoted in the explanation
+QUOTE_CHARS = 140      # a quoted claim or nugget is cut (with "…") past this length
+
+
+def _quote(text: str) -> str:
+    text = text.strip().rstrip(".")
+    if len(text) > QUOTE_CHARS:
+        text = text[:QUOTE_CHARS].rstrip() + "\u2026"
+    return f"\u201c{text}\u201d"
 
 
 def _are(n: int) -> str:
@@ -99,3 +108,27 @@ def column_label(variant: str, example: ExampleResult) -> str:
     if variant == NORMAL and evidence_mode(example) == EVIDENCE_NORMAL:
         return f"{variant} (taken as correct)"
     return variant
+
+
+def why_flagged(response: ResponseResult, nuggets) -> list[str]:
+    """Why RLP or RLR fires on a response, in plain words counted from its verdicts and nugget support, with
+    the first item quoted: said wherever a (perhaps correct) answer carries a flag. Empty when neither fires."""
+    values = compute_response_metrics(response, nuggets)
+    source = EVIDENCE_WORDS.get(response.evidence_mode, "the evidence")
+    out = []
+    if values.get("rlp"):
+        vital = [s for s in response.subclaims if s.importance == VITAL]
+        unsupported = [s for s in vital if s.verdict != SUPPORTED]
+        quoted = f", e.g. {_quote(unsupported[0].text)}" if unsupported else ""
+        out.append(f"RLP: {len(unsupported)} of this answer's {len(vital)} vital claims "
+                   f"{_are(len(unsupported))} not supported by {source}{quoted} (RLP fires on any).")
+    if values.get("rlr"):
+        assignment = response.nugget_assignment or {}
+        vital = [n for n in nuggets or [] if n.importance == VITAL]
+        missed = [n for n in vital if assignment.get(n.id) != SUPPORT]
+        partial = sum(assignment.get(n.id) == PARTIAL_SUPPORT for n in missed)
+        quoted = f", e.g. {_quote(missed[0].text)}" if missed else ""
+        out.append(f"RLR: {len(missed)} of the evidence's {len(vital)} vital nuggets {_are(len(missed))} not "
+                   f"fully in this answer{f' ({partial} only partly)' if partial else ''}{quoted} (RLR fires on "
+                   f"any; an answer that is right but shorter than the evidence is flagged too).")
+    return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
+from vital_core.story import BARELY, BY_DESIGN, NOTICED, UNDEFINED
 from vital_core.model import (CONTRADICTED, LESS_IMPORTANT, MISSING, NORMAL, NOT_ENOUGH_EVIDENCE,
                     NOT_JUDGED, NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED,
                     UNLABELLED, VITAL, WRONG)
@@ -49,6 +50,16 @@ NUGGET_SUPPORT: dict[str, Swatch] = {
     NOT_SUPPORT: Swatch("not supported", "✗", "#A33A00", "#A33A00", "#FFFFFF"),
 }
 
+# How a metric reacted to a variant's damage (vital_core.story.REACTIONS): Compare's strip, sentence, table
+# and chart, Present mode and the HTML report. Blue = the metric did its job; orange = it barely moved
+# although the key fact changed; grey = it is not built to see this damage; dashed = nothing to measure.
+REACTION: dict[str, Swatch] = {
+    NOTICED: Swatch(NOTICED, "◆", "#0072B2", "#0072B2", "#FFFFFF"),
+    BARELY: Swatch(BARELY, "≈", "#FFD78A", "#E69F00", "#111111"),
+    BY_DESIGN: Swatch(BY_DESIGN, "⊘", "#EDEDED", "#9A9A9A", "#333333"),
+    UNDEFINED: Swatch(UNDEFINED, "?", "#FFFFFF", "#777777", "#333333"),
+}
+
 # Response variants in charts (with bar patterns as a second cue).
 CONDITION_COLOURS = {NORMAL: "#0072B2", MISSING: "#E69F00", WRONG: "#D55E00"}
 CONDITION_PATTERNS = {NORMAL: "", MISSING: "/", WRONG: "x"}
@@ -57,6 +68,37 @@ EXTRA_COLOURS = ["#009E73", "#CC79A7", "#56B4E9", "#999999"]
 # Text differences from the normal response.
 DIFF_INSERT = ("#FFF1B8", "#7A5C00")   # background, underline colour
 DIFF_DELETE = ("#FDE0DD", "#A33A00")
+
+
+def reaction_badge_html(word: str) -> str:
+    """A reaction word as a badge; "" for a metric that does not judge (a count)."""
+    return badge_html(REACTION[word]) if word in REACTION else ""
+
+
+def reaction_cell_style(word: str) -> str:
+    """CSS for a table cell (pandas Styler) holding a reaction word: the badge's colours."""
+    s = REACTION.get(word)
+    if s is None:
+        return "color:#555"
+    return f"background-color:{s.background};color:{s.text};border-left:4px solid {s.border}"
+
+
+NOT_ASSIGNED = "– not assigned"
+
+
+def nugget_support_label(assignment: str | None) -> str:
+    """A nugget's support for one response as a cell reads it ("◐ partial support"), symbol first."""
+    s = NUGGET_SUPPORT.get(assignment or "")
+    return f"{s.symbol} {s.label}" if s else NOT_ASSIGNED
+
+
+def nugget_support_cell_style(label: object) -> str:
+    """CSS for a cell holding ``nugget_support_label``: matched on the whole label, so "partial support"
+    never takes the colour of "support"."""
+    for s in NUGGET_SUPPORT.values():
+        if label == f"{s.symbol} {s.label}":
+            return f"background-color: {s.background}; color: {s.text}"
+    return ""
 
 
 def condition_colour(name: str, index: int = 0) -> str:
@@ -115,6 +157,39 @@ def subclaim_row_html(*, rank: int | None, claim_id: str, text: str, importance:
             f'<span style="min-width:7.5em">{importance_badge_html(importance)}</span>'
             f'<span style="flex:1">{claim}</span>'
             f'<span>{verdict_badge_html(verdict)}</span></div>')
+
+
+def subclaims_html(response, *, details: bool = True, compact: bool = False, opened: bool = False) -> str:
+    """A response's subclaims in importance order, rows tinted by tier with verdict badges.
+
+    Each row opens (``<details>``, no script needed) to show the verdict's reason and evidence quote;
+    ``opened`` shows them all open (a printed report).
+    """
+    rows = []
+    for s in response.ordered_subclaims():
+        row = subclaim_row_html(rank=s.rank, claim_id=s.id, text=s.text,
+                                        importance=s.importance, verdict=s.verdict, compact=compact)
+        if not details:
+            rows.append(row)
+            continue
+        extra = []
+        if s.reason:
+            extra.append(f"<div><b>Reason:</b> {html.escape(s.reason)}</div>")
+        if s.evidence:
+            extra.append(f'<blockquote style="margin:0.2em 0 0.2em 0.5em;padding-left:0.6em;'
+                         f'border-left:3px solid #999;color:#333">{html.escape(s.evidence)}</blockquote>')
+        if s.sentence:
+            extra.append(f'<div style="color:#555;font-size:0.85em">From the sentence: '
+                         f'“{html.escape(s.sentence)}”</div>')
+        if not extra:
+            extra.append('<div style="color:#555">No reason or evidence recorded for this verdict.</div>')
+        indent = "0.8em" if compact else "3.2em"
+        rows.append(f'<details class="vx-claim"{" open" if opened else ""}><summary style="list-style:none;cursor:pointer">{row}'
+                    f'</summary><div style="margin:0.2em 0 0.6em {indent};font-size:0.9em">'
+                    f'{"".join(extra)}</div></details>')
+    if not rows:
+        return '<div style="color:#555">No subclaims.</div>'
+    return "".join(rows)
 
 
 def legend_html() -> str:

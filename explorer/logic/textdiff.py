@@ -70,3 +70,41 @@ def diff_html(normal: str, variant: str, *, show_deleted: bool = True) -> str:
             parts.append(f'<del title="in normal, not here" style="background:{bg};'
                          f'text-decoration:line-through 2px {line};color:#444">{text}</del>')
     return "".join(parts)
+
+
+def _bare(words: str) -> str:
+    """Changed words without the space and sentence punctuation around them."""
+    return words.strip().rstrip(".,;:")
+
+
+def changes(normal: str, variant: str) -> list[tuple[str, str]]:
+    """Each place the variant changed the normal response, as (removed words, inserted words); one of the
+    two is "" for a pure deletion or insertion. The key fact a missing or wrong variant changed is here."""
+    out: list[tuple[str, str]] = []
+    pending = ["", ""]
+    for seg in word_diff(normal, variant) + [Segment(EQUAL, "")]:
+        if seg.op == EQUAL:
+            if pending[0] or pending[1]:
+                out.append((_bare(pending[0]), _bare(pending[1])))
+            pending = ["", ""]
+        else:
+            pending[0 if seg.op == DELETE else 1] += seg.text
+    return out
+
+
+def change_sentence(normal: str, variant: str, limit: int = 3) -> str:
+    """The changes in words a person reads (plain text; callers escape), e.g. "“1930” → “1931”";
+    "no change" when the texts are the same."""
+    found = changes(normal, variant)
+    if not found:
+        return "no change from the normal response"
+    parts = []
+    for removed, inserted in found[:limit]:
+        if removed and inserted:
+            parts.append(f"\u201c{removed}\u201d \u2192 \u201c{inserted}\u201d")
+        elif removed:
+            parts.append(f"left out \u201c{removed}\u201d")
+        else:
+            parts.append(f"added \u201c{inserted}\u201d")
+    more = len(found) - limit
+    return "; ".join(parts) + (f"; and {more} more change{'s' if more > 1 else ''}" if more > 0 else "")

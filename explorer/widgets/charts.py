@@ -4,9 +4,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-def chart(fig, name: str, data: pd.DataFrame, *, key: str, caption: str | None = None) -> None:
-    """A plotly chart with a PNG download in its toolbar (camera icon) and its data as CSV."""
-    fig.update_layout(font=dict(size=13), margin=dict(l=10, r=10, t=50, b=10),
+def chart(fig, name: str, data: pd.DataFrame, *, key: str, caption: str | None = None, font: int = 13) -> None:
+    """A plotly chart with a PNG download in its toolbar (camera icon) and its data as CSV; ``font`` in px."""
+    fig.update_layout(font=dict(size=font), margin=dict(l=10, r=10, t=50, b=10),
                       legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1))
     config = {"displaylogo": False,
               "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},

@@ -19,38 +19,6 @@ def legend(where=None) -> None:
 
 
 
-def subclaims_html(response: ResponseResult, *, details: bool = True, compact: bool = False) -> str:
-    """A response's subclaims in importance order, rows tinted by tier with verdict badges.
-
-    Each row opens (``<details>``) to show the verdict's reason and evidence quote.
-    """
-    rows = []
-    for s in response.ordered_subclaims():
-        row = palette.subclaim_row_html(rank=s.rank, claim_id=s.id, text=s.text,
-                                        importance=s.importance, verdict=s.verdict, compact=compact)
-        if not details:
-            rows.append(row)
-            continue
-        extra = []
-        if s.reason:
-            extra.append(f"<div><b>Reason:</b> {html.escape(s.reason)}</div>")
-        if s.evidence:
-            extra.append(f'<blockquote style="margin:0.2em 0 0.2em 0.5em;padding-left:0.6em;'
-                         f'border-left:3px solid #999;color:#333">{html.escape(s.evidence)}</blockquote>')
-        if s.sentence:
-            extra.append(f'<div style="color:#555;font-size:0.85em">From the sentence: '
-                         f'“{html.escape(s.sentence)}”</div>')
-        if not extra:
-            extra.append('<div style="color:#555">No reason or evidence recorded for this verdict.</div>')
-        indent = "0.8em" if compact else "3.2em"
-        rows.append(f'<details class="vx-claim"><summary style="list-style:none;cursor:pointer">{row}'
-                    f'</summary><div style="margin:0.2em 0 0.6em {indent};font-size:0.9em">'
-                    f'{"".join(extra)}</div></details>')
-    if not rows:
-        return '<div style="color:#555">No subclaims.</div>'
-    return "".join(rows)
-
-
 def show_subclaims(response: ResponseResult, *, details: bool = True, where=None, compact: bool = False,
                    height: int | None = None) -> None:
     """The colour-coded subclaim list; ``compact`` for narrow columns, ``height`` scrolls long lists."""
@@ -68,7 +36,7 @@ def show_subclaims(response: ResponseResult, *, details: bool = True, where=None
                        "usable document). The paper's tables count them as unsupported; the strict "
                        "convention leaves this response out.", icon=":material/help:")
     box = target.container(height=height) if height is not None and len(response.subclaims) > 6 else target
-    box.html(subclaims_html(response, details=details, compact=compact))
+    box.html(palette.subclaims_html(response, details=details, compact=compact))
     if details:
         target.caption("Click a row for the verdict's reason and evidence quote.")
 
@@ -80,9 +48,7 @@ def nugget_table(nuggets: list[Nugget] | None, variants: dict[str, ResponseResul
     for n in nuggets:
         row = {"nugget": n.id, "text": n.text, "importance": n.importance}
         for name, v in variants.items():
-            a = (v.nugget_assignment or {}).get(n.id)
-            row[name] = palette.NUGGET_SUPPORT[a].symbol + " " + palette.NUGGET_SUPPORT[a].label if a \
-                else "– not assigned"
+            row[name] = palette.nugget_support_label((v.nugget_assignment or {}).get(n.id))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -97,15 +63,9 @@ def show_nuggets(nuggets: list[Nugget] | None, variants: dict[str, ResponseResul
         st.info("The evidence yielded no nuggets, so recall metrics are undefined.")
         return
 
-    def colour(value: str) -> str:
-        for key, sw in palette.NUGGET_SUPPORT.items():
-            if isinstance(value, str) and value.endswith(sw.label):
-                return f"background-color: {sw.background}; color: {sw.text}"
-        return ""
-
     def tier(value: str) -> str:
         return palette.importance_cell_style(value)
 
-    styled = table.style.map(colour, subset=list(variants)).map(tier, subset=["importance"])
+    styled = table.style.map(palette.nugget_support_cell_style, subset=list(variants)).map(tier, subset=["importance"])
     st.dataframe(styled, hide_index=True, width="stretch")
 

@@ -65,8 +65,8 @@ def on_demo_pick(prefix: str, text_keys: dict[str, str], result_key: str) -> Non
         set_qp(example=picked)
 
 
-def demo_picker(prefix: str, text_keys: dict[str, str], result_key: str) -> None:
-    """First visit: prefill from the URL's example (or the first demo); then offer a picker."""
+def load_first_visit(prefix: str, text_keys: dict[str, str], result_key: str) -> None:
+    """First visit: prefill from the URL's example (or the first demo)."""
     options = list(demo_inputs())
     if st.session_state.pop(f"{prefix}_clear_evidence", False):   # set by without_stale_demo_evidence
         st.session_state[f"{prefix}_documents"] = st.session_state[f"{prefix}_reference"] = ""
@@ -74,9 +74,26 @@ def demo_picker(prefix: str, text_keys: dict[str, str], result_key: str) -> None
         wanted = qp("example")
         prefill_from_demo(prefix, wanted if wanted in options else (options[0] if options else ""),
                           text_keys, result_key)
-    with st.expander("Start from a demo example", expanded=False):
-        st.selectbox("Demo example", options, index=None, key=f"{prefix}_demo_pick",
+
+
+def demo_picker(prefix: str, text_keys: dict[str, str], result_key: str, *, folded: bool = True) -> None:
+    """First visit: prefill from the URL's example (or the first demo); then offer a picker, in an expander
+    of its own unless ``folded`` is False (the caller already draws it inside one)."""
+    load_first_visit(prefix, text_keys, result_key)
+    box = st.expander("Start from a demo example", expanded=False) if folded else st.container()
+    with box:
+        st.selectbox("Demo example", list(demo_inputs()), index=None, key=f"{prefix}_demo_pick",
                      on_change=on_demo_pick, args=(prefix, text_keys, result_key),
                      format_func=lambda i: f"{i} — {demo_inputs()[i]['query']}",
                      placeholder="Pick one to fill the fields below")
 
+
+def step_demo(prefix: str, text_keys: dict[str, str], result_key: str, step: int) -> None:
+    """Load the demo ``step`` places after the one loaded (wrapping round); Present mode's next/previous."""
+    options = list(demo_inputs())
+    if not options:
+        return
+    current = st.session_state.get(f"{prefix}_loaded_demo")
+    index = (options.index(current) + step) % len(options) if current in options else 0
+    prefill_from_demo(prefix, options[index], text_keys, result_key)
+    set_qp(example=options[index])
