@@ -1,17 +1,18 @@
 """AppTest: the Compare variants page."""
 from __future__ import annotations
 
+import html
 import re
 
 from explorer.logic import explain
 from tests.app_helpers import assert_clean, html_bodies, open_page, texts
 from tests.demo_story import demo_inputs, demo_results, stories, story_demo
 from vital_core.model import EVIDENCE_NORMAL
-from vital_core.stats import NOTICED_RULE
+from vital_core import story
 
-# The headline of a wrong variant on which the story holds: FactScore did not notice, a VITAL metric did.
-STORY_LINE = re.compile(r"^- wrong: FactScore precision [\u2212+]\d\.\d\d: did not notice; "
-                        r".*\b(VITAL precision [\u2212+]\d\.\d\d|RLP)\b[^;]*: noticed")
+# The headline of a wrong variant on which the story holds: FactScore barely moved, a VITAL metric noticed.
+STORY_LINE = re.compile(r"^- wrong: FactScore precision \d\.\d\d \u2192 \d\.\d\d \([\u2212+]\d\.\d\d\): barely moved; "
+                        r".*\b(VITAL precision|RLP)\b [^;]*: noticed")
 
 
 def _table(at):
@@ -47,8 +48,51 @@ def test_first_visit_compares_a_demo_on_which_the_story_holds():
                for m in _read(at))
     assert "<ins" in html_bodies(at), "differences from normal are highlighted"
     assert at.get("plotly_chart"), "grouped bar chart"
-    # "noticed" is the one rule of the core, said on the page as on Sensitivity
-    assert any(c.startswith(NOTICED_RULE.capitalize()) for c in texts(at, "caption"))
+    # the words are the one vocabulary of the core, each with its meaning on the page
+    bodies = html.unescape(html_bodies(at))
+    assert all(story.REACTION_MEANING[word] in bodies for word in story.REACTIONS)
+
+
+def test_results_come_first_and_the_inputs_fold_away():
+    at = open_page("compare", query_params={"example": story_demo()})
+    inputs = next(e for e in at.get("expander") if e.label.startswith("Inputs"))
+    assert not inputs.proto.expanded, "with a result on show, the inputs are one click away"
+    strip = next(h for h in at.html if 'class="vx-strip"' in str(h.proto.body))
+    body = str(strip.proto.body)
+    assert body.index('data-variant="wrong"') < body.index('data-variant="missing"'), "the wrong story leads"
+    assert 'data-metric="factscore_precision" data-reaction="barely moved"' in body
+    assert f'data-metric="factscore_precision" data-reaction="{story.BY_DESIGN}"' in body, \
+        "precision on the missing variant cannot notice a fact left out"
+    # the key change is named on the strip card
+    assert 'class="vx-key-change"' in body
+
+
+def test_a_flagged_normal_response_is_explained_on_the_page():
+    flagged = [i for i, e in demo_results().items()
+               if explain.why_flagged(e.variants["normal"], e.nuggets)]
+    if not flagged:   # every bundled normal is clean: nothing to explain
+        return
+    at = open_page("compare", query_params={"example": flagged[0]})
+    bodies = html.unescape(html_bodies(at))
+    assert "The normal response carries a flag" in bodies
+    assert re.search(r"RL[PR]: \d+ of (this answer's|the evidence's) \d+ vital", bodies)
+
+
+def test_present_mode_shows_the_story_and_steps_through_the_demos():
+    demos = list(demo_inputs())
+    at = open_page("compare", query_params={"example": demos[0], "present": "1"})
+    assert not [t for t in texts(at, "title")], "no page title in present mode: nothing but the story"
+    assert not [e for e in at.get("expander") if e.label.startswith("Inputs")]
+    assert 'class="vx-strip"' in html_bodies(at) and at.get("plotly_chart")
+    assert demo_results()[demos[0]].query.split()[0] in html_bodies(at)
+    _press(at, "Next \u25b6")
+    assert at.query_params.get("example") == demos[1]
+    assert at.session_state["compare_result"]["id"] == demos[1]
+    _press(at, "\u25c0 Previous")
+    _press(at, "\u25c0 Previous")
+    assert at.query_params.get("example") == demos[-1], "previous wraps round"
+    _press(at, "Exit")
+    assert "present" not in at.query_params
 
 
 def test_a_normal_that_scores_low_is_explained_from_its_own_result():
@@ -106,14 +150,14 @@ def test_generate_variants_and_score_with_offline_backend():
     assert missing and wrong and wrong != at.text_area(key="cmp_normal").value
     _press(at, "Score all variants")
     assert any("scored just now by the offline backend" in c for c in texts(at, "caption"))
-    assert not any("texts above changed" in w for w in texts(at, "warning"))
+    assert not any("changed since this result was scored" in w for w in texts(at, "warning"))
     assert set(_table(at).columns) >= {"normal", "missing", "wrong"}
 
 
 def test_stale_result_and_missing_normal_are_explained():
     at = open_page("compare")
     at.text_area(key="cmp_wrong").set_value("Something else entirely.").run()
-    assert any("texts above changed" in w for w in texts(at, "warning"))
+    assert any("changed since this result was scored" in w for w in texts(at, "warning"))
     at.text_area(key="cmp_normal").set_value("")
     at.button[[b.label for b in at.button].index("Score all variants")].click().run()
     assert_clean(at)

@@ -126,13 +126,18 @@ def test_variant_reactions_and_verdict():
     by_key = table.set_index("key")
     assert by_key.loc["vital_precision", "reaction wrong"] == variants.NOTICED
     assert by_key.loc["rlp", "reaction wrong"] == variants.NOTICED
-    assert by_key.loc["nugget_recall", "reaction wrong"] == variants.UNKNOWN
+    assert by_key.loc["nugget_recall", "reaction wrong"] == variants.UNDEFINED
+    assert by_key.loc["nugget_recall", "note wrong"].startswith("normal response: needs nuggets")
     assert by_key.loc["vital_precision", "change wrong"] == pytest.approx(-1.0)
     sentence = variants.headlines(table)[0].sentence()
-    assert sentence.startswith("wrong: FactScore precision \u22120.33: noticed; VITAL precision \u22121.00 and RLP: noticed")
-    assert variants.reaction("factscore_precision", 0.9, 0.85) == variants.BARELY
-    assert variants.reaction("factscore_precision", 0.9, 0.95) == variants.NOT_NOTICED
-    assert variants.reaction("rlp", True, True) == variants.NOT_NOTICED
+    assert sentence.startswith("wrong: FactScore precision 1.00 \u2192 0.67 (\u22120.33): noticed; VITAL precision "
+                               "1.00 \u2192 0.00 (\u22121.00): noticed; RLP not flagged \u2192 flagged: noticed")
+    assert variants.reaction("factscore_precision", 0.9, 0.85, "wrong") == variants.BARELY
+    assert variants.reaction("factscore_precision", 0.9, 0.95, "wrong") == variants.BARELY
+    assert variants.reaction("rlp", True, True, "wrong") == variants.BARELY
+    # a precision metric cannot see a fact left out, whatever its value does
+    assert variants.reaction("factscore_precision", 0.9, 0.5, "missing") == variants.BY_DESIGN
+    assert variants.reaction("vital_recall", 0.9, 0.5, "missing") == variants.NOTICED
     assert variants.reaction("n_subclaims", 5, 3) == variants.NOT_A_SCORE
 
 

@@ -8,6 +8,8 @@ from explorer.logic import damage, explain
 from vital_core.metrics.catalog import VARIANT_TABLE
 from vital_core.model import (EVIDENCE_DOCUMENTS, EVIDENCE_NORMAL, ExampleResult, Nugget, ResponseResult,
                               Subclaim)
+from vital_core import story
+from vital_core.metrics.catalog import METRICS
 from vital_core.story import judge_story
 
 MINUS = "\u2212"
@@ -43,21 +45,68 @@ def _headlines(example) -> dict[str, str]:
 def test_the_headline_tells_the_story_per_variant():
     lines = _headlines(_example())
     # FactScore 0.75 -> 0.50 noticed here (a 4-claim answer); VITAL precision 1 -> 0 and RLP fires
-    assert lines["wrong"].startswith(f"wrong: FactScore precision {MINUS}0.25: noticed; "
-                                     f"VITAL precision {MINUS}1.00 and RLP: noticed; VITAL recall {MINUS}1.00 "
-                                     f"and RLR: noticed")
-    # the missing answer keeps the rest: precision barely moves (0.75 -> 0.67), recall of the key fact goes
-    assert lines["missing"] == (f"missing: FactScore precision {MINUS}0.08: did not notice; VITAL precision +0.00 "
-                                f"and RLP: did not notice; VITAL recall {MINUS}1.00 and RLR: noticed")
+    assert lines["wrong"] == (f"wrong: FactScore precision 0.75 \u2192 0.50 ({MINUS}0.25): noticed; "
+                              f"VITAL precision 1.00 \u2192 0.00 ({MINUS}1.00): noticed; "
+                              f"RLP not flagged \u2192 flagged: noticed")
+    # the missing answer: precision cannot see a fact left out (by design); recall of the key fact goes
+    assert lines["missing"] == (f"missing: FactScore precision 0.75 \u2192 0.67 ({MINUS}0.08): {story.BY_DESIGN}; "
+                                f"VITAL recall 1.00 \u2192 0.00 ({MINUS}1.00): noticed; "
+                                f"RLR not flagged \u2192 flagged: noticed")
 
 
-def test_a_flag_that_already_fired_on_the_normal_says_so_and_undefined_says_undefined():
+def test_a_flag_already_on_says_so_and_undefined_says_why():
     example = _example()
     example.variants["normal"].subclaims[0].verdict = N       # the normal's vital claim: RLP fires already
-    example.nuggets = None                                    # no nuggets: recall undefined
     line = _headlines(example)["wrong"]
-    assert f"RLP: {damage.ALREADY_FLAGGED}" in line
-    assert line.endswith("VITAL recall and RLR: undefined")
+    assert line.endswith(f"RLP flagged \u2192 flagged: {story.BARELY} ({damage.ALREADY_FLAGGED})")
+    example.nuggets = None                                    # no nuggets: recall undefined, and why
+    line = _headlines(example)["missing"]
+    assert line.endswith("VITAL recall undefined \u2192 undefined: undefined (normal response: needs nuggets, "
+                         "which are built from evidence documents; none were given); RLR undefined \u2192 "
+                         "undefined: undefined (normal response: needs nuggets, which are built from evidence "
+                         "documents; none were given)")
+
+
+def test_strip_sentence_table_and_chart_say_the_same_word():
+    """One vocabulary: every word the strip shows is the table's reaction and the chart data's reaction."""
+    example = _example()
+    table = damage.metric_table(example, VARIANT_TABLE)
+    heads = damage.headlines(table)
+    html = damage.strip_html(heads)
+    chart = damage.chart_data(table, ["factscore_precision", "vital_precision", "vital_recall"],
+                              list(example.variants), example)
+    for head in heads:
+        for move in head.moves:
+            row = table[table["key"] == move.key].iloc[0]
+            assert move.word == row[f"reaction {head.variant}"] in story.REACTIONS
+            assert f'data-metric="{move.key}" data-reaction="{move.word}"' in html
+            assert f"{move.label} " in head.body and f": {move.word}" in head.body
+            label = METRICS[move.key].label
+            in_chart = chart[(chart["variant"] == head.variant) & (chart["metric"] == label)]
+            if not in_chart.empty:
+                assert in_chart.iloc[0]["reaction"] == move.word
+    assert set(table["reaction missing"]) - {""} <= set(story.REACTIONS)
+
+
+def test_the_strip_escapes_user_text():
+    example = _example()
+    example.variants["<img src=x onerror=alert(1)>"] = example.variants.pop("wrong")
+    heads = damage.headlines(damage.metric_table(example, VARIANT_TABLE))
+    html = damage.strip_html(heads, changes={"<img src=x onerror=alert(1)>": "<script>alert(2)</script>"})
+    assert "<img" not in html and "<script" not in html and "&lt;img src=x" in html
+
+
+def test_a_flagged_normal_is_explained_in_plain_words():
+    example = _example()
+    normal = example.variants["normal"]
+    assert explain.why_flagged(normal, NUGGETS) == []
+    normal.subclaims[0].verdict = N
+    normal.nugget_assignment = {"N0": "partial_support", "N1": "support", "N2": "not_support"}
+    rlp, rlr = explain.why_flagged(normal, NUGGETS)
+    assert rlp.startswith("RLP: 1 of this answer's 1 vital claims is not supported by the evidence documents, "
+                          "e.g. \u201cclaim 1\u201d")
+    assert rlr.startswith("RLR: 1 of the evidence's 1 vital nuggets is not fully in this answer (1 only partly), "
+                          "e.g. \u201cthe key fact\u201d")
 
 
 def test_the_headline_escapes_nothing_itself_and_keeps_the_variant_name_apart():
