@@ -271,7 +271,7 @@ def report_download(example: ExampleResult, key: str) -> None:
 def present(example: ExampleResult | None) -> None:
     """Present mode: one example's story in large type, readable on a 1280x720 projector."""
     st.html(PRESENT_CSS)
-    nav = st.columns([1, 1, 1, 5])
+    nav = st.columns([1, 1, 1, 6], gap="small")
     nav[0].button("◀ Previous", on_click=demo.step_demo, args=("cmp", TEXT_KEYS, RESULT_KEY, -1),
                   key="present-prev")
     nav[1].button("Next ▶", on_click=demo.step_demo, args=("cmp", TEXT_KEYS, RESULT_KEY, 1),
@@ -286,10 +286,24 @@ def present(example: ExampleResult | None) -> None:
     st.html(f'<div class="vx-present-query">{formatting.escape(example.query)}{origin}</div>')
     table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
     names = ordered_conditions(example.variants)
-    with st.container(key="present-texts"):
-        variant_texts(example, names)
     story_strip(example, table, scale=1.35)
+    present_texts(example, names)
     story_chart(table, names, example, PRESENT_CHART, font=20, key="present")
+
+
+def present_texts(example: ExampleResult, names: list[str]) -> None:
+    """The three texts around the key change: the normal marks the words the wrong (else another) variant
+    changed, each variant marks its own change."""
+    normal_text = example.variants[NORMAL].text
+    other = next((n for n in (WRONG, MISSING) if n in example.variants),
+                 next((n for n in names if n != NORMAL), NORMAL))
+    with st.container(key="present-texts"):
+        for col, name in zip(st.columns(len(names)), names):
+            if name == NORMAL:
+                body = textdiff.excerpt_html(normal_text, example.variants[other].text, side="normal")
+            else:
+                body = textdiff.excerpt_html(normal_text, example.variants[name].text)
+            col.html(f'<div class="vx-present-name">{formatting.escape(name)}</div><div class="vx-text">{body}</div>')
 
 
 # The story's scores only: the chart must be readable from the back of a room.
@@ -298,7 +312,8 @@ PRESENT_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {display: none;}
 .block-container {padding-top: 1.2rem; max-width: 100%;}
 .vx-present-query {font-size: 2rem; font-weight: 700; line-height: 1.2; margin-bottom: 0.2em;}
-.st-key-present-texts .vx-text, .st-key-present-texts p {font-size: 1.3rem; line-height: 1.45;}
+.st-key-present-texts .vx-text {font-size: 1.45rem; line-height: 1.4;}
+.vx-present-name {font-size: 1.45rem; font-weight: 700;}
 </style>"""
 
 

@@ -108,3 +108,33 @@ def change_sentence(normal: str, variant: str, limit: int = 3) -> str:
             parts.append(f"added \u201c{inserted}\u201d")
     more = len(found) - limit
     return "; ".join(parts) + (f"; and {more} more change{'s' if more > 1 else ''}" if more > 0 else "")
+
+
+def excerpt_html(normal: str, variant: str, *, keep: int = 12, side: str = "variant") -> str:
+    """The text around the changes only, escaped, for a projector: unchanged stretches longer than
+    ``2 * keep`` words are cut to their ends with "…". ``side="variant"`` marks the variant's changes as
+    ``diff_html`` does; ``side="normal"`` shows the normal text with the words the variant changed marked."""
+    segments = word_diff(normal, variant)
+    parts = []
+    for i, seg in enumerate(segments):
+        words = seg.text.split()
+        if seg.op == EQUAL:
+            first, last = i == 0, i == len(segments) - 1
+            if len(words) > (keep if first or last else 2 * keep):
+                head = "" if first else " ".join(words[:keep]) + " "
+                tail = "" if last else " " + " ".join(words[-keep:]) + " "
+                text = html.escape(head) + "\u2026" + html.escape(tail)
+            else:
+                text = html.escape(seg.text)
+            parts.append(text)
+        elif seg.op == INSERT and side == "variant":
+            bg, line = DIFF_INSERT
+            parts.append(f'<ins style="background:{bg};text-decoration:underline 2px {line};">'
+                         f'{html.escape(seg.text)}</ins>')
+        elif seg.op == DELETE and side == "variant":
+            bg, line = DIFF_DELETE
+            parts.append(f'<del style="background:{bg};text-decoration:line-through 2px {line};color:#444">'
+                         f'{html.escape(seg.text)}</del>')
+        elif seg.op == DELETE:
+            parts.append(f'<mark style="background:{DIFF_INSERT[0]};font-weight:600">{html.escape(seg.text)}</mark>')
+    return "".join(parts)
