@@ -9,7 +9,7 @@ import streamlit as st
 from explorer.widgets import backend_panel, claims, demo, metric_cards, shell, url_state
 from explorer.widgets.uploads import read_uploaded_text
 from vital_core.metrics import catalog
-from explorer.logic import long_runs, whatif
+from explorer.logic import damage, explain, long_runs, report_html, whatif
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text, documents_from_upload
 from vital_core.metrics.response import compute_response_metrics
@@ -128,6 +128,9 @@ def results() -> None:
     with cards:
         metric_cards.metric_cards(edited_metrics, edited, example.nuggets,
                                   before=scored_metrics if has_edits else None)
+        flags = explain.why_flagged(edited, example.nuggets)
+        if flags:
+            st.html(damage.flag_note_html(flags, who="This response"))
         if has_edits:
             changed = whatif.changed_metrics(scored_metrics, edited_metrics)
             st.info(f"What-if: {len(changed)} metric value(s) changed by your edits "
@@ -187,6 +190,11 @@ def details(example: ExampleResult, edited: ResponseResult, scored_metrics: dict
                        json.dumps(out.to_dict(), ensure_ascii=False, indent=2).encode("utf-8"),
                        file_name=f"vital-result-{example.id}.json", mime="application/json",
                        key="score_download")
+    st.download_button("Download one-page report (HTML)" + (" with your what-if edits" if has_edits else ""),
+                       report_html.example_report(out, origin=st.session_state.get("score_origin", "")).encode("utf-8"),
+                       file_name=f"vital-report-{report_html.file_stem(example.id)}.html", mime="text/html",
+                       key="score_report", help="One self-contained page to send to someone who will not run the "
+                       "app: the text, coloured subclaims with reasons and quotes, and every metric.")
 
 
 def render() -> None:

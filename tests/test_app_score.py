@@ -63,6 +63,16 @@ def test_no_evidence_leaves_recall_undefined_and_explained():
     # the offline backend judged nothing without evidence: precision is undefined, not 0
     assert values["FactScore precision"] == "undefined"
     assert "nothing was checked" in captions
+    # the user's own text: no word about the release, no "checked against none"
+    said = " ".join(texts(at, "caption") + texts(at, "warning"))
+    assert "the release" not in said and "against none" not in said, said
+    assert "no evidence documents or reference answer were given" in said
+
+
+def test_the_report_downloads_from_score_self_contained():
+    at = open_page("score")
+    report = next(d for d in at.get("download_button") if d.label.startswith("Download one-page report"))
+    assert report.proto.label and at.session_state["score_result"]
 
 
 def test_empty_inputs_ask_for_text_not_a_traceback():

@@ -63,6 +63,10 @@ DATASET_QUERY_TYPE = {
 # correct (the setting in which the benchmark builds its missing and wrong variants).
 EVIDENCE_DOCUMENTS, EVIDENCE_REFERENCE, EVIDENCE_NONE, EVIDENCE_UNKNOWN, EVIDENCE_NORMAL = (
     "documents", "reference", "none", "unknown", "normal response")
+# Each mode as a sentence names what the claims were checked against.
+EVIDENCE_WORDS = {EVIDENCE_DOCUMENTS: "the evidence documents", EVIDENCE_REFERENCE: "the reference answer",
+                  EVIDENCE_NORMAL: "the normal response", EVIDENCE_NONE: "no evidence",
+                  EVIDENCE_UNKNOWN: "evidence this result does not record"}
 # Modes whose verdicts are checks against a correct answer: factual-correctness precision is the verdicts.
 AGAINST_AN_ANSWER = (EVIDENCE_REFERENCE, EVIDENCE_NORMAL)
 # Why the normal response's own claims count as supported in the "normal response" mode.

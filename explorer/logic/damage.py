@@ -212,9 +212,9 @@ def legend_html() -> str:
     return f'<div class="vx-reaction-legend" style="line-height:2">{items}</div>'
 
 
-def flag_note_html(sentences: list[str], *, scale: float = 1.0) -> str:
-    """Why the normal response carries a flag, in plain words, next to the strip (escaped)."""
+def flag_note_html(sentences: list[str], *, who: str = "The normal response", scale: float = 1.0) -> str:
+    """Why a response (``who``) carries a flag, in plain words (``explain.why_flagged``; escaped)."""
     items = "".join(f"<li>{escape(s)}</li>" for s in sentences)
     return (f'<div class="vx-flag-note" style="font-size:{0.9 * scale:.2f}em;color:#333;margin-top:0.3em">'
-            f'<b>The normal response carries a flag</b> (how the metric counts, not a fault in the answer):'
+            f'<b>{escape(who)} carries a flag</b> (how the metric counts, not a fault in the answer):'
             f'<ul style="margin:0.1em 0 0 1.2em">{items}</ul></div>')

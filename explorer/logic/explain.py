@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE,
-                              NORMAL, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL,
+                              EVIDENCE_WORDS, NORMAL, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL,
                               ExampleResult, ResponseResult)
 from vital_core.story import NORMAL_OK
 
-EVIDENCE_WORDS = {EVIDENCE_DOCUMENTS: "the evidence documents", EVIDENCE_REFERENCE: "the reference answer",
-                  EVIDENCE_NORMAL: "the normal response", EVIDENCE_NONE: "no evidence"}
 # One sentence per evidence mode, said above Compare's results.
 EVIDENCE_SENTENCES = {
     EVIDENCE_DOCUMENTS: "Every variant's claims were checked against the evidence documents, and the nuggets "

@@ -8,7 +8,7 @@ import streamlit as st
 
 from explorer.logic import palette
 from explorer.logic.formatting import escape_md
-from vital_core.model import NOT_JUDGED, Nugget, ResponseResult
+from vital_core.model import EVIDENCE_NONE, EVIDENCE_UNKNOWN, EVIDENCE_WORDS, NOT_JUDGED, Nugget, ResponseResult
 
 # Tables of subclaims use rows tall enough for Streamlit to wrap their text (it wraps above 4rem):
 # cut to one line, claims that start alike (S2-S4 of a response) look identical.
@@ -17,6 +17,16 @@ WRAPPED_ROW_HEIGHT = 72
 def legend(where=None) -> None:
     (where or st).html(palette.legend_html())
 
+
+
+def not_judged_why(response: ResponseResult) -> str:
+    """Why no subclaim has a verdict, said of this response: "the release" only for records loaded from it."""
+    if response.evidence_mode == EVIDENCE_NONE:
+        return ("no evidence documents or reference answer were given, and the offline verifier judges only "
+                "against evidence")
+    if response.evidence_mode == EVIDENCE_UNKNOWN:
+        return "in the published records, FactScore found no usable document for this response"
+    return f"the verifier gave none against {EVIDENCE_WORDS.get(response.evidence_mode, 'the evidence')}"
 
 
 def show_subclaims(response: ResponseResult, *, details: bool = True, where=None, compact: bool = False,
@@ -32,9 +42,9 @@ def show_subclaims(response: ResponseResult, *, details: bool = True, where=None
     for w in response.warnings:
         target.warning(escape_md(w))
     if all(s.verdict == NOT_JUDGED for s in response.subclaims):
-        target.warning("Not judged: none of these subclaims has a verdict (in the release, FactScore found no "
-                       "usable document). The paper's tables count them as unsupported; the strict "
-                       "convention leaves this response out.", icon=":material/help:")
+        target.warning(f"Not judged: none of these subclaims has a verdict ({not_judged_why(response)}). "
+                       "The paper's tables count them as unsupported; the strict convention leaves this "
+                       "response out.", icon=":material/help:")
     box = target.container(height=height) if height is not None and len(response.subclaims) > 6 else target
     box.html(palette.subclaims_html(response, details=details, compact=compact))
     if details:

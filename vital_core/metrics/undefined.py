@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from vital_core.metrics.catalog import FROM_VERDICTS, METRICS
 from vital_core.metrics.formulas import nothing_checked
-from vital_core.model import AGAINST_AN_ANSWER, LESS_IMPORTANT, OKAY, VITAL, Nugget, ResponseResult
+from vital_core.model import AGAINST_AN_ANSWER, EVIDENCE_NONE, EVIDENCE_WORDS, LESS_IMPORTANT, OKAY, VITAL, Nugget, ResponseResult
 
 
 def why_undefined(key: str, response: ResponseResult, nuggets: list[Nugget] | None) -> str:
@@ -53,8 +53,11 @@ def why_undefined(key: str, response: ResponseResult, nuggets: list[Nugget] | No
         return need
     if key in ("fc_precision", "fc_f1") and response.evidence_mode not in AGAINST_AN_ANSWER \
             and response.fc_verdicts is None:
+        checked = EVIDENCE_WORDS.get(response.evidence_mode, response.evidence_mode)
+        if response.evidence_mode == EVIDENCE_NONE:
+            return "needs a reference answer to check the response's claims against; none was given"
         return ("needs a reference answer to check the response's claims against; "
-                f"its claims were checked against {response.evidence_mode} only")
+                f"its claims were checked against {checked} only")
     if key in ("fc_recall", "fc_f1") and response.reference_claims is None:
         return "needs a reference answer; none was given"
     if key in ("wpa", "pcp"):
