@@ -11,7 +11,7 @@ import streamlit as st
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
 from explorer.widgets import backend_panel, charts, claims, demo, shell, url_state
-from explorer.logic import explain, long_runs, palette, report_html, textdiff, damage as variants
+from explorer.logic import explain, glossary, long_runs, palette, report_html, textdiff, damage as variants
 from vital_core import story
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text
@@ -231,6 +231,9 @@ def damage_section(table: pd.DataFrame, names: list[str], example: ExampleResult
     st.dataframe(shown.style.map(reaction_style, subset=reaction_columns), hide_index=True, width="stretch",
                  height=36 * (len(shown) + 1) + 4,
                  column_config={c: st.column_config.TextColumn(c, help=REACTION_HELP) for c in reaction_columns})
+    with st.expander("Glossary: what each metric in this table measures, in one line"):
+        st.dataframe(glossary.frame(list(table["key"]), statistics=False), hide_index=True, width="stretch",
+                     column_config={"what it means": st.column_config.TextColumn(width="large")})
 
 
 def story_chart(table: pd.DataFrame, names: list[str], example: ExampleResult, keys: list[str], *,

@@ -5,7 +5,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from explorer.logic import filters as explore, palette
+from explorer.logic import filters as explore, glossary, palette
 from explorer.logic import sensitivity_tables as tables
 from explorer.logic.formatting import escape_md, plot_text
 from explorer.widgets import charts, data_source, shell
@@ -106,6 +106,20 @@ def means_section(data: dict, convention: str) -> None:
     grouped_bars(table, title, "sensitivity-means", "means")
 
 
+def with_help(config: dict, columns) -> dict:
+    """A table's column settings with the glossary's one line as each statistic's tooltip."""
+    out = dict(config)
+    for column, text in glossary.column_help(columns).items():
+        out[column] = {**(out.get(column) or st.column_config.Column()), "help": text}
+    return out
+
+
+def glossary_box() -> None:
+    with st.expander("Glossary: every statistic and metric on this page, in one line"):
+        st.dataframe(glossary.frame(), hide_index=True, width="stretch",
+                     column_config={"what it means": st.column_config.TextColumn(width="large")})
+
+
 def pinned(*columns: str) -> dict:
     """Column settings that keep what a row is about on screen when the table scrolls sideways."""
     return {c: st.column_config.Column(pinned=True) for c in columns}
@@ -118,20 +132,22 @@ def tests_section(data: dict, convention: str, by: str | None) -> None:
         st.info("No paired tests: the set needs at least two conditions per example, with the metric "
                 "defined on both sides.")
     elif convention == conv.PAPER:
-        st.dataframe(tables.paper_tests_display(tests), hide_index=True, width="stretch", placeholder="–",
-                     column_config={**{c: st.column_config.NumberColumn(format="%.2e")
-                                       for c in ("p t (Holm)", "p Wilcoxon (Holm)", "p McNemar (Holm)")},
-                                    **pinned("group", "metric", "comparison")})
+        shown = tables.paper_tests_display(tests)
+        st.dataframe(shown, hide_index=True, width="stretch", placeholder="–",
+                     column_config=with_help({**{c: st.column_config.NumberColumn(format="%.2e")
+                                                 for c in ("p t (Holm)", "p Wilcoxon (Holm)", "p McNemar (Holm)")},
+                                              **pinned("group", "metric", "comparison")}, shown.columns))
         st.caption("As the authors' stat_sig.py: responses pooled per group and paired by example; scores: "
                    "paired t-test and Wilcoxon, Cohen's d_z and rank-biserial r; flags: McNemar; Holm within "
                    "each group and test type. “–”: the test does not apply to this metric.")
     else:
         number, pcol = st.column_config.NumberColumn(format="%.3f"), st.column_config.NumberColumn(format="%.2e")
-        st.dataframe(tables.strict_tests_display(tests, by), hide_index=True, width="stretch", placeholder="–",
-                     column_config={**{c: number for c in ("normal mean", "variant mean", "mean change",
-                                                           "effect size", "detection rate", "ROC AUC")},
-                                    **{c: pcol for c in ("p (t-test / McNemar)", "p (Holm)", "p Wilcoxon")},
-                                    **pinned(*([by] if by else []), "variant", "metric")})
+        shown = tables.strict_tests_display(tests, by)
+        st.dataframe(shown, hide_index=True, width="stretch", placeholder="–",
+                     column_config=with_help({**{c: number for c in ("normal mean", "variant mean", "mean change",
+                                                                     "effect size", "detection rate", "ROC AUC")},
+                                              **{c: pcol for c in ("p (t-test / McNemar)", "p (Holm)", "p Wilcoxon")},
+                                              **pinned(*([by] if by else []), "variant", "metric")}, shown.columns))
         st.caption("Each variant against its normal response: paired t-test (and Wilcoxon), effect size "
                    "Cohen's d_z; flags: exact McNemar. Holm over the whole table. Pairs with the metric "
                    "undefined on either side are dropped and counted. “–”: not computed (no pairs, or the "
@@ -226,6 +242,7 @@ def render() -> None:
     convention = st.radio("Convention", list(CONVENTION_LABELS), format_func=CONVENTION_LABELS.get,
                           horizontal=True, key="sens_conventions")
     st.caption(conv.DESCRIPTION[convention])
+    st.caption("Every statistic's column has a one-line tooltip; the glossary at the end explains each name.")
     types = explore.choices(frame, "query_type")
     view = st.radio("Query types", [ALL, SPLIT] + types, horizontal=True, key="sens_view", format_func=escape_md)
     by = "query_type" if view == SPLIT else None
@@ -234,6 +251,7 @@ def render() -> None:
     tests_section(data, convention, by)
     curves_section(data, by)
     decay_section(data)
+    glossary_box()
 
 
 shell.run_page(render)

@@ -1,6 +1,8 @@
 """AppTest: the Sensitivity page."""
 from __future__ import annotations
 
+import json
+
 from tests.app_helpers import assert_clean, hostile, hostile_results_file, leaks, markdown_sources, open_page, texts
 from vital_core.conventions import DESCRIPTION
 from vital_core.stats import NOTICED_RULE
@@ -81,3 +83,14 @@ def test_markdown_in_query_types_shows_as_text(tmp_path, monkeypatch):
     specs = [c.proto.spec for c in _charts(at)]
     assert specs and not [s for s in specs if "<img" in s or "\\u003cimg" in s]
     assert any("&lt;img" in s or "\\u0026lt;img" in s for s in specs)
+
+
+def test_every_statistic_and_metric_name_has_a_one_line_explanation():
+    at = open_page("sensitivity")
+    glossary = next(d.value for d in at.dataframe if list(d.value.columns) == ["name", "what it means"])
+    names = set(glossary["name"])
+    assert {"d_z", "r", "Holm", "McNemar", "ROC AUC", "WIMPE WPA", "F1@K (SAFE)", "RLP (vital error flagged)"} <= names
+    assert all(len(line) > 20 for line in glossary["what it means"])
+    helped = {c: cfg.get("help") for d in at.dataframe
+              for c, cfg in (json.loads(d.proto.columns or "{}") or {}).items() if cfg.get("help")}
+    assert {"effect", "p t (Holm)"} <= set(helped) or {"p (Holm)", "detection rate"} <= set(helped), helped

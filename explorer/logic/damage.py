@@ -184,7 +184,8 @@ def strip_html(heads: list[Headline], *, changes: dict[str, str] | None = None, 
             rows.append(f'<div class="vx-move" data-metric="{escape(m.key)}" data-reaction="{escape(m.word)}" '
                         f'style="margin:0.35em 0">'
                         f'<div style="display:flex;flex-wrap:wrap;gap:0.2em 0.5em;align-items:baseline">'
-                        f'<span style="font-weight:600;min-width:8.5em">{escape(m.label)}</span>'
+                        f'<span style="font-weight:600;min-width:8.5em" title="{escape(METRICS[m.key].description)}">'
+                        f'{escape(m.label)}</span>'
                         f'<span style="font-variant-numeric:tabular-nums">{escape(m.before)} \u2192 '
                         f'{escape(m.after)}{change}</span>'
                         f'{palette.reaction_badge_html(m.word)}</div>{why}</div>')
