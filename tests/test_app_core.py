@@ -146,7 +146,10 @@ def test_undefined_reasons_name_what_is_missing():
     r.evidence_mode = "documents"
     assert "none of this response's subclaims is vital" in why_undefined("vital_precision", r, None)
     assert "nuggets" in why_undefined("nugget_recall", r, None)
-    assert "checked against documents" in why_undefined("fc_f1", r, None)
+    assert "checked against the evidence documents only" in why_undefined("fc_f1", r, None)
+    r.evidence_mode = "none"     # no evidence at all: never "checked against none only"
+    assert why_undefined("fc_precision", r, None).endswith("none was given")
+    r.evidence_mode = "documents"
     r.nugget_assignment = {"N0": "support"}
     assert "vital nugget" in why_undefined("vital_recall", r, [Nugget("N0", "x", "okay")])
     empty = ResponseResult("normal", "")
