@@ -1,6 +1,7 @@
 """AppTest: the Score page (inputs, offline scoring, undefined metrics, what-if, download, XSS)."""
 from __future__ import annotations
 
+from streamlit.proto.Metric_pb2 import Metric
 from tests.app_helpers import assert_clean, html_bodies, metric_values, open_page, texts
 from tests.demo_story import demo_inputs
 
@@ -107,6 +108,9 @@ def test_whatif_edit_changes_the_metrics():
     assert after["VITAL precision"] != before["VITAL precision"]
     assert after["FactScore precision"] != before["FactScore precision"]
     assert after["RLP (vital error flagged)"] == "flagged"
+    if before["RLP (vital error flagged)"] == "not flagged":   # a flag that newly fires shows as worse (red)
+        rlp = next(m for m in at.metric if m.label == "RLP (vital error flagged)")
+        assert rlp.proto.delta == "now flagged (was not)" and rlp.proto.color == Metric.MetricColor.RED, rlp.proto
     assert any(i.startswith("What-if:") for i in texts(at, "info"))
     assert any(d.label.endswith("with your what-if edits") for d in at.get("download_button"))
 

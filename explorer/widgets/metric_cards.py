@@ -40,10 +40,18 @@ def metric_cards(values: dict, response: ResponseResult, nuggets: list[Nugget] |
                     st.caption(f"Undefined — {reason}.")
                 else:
                     colour = "normal" if spec.higher_is_better else "inverse"
-                    if spec.kind == "flag":
+                    if spec.kind == "flag":   # a flag that newly fires is worse: red; one that stops, green
                         colour = "off"
+                        if delta is not None and old_value_known(before, key):
+                            fires = value == (not spec.higher_is_better)
+                            delta = "now flagged (was not)" if fires else "no longer flagged"
+                            colour = "inverse" if fires else "normal"
                     st.metric(spec.label, format_value(key, value), delta=delta, delta_color=colour,
                               help=help_text, border=True)
+
+
+def old_value_known(before: dict | None, key: str) -> bool:
+    return before is not None and before.get(key) is not None
 
 
 def metrics_frame(values_by_name: dict[str, dict], keys: Iterable[str]) -> pd.DataFrame:
