@@ -99,7 +99,7 @@ def wilcoxon_choice(rounds: int = 3) -> None:
 
 BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-READY = {"score": "text=Download result", "compare": ".js-plotly-plot", "explore": "text=Nuggets and their support",
+READY = {"score": "text=Download result", "compare": ".vx-strip", "explore": "text=Nuggets and their support",
          "sensitivity": "text=Decay-weighted precision and recall", "agreement": "text=Annotate: your own labels"}
 NAV = {"score": "Score", "compare": "Compare variants", "explore": "Explore results",
        "sensitivity": "Sensitivity", "agreement": "Agreement"}
