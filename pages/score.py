@@ -152,6 +152,8 @@ def whatif_editor(example: ExampleResult, response: ResponseResult) -> ResponseR
         editor_frame(rows), key=f"whatif-{token}", hide_index=True, width="stretch",
         row_height=claims.WRAPPED_ROW_HEIGHT,
         disabled=["rank", "id", "subclaim"],
+        # the editable columns first: on a phone they are on screen without scrolling sideways
+        column_order=["rank", "importance", "verdict", "subclaim", "id"],
         column_config={
             "rank": st.column_config.NumberColumn("Rank", width="small"),
             "id": st.column_config.TextColumn("Id", width="small"),

@@ -134,8 +134,12 @@ def tests_section(data: dict, convention: str, by: str | None) -> None:
     elif convention == conv.PAPER:
         shown = tables.paper_tests_display(tests)
         st.dataframe(shown, hide_index=True, width="stretch", placeholder="–",
-                     column_config=with_help({**{c: st.column_config.NumberColumn(format="%.2e")
+                     column_config=with_help({**{c: st.column_config.NumberColumn(format="%.2e", width=84)
                                                  for c in ("p t (Holm)", "p Wilcoxon (Holm)", "p McNemar (Holm)")},
+                                              **{c: st.column_config.NumberColumn(format="%.3f", width=72)
+                                                 for c in ("mean A", "mean B")},
+                                              "n": st.column_config.NumberColumn(width=48),
+                                              "effect": st.column_config.TextColumn(width=150),
                                               **pinned("group", "metric", "comparison")}, shown.columns))
         st.caption("As the authors' stat_sig.py: responses pooled per group and paired by example; scores: "
                    "paired t-test and Wilcoxon, Cohen's d_z and rank-biserial r; flags: McNemar; Holm within "

@@ -154,3 +154,55 @@ def test_the_demo_report_renders_offline(browser, tmp_path):  # noqa: F811
         page.screenshot(path=str(folder / "report.png"))
     finally:
         context.close()
+
+
+# Each page and what is on screen once it has finished drawing.
+PAGES = {"score": "text=Download result", "compare": ".vx-strip", "explore": "text=Nuggets and their support",
+         "sensitivity": "text=Decay-weighted precision and recall", "agreement": "text=Annotate: your own labels"}
+OVERFLOW = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [...document.querySelectorAll('.vx-row, .vx-badge, .vx-tier, .vx-strip-card, .vx-text')]
+    .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > width + 1; })
+    .map(e => e.className + ': ' + (e.innerText || '').slice(0, 40));
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (main && main.scrollWidth > main.clientWidth + 1) out.push('page scrolls sideways: ' + main.scrollWidth);
+  return out;
+}"""
+# A table whose columns do not all fit scrolls sideways inside its grid (the tables named by a header
+# they hold: Explore's nugget table, Sensitivity's paired tests; Explore's wide results table scrolls on
+# purpose, its key columns pinned).
+MUST_FIT = {"explore": "importance", "sensitivity": "comparison"}
+CUT_TABLES = """header => [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+  .filter(t => t.getBoundingClientRect().width > 0)
+  .filter(t => [...t.querySelectorAll('th')].some(h => h.innerText.trim() === header))
+  .map(t => [t.querySelector('.dvn-scroller'), [...t.querySelectorAll('th')].map(h => h.innerText).join('|')])
+  .filter(([s]) => s && s.scrollWidth > s.clientWidth + 1).map(([, heads]) => heads)"""
+
+
+@pytest.mark.parametrize("width, height", [(1440, 900), (390, 844)])
+def test_every_page_fits_the_screen(server, browser, width, height):  # noqa: F811
+    context, page = _open(browser, width, height)
+    folder = _folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        for name, ready in PAGES.items():
+            page.goto(f"{server}/{name}")
+            page.locator(ready).first.wait_for()
+            settle(page, 1200)
+            no_error_on_page(page)
+            assert page.evaluate(OVERFLOW) == [], (name, width)
+            if width == 1440 and name in MUST_FIT:
+                tables = page.locator("[data-testid='stDataFrame']").filter(
+                    has=page.locator("th", has_text=MUST_FIT[name]))
+                tables.first.scroll_into_view_if_needed()
+                page.wait_for_timeout(500)
+                assert page.evaluate(CUT_TABLES, MUST_FIT[name]) == [], (name, "a table is cut at 1440 px")
+            size = page.viewport_size
+            full = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+            page.set_viewport_size({"width": width, "height": min(int(full) + 40, 9000)})
+            page.wait_for_timeout(700)
+            page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
+            page.set_viewport_size(size)
+    finally:
+        context.close()
+    assert not page.outside_requests, page.outside_requests[:5]

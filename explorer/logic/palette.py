@@ -152,10 +152,11 @@ def subclaim_row_html(*, rank: int | None, claim_id: str, text: str, importance:
                 f'<span style="color:#333">{_esc(rank_text)}</span>{importance_badge_html(importance)}'
                 f'<span style="margin-left:auto">{verdict_badge_html(verdict)}</span></div>'
                 f'<div>{claim}</div></div>')
-    return (f'<div class="vx-row" style="{box}display:flex;gap:0.6em;align-items:baseline">'
+    # wraps on a narrow screen: the claim keeps at least 14em of its line, else the badges move below it
+    return (f'<div class="vx-row" style="{box}display:flex;flex-wrap:wrap;gap:0.2em 0.6em;align-items:baseline">'
             f'<span style="min-width:2.4em;color:#333">{_esc(rank_text)}</span>'
             f'<span style="min-width:7.5em">{importance_badge_html(importance)}</span>'
-            f'<span style="flex:1">{claim}</span>'
+            f'<span style="flex:1 1 14em;min-width:0;overflow-wrap:anywhere">{claim}</span>'
             f'<span>{verdict_badge_html(verdict)}</span></div>')
 
 

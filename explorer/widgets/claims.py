@@ -13,6 +13,7 @@ from vital_core.model import EVIDENCE_NONE, EVIDENCE_UNKNOWN, EVIDENCE_WORDS, NO
 # Tables of subclaims use rows tall enough for Streamlit to wrap their text (it wraps above 4rem):
 # cut to one line, claims that start alike (S2-S4 of a response) look identical.
 WRAPPED_ROW_HEIGHT = 72
+NUGGET_TEXT_WIDTH, NUGGET_SUPPORT_WIDTH = 330, 140   # pixels: id 60 + text + tier 110 + 3 variants
 
 def legend(where=None) -> None:
     (where or st).html(palette.legend_html())
@@ -77,5 +78,10 @@ def show_nuggets(nuggets: list[Nugget] | None, variants: dict[str, ResponseResul
         return palette.importance_cell_style(value)
 
     styled = table.style.map(palette.nugget_support_cell_style, subset=list(variants)).map(tier, subset=["importance"])
-    st.dataframe(styled, hide_index=True, width="stretch")
+    # fixed widths that add up to less than a 1440-pixel screen's main column: no column is cut off
+    support = {name: st.column_config.TextColumn(width=NUGGET_SUPPORT_WIDTH) for name in variants}
+    st.dataframe(styled, hide_index=True, width="stretch", row_height=WRAPPED_ROW_HEIGHT,
+                 column_config={"nugget": st.column_config.TextColumn(width=60),
+                                "text": st.column_config.TextColumn(width=NUGGET_TEXT_WIDTH),
+                                "importance": st.column_config.TextColumn(width=110), **support})
 
