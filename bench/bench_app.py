@@ -17,10 +17,12 @@ labellings when ../shared is present. Target: warm <= 2 s per page.
     python -m bench.bench_app              # full scale (about a minute)
     python -m bench.bench_app --scale 0.1
     python -m bench.bench_app --browser    # also time real page visits in headless Chromium
+    python -m bench.bench_app --story --baseline ../main   # the first impression, alternated with main
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import socket
@@ -108,15 +110,20 @@ TITLES = {"score": "Score a response", "compare": "Compare variants", "explore":
 
 
 @contextmanager
-def streamlit_server():
-    """``streamlit run app.py`` on a free port of 127.0.0.1; yields its URL once healthy."""
+def streamlit_server(repo: Path = REPO, data_roots: list[Path] = ()):
+    """``streamlit run app.py`` of ``repo`` on a free port of 127.0.0.1, allowed to read ``data_roots`` too;
+    yields its URL once healthy."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
+    env = {**os.environ, "PYTHONPATH": str(repo)}   # the server imports the code of ``repo``, not this one
+    if data_roots:
+        env["VITAL_DATA_ROOTS"] = os.pathsep.join(str(r) for r in [repo, repo / "data", REPO.parent / "shared",
+                                                                   *data_roots])
     proc = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
                              "--server.port", str(port), "--server.address", "127.0.0.1",
-                             "--browser.gatherUsageStats", "false"], cwd=REPO,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             "--browser.gatherUsageStats", "false"], cwd=repo,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 60
@@ -184,12 +191,63 @@ def browser_times(root: Path, warm_runs: int) -> list[tuple[str, float, float]]:
     paths = {"score": "/score", "compare": "/compare", "explore": f"/explore?dataset={dataset}",
              "sensitivity": f"/sensitivity?dataset={dataset}", "agreement": "/agreement"}
     names = list(dict.fromkeys(name for name, _ in PAGES))
-    with streamlit_server() as url, sync_playwright() as p:
+    with streamlit_server(data_roots=[root]) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=BROWSER_ARGS)
         cold = {name: _first_visit(browser, url + paths[name], name) for name in names}
         warm = _warm_visits(browser, url + paths["explore"], names, warm_runs)
         browser.close()
     return [(name, cold[name], statistics.median(warm[name])) for name in names]
+
+
+# The story's first impression (Compare leads with it): a settled Score page on a first visit, and the story
+# strip on screen after the sidebar link to Compare. A baseline checkout, if given, shows its story heading.
+TARGET_FIRST_SCORE_S, TARGET_COMPARE_STORY_S = 3.0, 2.0
+STORY_READY = ".vx-strip, h4:has-text('Which metrics noticed the damage?')"
+
+
+def _story_round(browser, url: str) -> tuple[float, float]:
+    """One new session: the first visit to /score until settled, then the sidebar link to Compare until the
+    story is on screen."""
+    context, tab = _new_tab(browser)
+    tab.set_viewport_size({"width": 1440, "height": 900})
+    try:
+        start = time.perf_counter()
+        tab.goto(url + "/score")
+        _finished(tab, "score")
+        first = time.perf_counter() - start
+        start = time.perf_counter()
+        tab.locator("[data-testid='stSidebar']").get_by_role("link", name=NAV["compare"]).first.click()
+        tab.locator(STORY_READY).first.wait_for()
+        story = time.perf_counter() - start
+    finally:
+        context.close()
+    return first, story
+
+
+def story_times(rounds: int, baseline: Path | None) -> None:
+    """The story's first impression in headless Chromium, alternated round by round with ``baseline`` (another
+    checkout of the app, e.g. the main branch) so both see the same machine load; prints medians and load."""
+    from playwright.sync_api import sync_playwright
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    servers = [("this tree", REPO)] + ([("baseline", baseline)] if baseline else [])
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in servers}
+    with contextlib.ExitStack() as stack, sync_playwright() as p:
+        urls = {name: stack.enter_context(streamlit_server(repo)) for name, repo in servers}
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=BROWSER_ARGS)
+        for name in urls:              # each server loads its code and models once, untimed
+            _story_round(browser, urls[name])
+        for _ in range(rounds):
+            for name in urls:
+                times[name].append(_story_round(browser, urls[name]))
+        browser.close()
+    print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'server':<10} {'first visit, Score settled':>27} {'Compare story on screen':>24}  ({rounds} rounds, median)")
+    for name, runs in times.items():
+        first = statistics.median(r[0] for r in runs)
+        story = statistics.median(r[1] for r in runs)
+        ok = (f"target <= {TARGET_FIRST_SCORE_S:.0f} s / <= {TARGET_COMPARE_STORY_S:.0f} s: "
+              f"{'ok' if first <= TARGET_FIRST_SCORE_S else 'OVER'} / {'ok' if story <= TARGET_COMPARE_STORY_S else 'OVER'}")
+        print(f"{name:<10} {first:>26.2f}s {story:>23.2f}s  {ok}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,7 +258,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--browser", action="store_true",
                         help="also time real page visits in headless Chromium (/usr/bin/chromium)")
+    parser.add_argument("--story", action="store_true",
+                        help="only time the story's first impression in Chromium (first Score visit, then Compare)")
+    parser.add_argument("--rounds", type=int, default=5, help="--story: rounds (default 5)")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="--story: another checkout of the app, timed alternately with this one")
     args = parser.parse_args(argv)
+    if args.story:
+        story_times(args.rounds, args.baseline)
+        return 0
 
     workdir = Path(tempfile.mkdtemp(prefix="bench-app-"))
     root = args.dir or workdir / "release"
