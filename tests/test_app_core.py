@@ -292,3 +292,11 @@ def test_expected_steps_match_what_the_pipeline_announces(documents, reference):
     assert len(announced) == long_runs.expected_steps(2, documents, reference, against_normal), announced
     share, line = long_runs.progress(len(announced), len(announced), announced[-1], 3.2)
     assert share < 1.0 and line.startswith(f"step {len(announced)} of {len(announced)}: ") and line.endswith("3 s so far")
+
+
+def test_the_offline_quality_in_one_plain_sentence():
+    from vital_core.backends import config as settings
+    assert settings.plain_quality({"verifier": {"accuracy_unseen": 0.58, "cases": 476}}) == (
+        "Offline checks: good on the demos, about 6 in 10 right on text it has not seen; use an LLM endpoint "
+        "for your own data.")
+    assert "not measured" in settings.plain_quality(None)

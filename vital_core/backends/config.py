@@ -268,6 +268,18 @@ def offline_quality(path: Path = OFFLINE_QUALITY_FILE) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
+def plain_quality(figures: dict | None) -> str:
+    """What to expect of the offline backend, in one plain sentence for the sidebar (the figures of
+    ``describe_quality`` one click away): its share right on unseen text as "about N in 10"."""
+    verifier = (figures or {}).get("verifier")
+    accuracy = verifier.get("accuracy_unseen") if isinstance(verifier, dict) else None
+    if not isinstance(accuracy, (int, float)):
+        return "Offline checks: good on the demos, not measured on text it has not seen; use an LLM endpoint " \
+               "for your own data."
+    return (f"Offline checks: good on the demos, about {round(float(accuracy) * 10)} in 10 right on text it has "
+            f"not seen; use an LLM endpoint for your own data.")
+
+
 def describe_quality(figures: dict | None) -> str:
     """One line for the sidebar banner from the figures ``bench/bench_offline_quality.py --json``
     writes: ``importance`` {condition: {"offline", "offline_cv", "gpt-4o", ...}}, ``detection``
