@@ -211,3 +211,14 @@ def test_an_undefined_metric_in_the_table_says_undefined_never_nan():
     cells = {str(v).lower() for column in table.columns for v in table[column]}
     assert not cells & {"nan", "<na>", "none"}, cells
     assert "undefined" in set(table["missing"])   # the missing answer has no vital claim left
+
+
+def test_a_first_visit_opens_on_a_clean_story():
+    from explorer.logic.damage import variant_metrics
+    clean = [i for i, e in demo_results().items() if story.clean(variant_metrics(e))]
+    at = open_page("compare")
+    loaded = at.session_state["cmp_loaded_demo"]
+    if clean:   # a demo whose both stories hold and whose normal response carries no flag
+        assert loaded == clean[0]
+    else:
+        assert stories()[loaded]["wrong_ok"] or not any(s["wrong_ok"] for s in stories().values())

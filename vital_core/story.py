@@ -115,3 +115,10 @@ def reaction(key: str, variant: str, normal_value, variant_value) -> str:
     if verdict is None:
         return UNDEFINED
     return NOTICED if verdict else BARELY
+
+
+def clean(metrics: Mapping[str, Mapping]) -> bool:
+    """A story to open on: both variants tell it and the normal response carries no flag to explain away."""
+    judged = judge_story(metrics)
+    normal = metrics[NORMAL]
+    return bool(judged["wrong_ok"] and judged["missing_ok"] and not normal.get("rlp") and not normal.get("rlr"))

@@ -7,7 +7,9 @@ from explorer.widgets.data_source import demo_inputs
 from explorer.widgets.data_source import demo_results
 from explorer.widgets.url_state import qp
 from explorer.widgets.url_state import set_qp
-from vital_core.model import ExampleResult
+from explorer.logic.damage import variant_metrics
+from vital_core import story
+from vital_core.model import NORMAL, ExampleResult
 
 STALE_EVIDENCE_NOTE = ("Your query or response is no longer the demo's, so the demo's evidence documents and "
                        "reference answer were left out (they are about another question). Add your own under "
@@ -65,15 +67,26 @@ def on_demo_pick(prefix: str, text_keys: dict[str, str], result_key: str) -> Non
         set_qp(example=picked)
 
 
+def landing_demo() -> str:
+    """The demo a first visit opens on: the first whose story is clean (``vital_core.story.clean``), else the
+    first whose wrong variant tells it, else the first; "" without demos."""
+    results = {i: ExampleResult.from_dict(r) for i, r in demo_results().items()}
+    metrics = {i: variant_metrics(e) for i, e in results.items() if NORMAL in e.variants}
+    for choose in (story.clean, lambda m: bool(story.judge_story(m)["wrong_ok"])):
+        found = [i for i in demo_inputs() if i in metrics and choose(metrics[i])]
+        if found:
+            return found[0]
+    return next(iter(demo_inputs()), "")
+
+
 def load_first_visit(prefix: str, text_keys: dict[str, str], result_key: str) -> None:
-    """First visit: prefill from the URL's example (or the first demo)."""
+    """First visit: prefill from the URL's example (or the landing demo)."""
     options = list(demo_inputs())
     if st.session_state.pop(f"{prefix}_clear_evidence", False):   # set by without_stale_demo_evidence
         st.session_state[f"{prefix}_documents"] = st.session_state[f"{prefix}_reference"] = ""
     if f"{prefix}_loaded_demo" not in st.session_state:
         wanted = qp("example")
-        prefill_from_demo(prefix, wanted if wanted in options else (options[0] if options else ""),
-                          text_keys, result_key)
+        prefill_from_demo(prefix, wanted if wanted in options else landing_demo(), text_keys, result_key)
 
 
 def demo_picker(prefix: str, text_keys: dict[str, str], result_key: str, *, folded: bool = True) -> None:
