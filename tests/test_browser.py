@@ -202,6 +202,8 @@ def test_score_flow_offline(server, page):
 def test_compare_flow_generates_and_scores(server, page):
     page.goto(f"{server}/compare?example=demo-02")
     settle(page)
+    # with a result on show the inputs are folded away: one click brings them back
+    page.get_by_text("Inputs: demo example, query, responses, evidence").click()
     page.get_by_role("button", name="Generate missing and wrong from the normal response").click()
     page.get_by_text("Generated the missing and wrong variants").wait_for()
     settle(page)
