@@ -173,3 +173,7 @@ def test_the_missing_story(missing, normal_rlr, ok):
     normal = {"factscore_precision": 0.9, "vital_precision": 1.0, "rlp": False, "vital_recall": 1.0,
               "rlr": normal_rlr}
     assert judge_story({"normal": normal, "missing": missing})["missing_ok"] is ok
+
+
+def test_a_change_that_rounds_to_zero_has_no_minus_sign():
+    assert damage._signed(-0.001) == "+0.00" and damage._signed(-0.06) == f"{MINUS}0.06"

@@ -129,8 +129,8 @@ class Headline:
 
 
 def _signed(change) -> str:
-    """A change as "\u22120.04" / "+0.10" (a true minus sign)."""
-    return f"{change:+.2f}".replace("-", "\u2212")
+    """A change as "\u22120.04" / "+0.10" (a true minus sign); one that rounds to zero is "+0.00", never "\u22120.00"."""
+    return f"{0.0 if abs(change) < 0.005 else change:+.2f}".replace("-", "\u2212")
 
 
 def _shown(key: str, value) -> str:
