@@ -84,6 +84,12 @@ def test_present_mode_is_readable_on_a_projector(server, browser):  # noqa: F811
     context, page = _open(browser, 1280, 720)
     demos = list(demo_inputs())
     try:
+        page.goto(f"{server}/compare?example={demos[0]}")     # the button opens Present mode
+        page.locator(".vx-strip").wait_for()
+        settle(page, 300)
+        page.get_by_role("button", name="Present").click()
+        page.wait_for_url("**present=1**")
+        page.locator(".vx-present-query").wait_for()
         page.goto(f"{server}/compare?example={demos[0]}&present=1")
         page.locator(".vx-strip").wait_for()
         page.locator(".js-plotly-plot").first.wait_for()
