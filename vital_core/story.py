@@ -99,8 +99,7 @@ JUDGES_ONLY_WHAT_IS_SAID = frozenset({
     "decay_precision", "decay_precision_top5", "linear_decay_precision", "linear_decay_precision_top5", "rlp",
     "fc_precision", "pcp"})
 # The metrics that carry each variant's story, after FactScore precision (the headline strip shows these).
-STORY_KEYS = {WRONG: ("factscore_precision", "vital_precision", "rlp"),
-              MISSING: ("factscore_precision", "vital_recall", "rlr")}
+STORY_KEYS = {kind: STORY_FAMILIES[0] + keys for kind, keys in NOTICING.items()}
 
 
 def reaction(key: str, variant: str, normal_value, variant_value) -> str:
