@@ -265,7 +265,8 @@ def variants_chart(table: pd.DataFrame, names: list[str], example: ExampleResult
 
 
 def report_download(example: ExampleResult, key: str) -> None:
-    st.download_button("Download one-page report (HTML)", report_html.example_report(example).encode("utf-8"),
+    # made when clicked (Streamlit calls it then), not on every run of the page
+    st.download_button("Download one-page report (HTML)", lambda: report_html.example_report(example).encode("utf-8"),
                        file_name=f"vital-report-{report_html.file_stem(example.id)}.html", mime="text/html",
                        key=f"{key}-report", help="One self-contained page to send to someone who will not run "
                        "the app: the texts, coloured subclaims with reasons and quotes, the metrics and the story.")

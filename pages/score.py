@@ -192,8 +192,10 @@ def details(example: ExampleResult, edited: ResponseResult, scored_metrics: dict
                        json.dumps(out.to_dict(), ensure_ascii=False, indent=2).encode("utf-8"),
                        file_name=f"vital-result-{example.id}.json", mime="application/json",
                        key="score_download")
+    origin = st.session_state.get("score_origin", "")
+    # the report is made when the button is clicked (Streamlit calls it then), not on every run of the page
     st.download_button("Download one-page report (HTML)" + (" with your what-if edits" if has_edits else ""),
-                       report_html.example_report(out, origin=st.session_state.get("score_origin", "")).encode("utf-8"),
+                       lambda: report_html.example_report(out, origin=origin).encode("utf-8"),
                        file_name=f"vital-report-{report_html.file_stem(example.id)}.html", mime="text/html",
                        key="score_report", help="One self-contained page to send to someone who will not run the "
                        "app: the text, coloured subclaims with reasons and quotes, and every metric.")

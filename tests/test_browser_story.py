@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -212,3 +213,23 @@ def test_every_page_fits_the_screen(server, browser, width, height):  # noqa: F8
     finally:
         context.close()
     assert not page.outside_requests, page.outside_requests[:5]
+
+
+def test_the_report_downloads_from_compare(server, browser):  # noqa: F811
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    demo = next(iter(demo_inputs()))
+    try:
+        page.goto(f"{server}/compare?example={demo}")
+        page.locator(".vx-strip").wait_for()
+        settle(page, 300)
+        button = page.get_by_role("button", name="Download one-page report (HTML)")
+        button.scroll_into_view_if_needed()
+        with page.expect_download() as info:
+            button.click()
+        body = Path(info.value.path()).read_text(encoding="utf-8")
+        assert body.startswith("<!DOCTYPE html>") and 'class="vx-strip"' in body
+        assert info.value.suggested_filename == f"vital-report-{demo}.html"
+    finally:
+        context.close()
