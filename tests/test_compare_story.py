@@ -177,3 +177,13 @@ def test_the_missing_story(missing, normal_rlr, ok):
 
 def test_a_change_that_rounds_to_zero_has_no_minus_sign():
     assert damage._signed(-0.001) == "+0.00" and damage._signed(-0.06) == f"{MINUS}0.06"
+
+
+def test_a_score_that_rose_says_so_beside_barely_moved():
+    example = _example()
+    example.variants["normal"].subclaims[1].verdict = N       # normal FactScore 0.50, wrong 0.50 -> raise wrong
+    example.variants["wrong"].subclaims[3].verdict = S
+    example.variants["wrong"].subclaims[0].verdict = S        # wrong FactScore 1.00: up by 0.50
+    move = next(m for m in damage.headline(damage.metric_table(example, VARIANT_TABLE), "wrong").moves
+                if m.key == "factscore_precision")
+    assert move.word == story.BARELY and move.note == damage.WENT_BETTER

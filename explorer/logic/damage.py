@@ -17,6 +17,7 @@ from vital_core.metrics.formulas import DEFAULT_WEIGHTS
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.metrics.undefined import why_undefined
 from vital_core.model import NORMAL, ExampleResult, ResponseResult
+from vital_core.stats import NOTICE_DROP, worsening
 from vital_core.story import BARELY, BY_DESIGN, NOTICED, REACTIONS, STORY_KEYS, STORY_METRICS, UNDEFINED
 
 from explorer.logic import palette
@@ -25,6 +26,7 @@ from explorer.logic.formatting import escape
 
 NOT_A_SCORE = ""   # counts describe the response; they do not judge it
 ALREADY_FLAGGED = "already fired on the normal response"
+WENT_BETTER = "it moved the other way: the variant scores better"
 
 
 def variant_metrics(example: ExampleResult, weights=DEFAULT_WEIGHTS) -> dict[str, dict]:
@@ -41,7 +43,7 @@ def reaction(key: str, normal, variant, variant_name: str = "") -> str:
 
 
 def note(key: str, reacted: str, normal, variant_response: ResponseResult, normal_response: ResponseResult,
-         nuggets) -> str:
+         nuggets, variant_value=None) -> str:
     """What a reaction's word leaves unsaid: why a metric is undefined, or that a flag was already on."""
     if reacted == UNDEFINED:
         side = normal_response if normal is None else variant_response
@@ -49,6 +51,9 @@ def note(key: str, reacted: str, normal, variant_response: ResponseResult, norma
         return f"{who}: {why_undefined(key, side, nuggets)}"
     if reacted == BARELY and METRICS[key].kind == "flag" and normal == (not METRICS[key].higher_is_better):
         return ALREADY_FLAGGED
+    if reacted == BARELY and METRICS[key].kind == "score" and variant_value is not None and normal is not None \
+            and worsening(METRICS[key], normal, variant_value) <= -NOTICE_DROP:
+        return WENT_BETTER   # a large move the other way: "barely moved" alone would contradict the number
     return ""
 
 
@@ -74,7 +79,7 @@ def metric_table(example: ExampleResult, keys: list[str], weights=DEFAULT_WEIGHT
             reacted = reaction(key, base, v, name)
             row[f"reaction {name}"] = reacted
             row[f"note {name}"] = note(key, reacted, base, example.variants[name], normal_response,
-                                       example.nuggets) if reacted else ""
+                                       example.nuggets, v) if reacted else ""
         rows.append(row)
     return pd.DataFrame(rows)
 
