@@ -1,16 +1,20 @@
 """All metrics of one response: its labels, verdicts and nugget support as plain sequences
-(``ScoringInput``), scored by the formulas of ``formulas``."""
+(``ScoringInput``), scored by ``FORMULAS``, the registry from each catalog key to its formula
+(the functions of ``formulas``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Callable
 
+from vital_core.metrics.catalog import METRICS
+from vital_core.metrics.formulas import (DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, TierWeights, decay_precision,
+                                         decay_recall, f1, factscore_precision, fc_precision, fc_recall,
+                                         nothing_checked, nugget_recall, pcp, rlp, rlr, tier_counts, tier_precision,
+                                         vital_nuggets_missed, vital_recall, weighted_precision, weighted_recall,
+                                         wimpe_points, wpa)
 from vital_core.model import (CONTRADICTED, LESS_IMPORTANT, NOT_JUDGED, OKAY, SUPPORTED, VITAL, Nugget,
                               ResponseResult, Subclaim)
-from vital_core.metrics.formulas import (DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, TierWeights, decay_precision, decay_recall, f1,
-                                         factscore_precision, fc_precision, fc_recall, nugget_recall, pcp, rlp,
-                                         rlr, tier_counts, tier_precision, vital_recall, weighted_precision,
-                                         weighted_recall, wimpe_points, wpa, vital_nuggets_missed, nothing_checked)
-from vital_core.metrics.catalog import FROM_VERDICTS
 
 
 @dataclass(slots=True)
@@ -55,60 +59,103 @@ class ScoringInput:
                    else [response.fc_verdicts.get(s.id, NOT_JUDGED) for s in subclaims])
 
 
+class _Response:
+    """One scoring input with the pieces several formulas share, each computed once on first use."""
+
+    def __init__(self, data: ScoringInput, weights: TierWeights):
+        self.data, self.weights = data, weights
+        self.imp, self.ver = data.importance, data.verdicts
+        self.nimp, self.assign = data.nugget_importance, data.assignment
+        self.has_nuggets = data.nugget_importance is not None
+
+    @cached_property
+    def counts(self) -> dict[str, int]:
+        return tier_counts(self.imp)
+
+    @cached_property
+    def ordered(self) -> list[str] | None:
+        return None if self.data.order is None else [self.ver[i] for i in self.data.order]
+
+    @cached_property
+    def wp(self) -> float | None:
+        return weighted_precision(self.imp, self.ver, self.weights)
+
+    @cached_property
+    def wr(self) -> float | None:
+        return weighted_recall(self.nimp, self.assign, self.weights) if self.has_nuggets else None
+
+    @cached_property
+    def fcp(self) -> float | None:
+        d = self.data
+        return factscore_precision(d.fc_verdicts) if d.fc_verdicts is not None else fc_precision(self.ver,
+                                                                                                  d.evidence_mode)
+
+    @cached_property
+    def fcr(self) -> float | None:
+        return fc_recall(self.data.reference_verdicts)
+
+    @cached_property
+    def points(self):
+        d = self.data
+        return wimpe_points(d.reference_importance, d.reference_verdicts, self.nimp, self.assign)
+
+    def with_nuggets(self, formula: Callable[..., Any], *args: Any) -> Any:
+        """``formula(nugget_importance, assignment, *args)``; undefined without nuggets."""
+        return formula(self.nimp, self.assign, *args) if self.has_nuggets else None
+
+
+Formula = Callable[[_Response], "float | bool | int | None"]
+# Every per-response metric: catalog key -> its formula (tests check the keys are the catalog's).
+FORMULAS: dict[str, Formula] = {
+    "factscore_precision": lambda r: factscore_precision(r.ver),
+    "vital_precision": lambda r: tier_precision(r.imp, r.ver, VITAL),
+    "okay_precision": lambda r: tier_precision(r.imp, r.ver, OKAY),
+    "less_important_precision": lambda r: tier_precision(r.imp, r.ver, LESS_IMPORTANT),
+    "weighted_precision": lambda r: r.wp,
+    "decay_precision": lambda r: decay_precision(r.ordered, "release"),
+    "decay_precision_top5": lambda r: decay_precision(r.ordered, "release", TOP_K),
+    "linear_decay_precision": lambda r: decay_precision(r.ordered, "linear"),
+    "linear_decay_precision_top5": lambda r: decay_precision(r.ordered, "linear", TOP_K),
+    "rlp": lambda r: rlp(r.imp, r.ver),
+    "n_subclaims": lambda r: len(r.ver),
+    "n_supported": lambda r: sum(v == SUPPORTED for v in r.ver),
+    "n_vital": lambda r: r.counts[VITAL],
+    "n_okay": lambda r: r.counts[OKAY],
+    "n_less_important": lambda r: r.counts[LESS_IMPORTANT],
+    "n_unlabelled": lambda r: len(r.imp) - r.counts[VITAL] - r.counts[OKAY] - r.counts[LESS_IMPORTANT],
+    "n_not_judged": lambda r: sum(v == NOT_JUDGED for v in r.ver),
+    "n_contradicted": lambda r: sum(v == CONTRADICTED for v in r.ver),
+    "nugget_recall": lambda r: r.with_nuggets(nugget_recall),
+    "nugget_recall_partial": lambda r: r.with_nuggets(nugget_recall, None, PARTIAL_CREDIT),
+    "vital_recall": lambda r: r.with_nuggets(vital_recall),
+    "vital_recall_partial": lambda r: r.with_nuggets(vital_recall, PARTIAL_CREDIT),
+    "weighted_recall": lambda r: r.wr,
+    "weighted_f1": lambda r: f1(r.wp, r.wr),
+    "decay_recall": lambda r: decay_recall(r.assign, "release") if r.has_nuggets else None,
+    "decay_recall_top5": lambda r: decay_recall(r.assign, "release", TOP_K) if r.has_nuggets else None,
+    "rlr": lambda r: r.with_nuggets(rlr),
+    "n_nuggets": lambda r: None if r.nimp is None else len(r.nimp),
+    "n_vital_nuggets": lambda r: None if r.nimp is None else sum(label == VITAL for label in r.nimp),
+    "n_okay_nuggets": lambda r: None if r.nimp is None else sum(label == OKAY for label in r.nimp),
+    "n_vital_nuggets_missed": lambda r: r.with_nuggets(vital_nuggets_missed),
+    "fc_precision": lambda r: r.fcp,
+    "fc_recall": lambda r: r.fcr,
+    "fc_f1": lambda r: f1(r.fcp, r.fcr),
+    "wpa": lambda r: wpa(r.points),
+    "pcp": lambda r: pcp(r.points),
+}
+
+
 def compute_metrics(data: ScoringInput, weights: TierWeights = DEFAULT_WEIGHTS) -> dict[str, float | bool | int | None]:
-    """All per-response metrics (keys of ``metric_catalog.METRICS``) of one scoring input."""
-    imp, ver = data.importance, data.verdicts
-    counts = tier_counts(imp)
-    ordered = None if data.order is None else [ver[i] for i in data.order]
-    nimp, assign = data.nugget_importance, data.assignment
-    wp = weighted_precision(imp, ver, weights)
-    wr = weighted_recall(nimp or [], assign, weights) if nimp is not None else None
-    fcp = (factscore_precision(data.fc_verdicts) if data.fc_verdicts is not None
-           else fc_precision(ver, data.evidence_mode))
-    fcr = fc_recall(data.reference_verdicts)
-    points = wimpe_points(data.reference_importance, data.reference_verdicts, nimp, assign)
-    has_nuggets = nimp is not None
-    values = {
-        "factscore_precision": factscore_precision(ver),
-        "vital_precision": tier_precision(imp, ver, VITAL),
-        "okay_precision": tier_precision(imp, ver, OKAY),
-        "less_important_precision": tier_precision(imp, ver, LESS_IMPORTANT),
-        "weighted_precision": wp,
-        "decay_precision": decay_precision(ordered, "release"),
-        "decay_precision_top5": decay_precision(ordered, "release", TOP_K),
-        "linear_decay_precision": decay_precision(ordered, "linear"),
-        "linear_decay_precision_top5": decay_precision(ordered, "linear", TOP_K),
-        "rlp": rlp(imp, ver),
-        "n_subclaims": len(ver),
-        "n_supported": sum(v == SUPPORTED for v in ver),
-        "n_vital": counts[VITAL],
-        "n_okay": counts[OKAY],
-        "n_less_important": counts[LESS_IMPORTANT],
-        "n_unlabelled": len(imp) - counts[VITAL] - counts[OKAY] - counts[LESS_IMPORTANT],
-        "n_not_judged": sum(v == NOT_JUDGED for v in ver),
-        "n_contradicted": sum(v == CONTRADICTED for v in ver),
-        "nugget_recall": nugget_recall(nimp or [], assign) if has_nuggets else None,
-        "nugget_recall_partial": nugget_recall(nimp or [], assign, None, PARTIAL_CREDIT) if has_nuggets else None,
-        "vital_recall": vital_recall(nimp or [], assign) if has_nuggets else None,
-        "vital_recall_partial": vital_recall(nimp or [], assign, PARTIAL_CREDIT) if has_nuggets else None,
-        "weighted_recall": wr,
-        "weighted_f1": f1(wp, wr),
-        "decay_recall": decay_recall(assign, "release") if has_nuggets else None,
-        "decay_recall_top5": decay_recall(assign, "release", TOP_K) if has_nuggets else None,
-        "rlr": rlr(nimp or [], assign) if has_nuggets else None,
-        "n_nuggets": None if nimp is None else len(nimp),
-        "n_vital_nuggets": None if nimp is None else sum(label == VITAL for label in nimp),
-        "n_okay_nuggets": None if nimp is None else sum(label == OKAY for label in nimp),
-        "n_vital_nuggets_missed": vital_nuggets_missed(nimp or [], assign) if has_nuggets else None,
-        "fc_precision": fcp,
-        "fc_recall": fcr,
-        "fc_f1": f1(fcp, fcr),
-        "wpa": wpa(points),
-        "pcp": pcp(points),
-    }
-    if nothing_checked(data.evidence_mode, ver):
-        values.update(dict.fromkeys(FROM_VERDICTS))
-    return values
+    """All per-response metrics (``catalog.METRICS`` keys, in catalog order) of one scoring input.
+
+    When nothing was checked (``formulas.nothing_checked``) every metric whose catalog entry requires
+    ``verdicts`` is undefined.
+    """
+    scored = _Response(data, weights)
+    unchecked = nothing_checked(data.evidence_mode, data.verdicts)
+    return {key: None if unchecked and "verdicts" in spec.requires else FORMULAS[key](scored)
+            for key, spec in METRICS.items() if spec.per_response}
 
 
 def compute_response_metrics(response: ResponseResult, nuggets: list[Nugget] | None = None,

@@ -1,18 +1,20 @@
 """Every metric of many responses at once, over flat integer columns (numpy).
 
-``column_metrics`` runs one helper per metric family (subclaim precision, decay
-precision, nugget recall, factual correctness, WIMPE) over a ``_Columns``
+``column_metrics`` runs the helpers of ``FAMILIES``, one per metric family (subclaim precision, decay
+precision, nugget recall, factual correctness, WIMPE, combinations) over a ``_Columns``
 view of the batch; each helper is the vectorised twin of the formulas in
-``formulas`` (tests/test_metrics.py checks that they agree).
+``formulas`` (tests/test_metrics.py and tests/test_metric_catalog.py check that they agree).
 """
 from __future__ import annotations
+
+from typing import Callable
 
 import numpy as np
 
 from vital_core.metrics.codes import (ASSIGNMENT_CODE, NOT_SUPPORT_CODE, CONTRADICTED_CODE, LESS_IMPORTANT_CODE, NOT_JUDGED_CODE,
                                       OKAY_CODE, PARTIAL_CODE, SUPPORT_CODE, SUPPORTED_CODE, TIER_CODE,
                                       TIERS_BY_CODE, UNASSIGNED_CODE, UNLABELLED_CODE, VERDICT_CODE, VITAL_CODE)
-from vital_core.metrics.catalog import FROM_VERDICTS
+from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, WIMPE_WEIGHTS, TierWeights, nothing_checked
 from vital_core.metrics.response import ScoringInput
 from vital_core.model import AGAINST_AN_ANSWER, LESS_IMPORTANT, OKAY, SUPPORTED, VITAL
@@ -275,6 +277,24 @@ def _wimpe(c: _Columns) -> dict[str, np.ndarray]:
     return {"wpa": np.where(c.has_ref, wpa_ref, wpa_nug), "pcp": np.where(c.has_ref, pcp_ref, np.nan)}
 
 
+def _combinations(c: _Columns, weights: TierWeights, out: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Metrics made of other metrics' columns (``formulas.f1`` of weighted precision and recall)."""
+    return {"weighted_f1": _harmonic(out["weighted_precision"], out["weighted_recall"])}
+
+
+Family = Callable[[_Columns, TierWeights, dict], dict]
+# The numpy twins, one family of metrics each, run in this order (a family may read earlier columns):
+# together they compute every per-response key of the catalog (tests/test_metric_catalog.py checks it).
+FAMILIES: list[Family] = [
+    lambda c, weights, out: _precision(c, weights),
+    lambda c, weights, out: _decay_precision(c),
+    lambda c, weights, out: _nugget_recall(c, weights),
+    lambda c, weights, out: _factual_correctness(c),
+    lambda c, weights, out: _wimpe(c),
+    _combinations,
+]
+
+
 def column_metrics(batch: MetricColumns, weights: TierWeights = DEFAULT_WEIGHTS) -> dict:
     """Every metric of ``compute_metrics`` for all responses of a batch, as numpy columns.
 
@@ -282,11 +302,11 @@ def column_metrics(batch: MetricColumns, weights: TierWeights = DEFAULT_WEIGHTS)
     counts are float arrays (NaN only for nugget counts without nuggets).
     """
     c = _Columns(batch)
-    out = {**_precision(c, weights), **_decay_precision(c), **_nugget_recall(c, weights),
-           **_factual_correctness(c), **_wimpe(c)}
-    out["weighted_f1"] = _harmonic(out["weighted_precision"], out["weighted_recall"])
+    out: dict[str, np.ndarray] = {}
+    for family in FAMILIES:
+        out.update(family(c, weights, out))
     unchecked = np.asarray(batch.unchecked, dtype=bool)
     if unchecked.any():   # nothing was checked: every verdict-based score is undefined (formulas.nothing_checked)
-        for key in FROM_VERDICTS:
-            out[key] = np.where(unchecked, np.nan, out[key])
+        for key in [k for k, spec in METRICS.items() if "verdicts" in spec.requires and k in out]:
+                out[key] = np.where(unchecked, np.nan, out[key])
     return out
