@@ -216,7 +216,8 @@ def download_buttons(loaded: data_source.Loaded) -> None:
                             file_name=frame_download.file_name(loaded.label, fmt), mime=mime, key=f"explore_dl_{fmt}",
                             icon=":material/download:", on_click="ignore")
     cols[2].caption(f"All {len(loaded.frame)} responses, one row each, every metric (undefined left empty) and an "
-                    "`undefined` column saying why: the same file as `report --export`. Filters do not apply.")
+                    "`undefined` column saying why: the same file as `report --export --conventions strict`. "
+                    "Filters do not apply.")
 
 
 def render() -> None:

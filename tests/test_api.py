@@ -25,7 +25,7 @@ def test_evaluate_equals_score_then_report(tmp_path: Path):
     assert proc.returncode == 0, proc.stderr
     expected = load_dataset(out, use_cache=False).frame.set_index(["example_id", "condition"])
     records = [__import__("json").loads(line) for line in DEMO_INPUT.read_text().splitlines() if line.strip()]
-    got = vital_core.evaluate(records).set_index(["id", "variant"])
+    got = vital_core.evaluate(records).set_index(["example_id", "condition"])
     assert len(got) == len(expected) == 36
     for key in METRICS:
         a = got[key].to_numpy(float)
@@ -37,13 +37,19 @@ def test_evaluate_equals_score_then_report(tmp_path: Path):
         assert (f"{key}: " in row["undefined"]) == bool(np.isnan(row[key])), key
 
 
-def test_evaluate_takes_a_dataframe_and_names_bad_input():
-    frame = pd.DataFrame({"id": ["q1", "q1"], "variant": ["normal", "wrong"],
+@pytest.mark.parametrize("id_name, condition_name", [("example_id", "condition"), ("id", "variant")])
+def test_evaluate_takes_a_dataframe_and_names_bad_input(id_name, condition_name):
+    """The frame in and out names an example and its condition as report --json and --export do; the
+    earlier names ``id`` / ``variant`` are still read."""
+    frame = pd.DataFrame({id_name: ["q1", "q1"], condition_name: ["normal", "wrong"],
                           "query": ["Who wrote Emma?"] * 2,
                           "response": ["Jane Austen wrote Emma.", "Charlotte Bronte wrote Emma."],
                           "documents": ["Emma is a novel by Jane Austen."] * 2})
     got = vital_core.evaluate(frame)
-    assert list(got["variant"]) == ["normal", "wrong"] and got["factscore_precision"].notna().all()
+    assert list(got["example_id"]) == ["q1", "q1"] and list(got["condition"]) == ["normal", "wrong"]
+    assert got["factscore_precision"].notna().all() and "id" not in got and "variant" not in got
+    with pytest.raises(ValueError, match="both 'example_id' and 'id'"):
+        vital_core.evaluate(frame.assign(example_id="a", id="b"))
     with pytest.raises(ValueError, match="needs the column"):
         vital_core.evaluate(pd.DataFrame({"query": ["q"]}))
     with pytest.raises(ValueError, match="appears twice"):
@@ -59,3 +65,21 @@ def test_readme_python_example_runs():
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "factscore_precision" in proc.stdout and "wrong" in proc.stdout
+
+
+def test_the_api_frame_under_each_convention(reference_dir: Path, tmp_path: Path):
+    """``vital_core.table``: strict leaves a never-judged response's verdict metrics undefined with the
+    reason; paper keeps the authors' 0; both name the example and condition as the export does."""
+    from vital_core.metrics.catalog import FROM_VERDICTS
+    dataset = vital_core.load(reference_dir / "gpt-4o", cache_dir=tmp_path)
+    strict, paper = vital_core.table(dataset), vital_core.table(dataset, "paper")
+    assert list(strict.columns[:3]) == ["example_id", "index", "condition"]
+    blank = (strict["n_not_judged"] == strict["n_subclaims"]) & (strict["n_subclaims"] > 0)
+    assert blank.sum() == 36
+    verdict_keys = [k for k in FROM_VERDICTS if k in strict]
+    assert strict.loc[blank, verdict_keys].isna().all(axis=None)
+    assert strict.loc[blank, "undefined"].str.contains("vital_precision: not judged").all()
+    assert (paper.loc[blank, "factscore_precision"] == 0).all() and (paper.loc[blank, "rlp"] == 1).all()
+    pd.testing.assert_frame_equal(strict.loc[~blank, verdict_keys], paper.loc[~blank, verdict_keys])
+    with pytest.raises(ValueError, match="unknown convention"):
+        vital_core.table(dataset, "lenient")

@@ -34,7 +34,8 @@ def deferred_downloads(monkeypatch) -> dict:
 def report_export(tmp_path, name: str) -> bytes:
     out = tmp_path / name
     env = {**os.environ, "PYTHONPATH": str(REPO), "VITAL_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.run([sys.executable, "-m", "vital_core", "report", str(paths.DEMO_RESULTS), "--export", str(out)],
+    proc = subprocess.run([sys.executable, "-m", "vital_core", "report", str(paths.DEMO_RESULTS), "--export", str(out),
+                           "--conventions", "strict"],
                           cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return out.read_bytes()

@@ -3,7 +3,7 @@
 The reference implementation returns 0 where a denominator is empty; we return
 None (undefined). Such a case is accepted only when the reference says 0 *and*
 the record really has nothing to measure, checked from the record itself.
-Checked through the Python API, the dataset frame and ``report --json``.
+Checked through the Python API, the dataset frame and ``report --json`` (under both conventions).
 """
 from __future__ import annotations
 
@@ -123,12 +123,17 @@ def test_wrong_weights_do_not_reproduce(reference_dir: Path):
     assert misses > 0
 
 
-@pytest.mark.parametrize("weights_args", [[], ["--weights", "1,0.6,0.4"]])
-def test_report_json_reproduces_every_released_score(reference_dir: Path, tmp_path: Path, weights_args):
+@pytest.mark.parametrize("weights_args, conventions", [([], "strict"), (["--weights", "1,0.6,0.4"], "paper")])
+def test_report_json_reproduces_every_released_score(reference_dir: Path, tmp_path: Path, weights_args,
+                                                     conventions):
+    """Under paper every record keeps its released score (the authors' 0 for a never-judged response);
+    under strict the 114 judged records keep theirs and the 36 never-judged ones have every
+    verdict-based metric null, each with its reason."""
+    from vital_core.metrics.catalog import FROM_VERDICTS
     expected = released(reference_dir)
     proc = subprocess.run(
         [sys.executable, "-m", "vital_core", "report", str(reference_dir / "gpt-4o"), "--json", *weights_args,
-         "--conventions", "strict", "--cache-dir", str(tmp_path / "cache")],
+         "--conventions", conventions, "--cache-dir", str(tmp_path / "cache")],
         cwd=REPO, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
@@ -136,21 +141,32 @@ def test_report_json_reproduces_every_released_score(reference_dir: Path, tmp_pa
     assert len(records) == 150
     assert set(report["conditions"]) == set(CONDITIONS)
     assert all(report["conditions"][c]["n"] == 50 for c in CONDITIONS)
-    failures = []
+    failures, blank = [], 0
     for rec in records:
         record = expected[rec["condition"]][rec["index"]]
         assert rec["query"] == record["query"]
+        if conventions == "strict" and not rec["judged"]:
+            blank += 1
+            verdict_keys = [k for k in FROM_VERDICTS if k in rec]
+            assert verdict_keys and all(rec[k] is None for k in verdict_keys), rec
+            assert all(f"{k}: not judged" in rec["undefined"] for k in verdict_keys), rec["undefined"]
+            assert rec["n_subclaims"] == rec["n_not_judged"] > 0     # the counts stay
+            continue
         for score_key in REPORT_KEYS:
             problem = check(record, score_key, rec[SCORE_KEYS[score_key]])
             if problem:
                 failures.append(f"{rec['condition']} line {rec['index'] + 1}: {problem}")
     assert not failures, "\n".join(failures[:20])
+    assert blank == (36 if conventions == "strict" else 0)
+    assert sum(not r["judged"] for r in records) == 36
+    assert report["conventions"] == conventions
+    if conventions == "paper":
+        assert all(r["vital_precision"] == 0.0 for r in records if not r["judged"] and r["n_vital"])
+        return
     # strict means per condition agree with the records: undefined and never-judged ones are left out and counted
-    assert report["conventions"] == "strict"
     for cond in CONDITIONS:
         values = [r["vital_precision"] for r in records if r["condition"] == cond]
-        kept = [r["vital_precision"] for r in records
-                if r["condition"] == cond and r["judged"] and r["vital_precision"] is not None]
+        kept = [v for v in values if v is not None]
         assert report["not_judged"][cond] == 12      # all 12 never-judged queries, in every condition
         assert report["conditions"][cond]["vital_precision"] == pytest.approx(sum(kept) / len(kept))
         assert report["undefined"][cond].get("vital_precision", 0) == len(values) - len(kept)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from vital_core.metrics.catalog import FIGURE5_DECAY, METRICS, TABLE3_COUNTS, TABLE4_SCORES, TABLE5_FLAGS
+from vital_core.metrics.catalog import FIGURE5_DECAY, FROM_VERDICTS, TABLE3_COUNTS, TABLE4_SCORES, TABLE5_FLAGS
 
 PAPER, STRICT = "paper", "strict"
 CONVENTIONS = (PAPER, STRICT)
@@ -29,9 +29,6 @@ DESCRIPTION = {
              "or no subclaim judged) is left out of the mean and counted, never scored 0."),
 }
 
-# Metrics that read the verdicts: undefined in ``strict`` for a response none of whose claims was judged.
-VERDICT_METRICS = [k for k, m in METRICS.items()
-                   if k.endswith("precision") or k.endswith("precision_top5")] + ["rlp", "f1_at_k", "fc_f1"]
 # What the paper convention computes: its Tables 3, 4 (with SAFE's F1@K) and 5, and Figure 5.
 PAPER_KEYS = TABLE3_COUNTS + TABLE4_SCORES + ["f1_at_k"] + TABLE5_FLAGS + FIGURE5_DECAY
 FILE_COLUMNS = ["dataset", "subset", "condition"]
@@ -41,6 +38,25 @@ def never_judged(frame: pd.DataFrame) -> pd.Series:
     """Responses with subclaims none of which was judged (the release's all-null judgments)."""
     n_sub = frame["n_subclaims"].astype("Float64")
     return ((n_sub > 0) & (frame["n_not_judged"].astype("Float64") == n_sub)).fillna(False).astype(bool)
+
+
+def check_conventions(conventions: str) -> str:
+    if conventions not in CONVENTIONS:
+        raise ValueError(f"unknown convention {conventions!r}; expected one of {', '.join(CONVENTIONS)}")
+    return conventions
+
+
+def per_record(frame: pd.DataFrame, conventions: str) -> pd.DataFrame:
+    """The per-record frame under ``conventions``, the values ``report --json`` records, ``report --export``
+    and ``evaluate()`` carry: ``paper`` as computed (a never-judged response keeps the authors' 0);
+    ``strict`` with every verdict-based metric (catalog ``FROM_VERDICTS``) of a never-judged response
+    undefined. A failed response is undefined under both (``dataset``)."""
+    if check_conventions(conventions) == PAPER:
+        return frame
+    blank = never_judged(frame)
+    if not blank.any():
+        return frame
+    return frame.assign(**{key: frame[key].mask(blank) for key in FROM_VERDICTS if key in frame.columns})
 
 
 def _float(frame: pd.DataFrame, key: str) -> pd.Series:
@@ -111,13 +127,9 @@ def _paper_f1_at_k(frame: pd.DataFrame, score: pd.Series) -> pd.Series:
 
 
 def strict_record_values(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Per-record values for ``strict``: as computed, with verdict metrics of never-judged responses undefined."""
-    out = pd.DataFrame({k: _float(frame, k) for k in keys}, index=frame.index)
-    blank = never_judged(frame)
-    for key in keys:
-        if key in VERDICT_METRICS:
-            out.loc[blank, key] = np.nan
-    return out
+    """Per-record values for ``strict`` as floats (``per_record``)."""
+    strict = per_record(frame, STRICT)
+    return pd.DataFrame({k: _float(strict, k) for k in keys}, index=frame.index)
 
 
 def strict_frame(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
@@ -149,7 +161,7 @@ def condition_table(frame: pd.DataFrame, keys: list[str], convention: str) -> tu
         values = strict_record_values(frame, [k for k in keys if k in frame.columns])
         means = pooled_means(values, frame)
     else:
-        raise ValueError(f"unknown convention {convention!r}; expected one of {', '.join(CONVENTIONS)}")
+        check_conventions(convention)
     left_out = values.isna().groupby(frame["condition"]).sum().astype(int)
     return means, left_out
 

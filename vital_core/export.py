@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from vital_core.atomic import atomic_replace
+from vital_core.conventions import per_record
 from vital_core.errors import InputError
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.undefined import undefined_reasons
@@ -33,14 +34,17 @@ def export_format(path: Path) -> str:
     return fmt
 
 
-def export_table(dataset) -> pd.DataFrame:
-    """The exported frame: every column of ``dataset.frame``, then ``undefined`` ("key: reason; ...").
+def export_table(dataset, conventions: str, keys: list[str] | None = None) -> pd.DataFrame:
+    """The exported frame: every column of ``dataset.frame`` with its metrics under ``conventions``
+    (``conventions.per_record``: under strict a never-judged response's verdict-based metrics are empty),
+    then ``undefined`` ("key: reason; ...").
 
-    The one definition of what ``report --export`` writes and Explore downloads. A reason needs the
-    full record, so only rows with an undefined metric are read back, one example at a time.
+    The one definition of what ``report --export`` writes, Explore downloads, ``report --json`` records
+    and ``evaluate()`` returns. A reason needs the full record, so only rows with an undefined metric are
+    read back, one example at a time. ``keys``: the metrics to explain (default: every one in the frame).
     """
-    frame = dataset.frame
-    metrics = [k for k in METRICS if k in frame.columns]
+    frame = per_record(dataset.frame, conventions)
+    metrics = [k for k in (METRICS if keys is None else keys) if k in frame.columns]
     missing = frame[metrics].isna().to_numpy()
     reasons = [""] * len(frame)
     current: tuple = (None, None)

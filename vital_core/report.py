@@ -7,7 +7,8 @@ object: ``conventions`` and its one-sentence ``convention_note``;
 ``{COND: {"n": int, KEY: mean|null}}`` / ``{COND: {KEY: records left out}}``;
 ``not_judged`` (responses with subclaims none of which was judged, per
 condition); ``tests`` (one set, shared with the text report, so every test has
-one Holm value); ``records`` (per-record metrics). ``render_text`` prints the
+one Holm value); ``records`` (per-record metrics under the same convention, and ``undefined``: why
+each empty metric of the record is empty; ``conventions.per_record``). ``render_text`` prints the
 same tables: Table 3 (counts), Table 4 (precision and recall), Table 5 (flag
 rates), Figure 5 (decay) and the tests.
 """
@@ -21,6 +22,7 @@ import pandas as pd
 from vital_core import conventions as conv
 from vital_core import paper_stats, stats
 from vital_core.dataset import Dataset, examples_against_normal, failed_counts
+from vital_core.export import REASON_COLUMN, export_table
 from vital_core.model import ordered_conditions
 from vital_core.metrics.catalog import (ALL_SCORES, EXTRA_COUNTS, FIGURE5_DECAY, METRICS, TABLE3_COUNTS,
                                         TABLE4_SCORES, TABLE5_FLAGS, TESTED)
@@ -103,9 +105,12 @@ def build_report(dataset: Dataset, *, conventions: str = conv.PAPER, include_rec
         c, u = _conditions_block(frame[frame["query_type"] == qt], conventions)
         out["by_query_type"][qt] = {"conditions": c, "undefined": u}
     if include_records:
+        # the records are the export's rows under the same convention, with why each empty metric is empty
         keys = defined_metrics(frame, REPORT_METRICS)
-        cols = ["example_id", "condition", "index", "query", "dataset", "query_type", "error"] + keys
-        sub = frame[cols].astype(object)
+        table = export_table(dataset, conventions, keys)
+        cols = ["example_id", "condition", "index", "query", "dataset", "query_type", "error"] + keys \
+            + [REASON_COLUMN]
+        sub = table[cols].astype(object)
         sub = sub.where(sub.notna(), None)
         judged = ~conv.never_judged(frame).to_numpy()
         out["records"] = [{**{k: _clean(v) for k, v in zip(cols, row)}, "judged": bool(j)}

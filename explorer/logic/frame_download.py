@@ -1,10 +1,13 @@
-"""Explore's download of the loaded set's per-response frame: exactly what ``report --export`` writes
-(``vital_core.export.export_table``), as Parquet or CSV, made only when the person clicks."""
+"""Explore's download of the loaded set's per-response frame: exactly what
+``report --export --conventions strict`` writes (``vital_core.export.export_table``), as Parquet or CSV,
+made only when the person clicks. Strict: a response none of whose subclaims was judged has its
+verdict-based metrics empty with the reason, never 0."""
 from __future__ import annotations
 
 import re
 from typing import Callable
 
+from vital_core.conventions import STRICT
 from vital_core.export import export_table, frame_bytes
 
 # format -> (button word, MIME type)
@@ -22,4 +25,4 @@ def file_data(dataset, fmt: str) -> Callable[[], bytes]:
     """The file's bytes, computed on click (reading the reasons back can take seconds on a release)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown download format {fmt!r}; expected {' or '.join(FORMATS)}")
-    return lambda: frame_bytes(export_table(dataset), fmt)
+    return lambda: frame_bytes(export_table(dataset, STRICT), fmt)

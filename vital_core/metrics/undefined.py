@@ -22,8 +22,7 @@ def _judged(response: ResponseResult, nuggets) -> str | None:
         return ("nothing was checked: no evidence or reference answer was given, and the verifier judges "
                 "only against evidence")
     if verdicts and all(v == NOT_JUDGED for v in verdicts):
-        return (f"not judged: none of its {len(verdicts)} subclaim(s) has a verdict, so the strict convention "
-                "leaves every verdict-based metric undefined (the paper's scripts count them as 0)")
+        return "not judged: no subclaim has a verdict (strict convention; the paper's scripts score it 0)"
     return None
 
 

@@ -26,8 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write Figures 3, 4 and 5 and the detection chart to DIR as SVG and PNG "
                              "(drawn with the app's colours by explorer.logic.figures)")
     parser.add_argument("--export", metavar="FILE",
-                        help="also write the per-response frame (every metric, undefined left empty, and an "
-                             "'undefined' column saying why) to FILE: "
+                        help="also write the per-response frame (every metric under --conventions, undefined left "
+                             "empty, and an 'undefined' column saying why) to FILE: "
                              ".parquet or .csv; an existing file is replaced only if it is such an export")
     parser.add_argument("--skip-bad", action="store_true",
                         help="skip malformed records or unknown labels instead of stopping; reports how many")
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_text(dataset, by_query_type=not args.no_query_types, conventions=args.conventions))
     if args.export:
-        export_to(dataset, Path(args.export))
+        export_to(dataset, Path(args.export), args.conventions)
     if args.figures:
         write_figures_to(dataset, Path(args.figures), args.conventions)
     if dataset.skipped:
@@ -84,10 +84,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def export_to(dataset, path: Path) -> None:
+def export_to(dataset, path: Path, conventions: str) -> None:
     from vital_core.export import export_frame, export_table
     try:
-        export_frame(export_table(dataset), path)
+        export_frame(export_table(dataset, conventions), path)
     except InputError as exc:
         raise UsageError(f"--export {exc}") from None
     except OSError as exc:
