@@ -45,7 +45,7 @@ def test_explore_downloads_are_the_report_export(deferred_downloads, tmp_path):
     at = open_page("explore")
     labels = [d.label for d in at.get("download_button")]
     assert "Download Parquet" in labels and "Download CSV" in labels, labels
-    assert any("the same file as `report --export`" in c for c in texts(at, "caption"))
+    assert any("the same file as `report --export --conventions strict`" in c for c in texts(at, "caption"))
     files = {name.rsplit(".", 1)[1]: (make, mime) for name, (make, mime) in deferred_downloads.items()
              if name and name.startswith("vital-frame-")}
     assert set(files) == {"parquet", "csv"}
