@@ -339,3 +339,11 @@ def cumulative_precision_curves(dataset_or_examples, order: str = "response", by
     return _curve_rows(group[row], n, value, labels, "position", max_position, by)
 
 
+def detection_frame(tests: pd.DataFrame, by: str | None) -> pd.DataFrame:
+    """The detection rate of each tested (variant, metric) of ``paired_tests``, metrics by their label: the
+    data of the detection chart (the Sensitivity page and ``report --figures``)."""
+    det = tests[["variant", "metric", "detection_rate", "n_pairs"] + ([by] if by else [])].copy()
+    det = det[det["detection_rate"].notna()]
+    det["metric"] = [METRICS[k].label if k in METRICS else k for k in det["metric"]]
+    det["detection_rate"] = det["detection_rate"].astype(float)
+    return det

@@ -12,10 +12,12 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
+from vital_core.model import (CONTRADICTED, LESS_IMPORTANT, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NOT_SUPPORT, OKAY,
+                              PARTIAL_SUPPORT, SUPPORT, SUPPORTED, UNLABELLED, VITAL)
+# The conditions' chart colours and patterns are shared with report --figures, so the core holds them.
+from vital_core.plots.colours import (CONDITION_COLOURS, CONDITION_PATTERNS, EXTRA_COLOURS,  # noqa: F401
+                                      condition_colour)
 from vital_core.story import BARELY, BY_DESIGN, NOTICED, UNDEFINED
-from vital_core.model import (CONTRADICTED, LESS_IMPORTANT, MISSING, NORMAL, NOT_ENOUGH_EVIDENCE,
-                    NOT_JUDGED, NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED,
-                    UNLABELLED, VITAL, WRONG)
 
 
 @dataclass(frozen=True)
@@ -60,11 +62,6 @@ REACTION: dict[str, Swatch] = {
     UNDEFINED: Swatch(UNDEFINED, "?", "#FFFFFF", "#777777", "#333333"),
 }
 
-# Response variants in charts (with bar patterns as a second cue).
-CONDITION_COLOURS = {NORMAL: "#0072B2", MISSING: "#E69F00", WRONG: "#D55E00"}
-CONDITION_PATTERNS = {NORMAL: "", MISSING: "/", WRONG: "x"}
-EXTRA_COLOURS = ["#009E73", "#CC79A7", "#56B4E9", "#999999"]
-
 # Text differences from the normal response.
 DIFF_INSERT = ("#FFF1B8", "#7A5C00")   # background, underline colour
 DIFF_DELETE = ("#FDE0DD", "#A33A00")
@@ -99,10 +96,6 @@ def nugget_support_cell_style(label: object) -> str:
         if label == f"{s.symbol} {s.label}":
             return f"background-color: {s.background}; color: {s.text}"
     return ""
-
-
-def condition_colour(name: str, index: int = 0) -> str:
-    return CONDITION_COLOURS.get(name, EXTRA_COLOURS[index % len(EXTRA_COLOURS)])
 
 
 def importance_swatch(label: str | None) -> Swatch:

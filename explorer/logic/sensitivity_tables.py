@@ -5,6 +5,7 @@ import pandas as pd
 
 from explorer.logic.formatting import format_mean
 from vital_core import conventions as conv
+from vital_core.stats import detection_frame  # noqa: F401  (the Sensitivity page's chart; shared with report --figures)
 from vital_core.metrics.catalog import (ALL_SCORES, EXTRA_COUNTS, FIGURE5_DECAY, METRICS, TABLE3_COUNTS,
                                         TABLE4_SCORES, TABLE5_FLAGS)
 from vital_core.model import ordered_conditions
@@ -83,11 +84,3 @@ def strict_tests_display(tests: pd.DataFrame, by: str | None) -> pd.DataFrame:
         "pairs": tests["n_pairs"], "dropped (undefined)": tests["n_dropped"],
         "normal mean": tests["mean_baseline"], "variant mean": tests["mean_variant"],
         "p (t-test / McNemar)": tests["p_primary"], "p Wilcoxon": tests["wilcoxon_p"]})
-
-
-def detection_frame(tests: pd.DataFrame, by: str | None) -> pd.DataFrame:
-    det = tests[["variant", "metric", "detection_rate", "n_pairs"] + ([by] if by else [])].copy()
-    det = det[det["detection_rate"].notna()]
-    det["metric"] = [label(k) for k in det["metric"]]
-    det["detection_rate"] = det["detection_rate"].astype(float)
-    return det

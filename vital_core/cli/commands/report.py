@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "strict: records pooled, undefined and never-judged responses left out and counted")
     parser.add_argument("--figures", metavar="DIR",
                         help="also write Figures 3, 4 and 5 and the detection chart to DIR as SVG and PNG "
-                             "(drawn with the app's colours by explorer.logic.figures)")
+                             "(in the colours of the app's charts)")
     parser.add_argument("--export", metavar="FILE",
                         help="also write the per-response frame (every metric under --conventions, undefined left "
                              "empty, and an 'undefined' column saying why) to FILE: "
@@ -96,8 +96,8 @@ def export_to(dataset, path: Path, conventions: str) -> None:
 
 
 def write_figures_to(dataset, folder: Path, conventions: str) -> None:
-    """The one place the command line draws: with the app's presentation code, so the figures look the same."""
-    from explorer.logic.figures import write_figures
+    """The one place the command line draws, in the colours of the app's charts (``vital_core.plots``)."""
+    from vital_core.plots.figures import write_figures
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"--figures {folder} is a file; give a folder")
     try:

@@ -1,4 +1,5 @@
-"""The paper's figures as SVG and PNG files (``report --figures DIR``), in the app's colours and patterns.
+"""The paper's figures as SVG and PNG files (``report --figures DIR``), in the colours and patterns of the
+app's charts (``colours``).
 
 Drawn with matplotlib, which writes both formats with no browser (plotly's image export needs a
 Chromium of its own). Figures 3 and 4: cumulative FactScore precision over the first n subclaims
@@ -16,12 +17,11 @@ matplotlib.use("Agg")   # files only: never open a window
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from explorer.logic import palette  # noqa: E402
-from explorer.logic.sensitivity_tables import detection_frame, label  # noqa: E402
 from vital_core import conventions as conv, stats  # noqa: E402
 from vital_core.dataset import Dataset  # noqa: E402
-from vital_core.metrics.catalog import FIGURE5_DECAY, TESTED  # noqa: E402
+from vital_core.metrics.catalog import FIGURE5_DECAY, METRICS, TESTED  # noqa: E402
 from vital_core.model import OPEN_ENDED, SINGLE_ANSWER, ordered_conditions  # noqa: E402
+from vital_core.plots import colours  # noqa: E402
 
 # plotly's bar patterns (the app) as matplotlib hatches
 HATCHES = {"": "", "/": "//", "x": "xx", ".": ".."}
@@ -30,8 +30,8 @@ PAPER_CURVE_POSITIONS = 32   # graph_real_data.py cuts the curves at 32 subclaim
 
 
 def _style(condition: str, index: int) -> dict:
-    return {"color": palette.condition_colour(condition, index),
-            "hatch": HATCHES.get(palette.CONDITION_PATTERNS.get(condition, ""), "")}
+    return {"color": colours.condition_colour(condition, index),
+            "hatch": HATCHES.get(colours.CONDITION_PATTERNS.get(condition, ""), "")}
 
 
 def _save(fig, folder: Path, name: str) -> list[Path]:
@@ -51,7 +51,7 @@ def cumulative_figure(dataset: Dataset, title: str):
     for i, cond in enumerate(ordered_conditions(curve["condition"])):
         part = curve[curve["condition"] == cond]
         ax.plot(part["position"], part["precision"], marker="o", markersize=3, label=cond,
-                color=palette.condition_colour(cond, i), linestyle=("-", "--", ":", "-.")[i % 4])
+                color=colours.condition_colour(cond, i), linestyle=("-", "--", ":", "-.")[i % 4])
     ax.set(title=title, xlabel="subclaim position (first n subclaims, response order)",
            ylabel="cumulative FactScore precision", ylim=(0, 1.02))
     ax.legend(frameon=False)
@@ -81,13 +81,13 @@ def bars_figure(means: pd.DataFrame, keys: list[str], title: str, ylabel: str, n
     if not keys:
         return None
     wide = means.loc[ordered_conditions(means.index), keys]
-    return _grouped_bars(wide, [label(k) for k in keys], title, ylabel, note)
+    return _grouped_bars(wide, [METRICS[k].label for k in keys], title, ylabel, note)
 
 
 def detection_figure(dataset: Dataset):
     frame = dataset.frame
     keys = [k for k in TESTED if k in frame.columns]
-    det = detection_frame(stats.paired_tests(conv.strict_frame(frame, keys), metrics=keys), None)
+    det = stats.detection_frame(stats.paired_tests(conv.strict_frame(frame, keys), metrics=keys), None)
     if det.empty:
         return None
     metrics = list(dict.fromkeys(det["metric"]))
