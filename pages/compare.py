@@ -18,7 +18,7 @@ from explorer.logic.evidence_input import documents_from_text
 from vital_core.metrics.catalog import HEADLINE, METRICS, VARIANT_TABLE
 from vital_core.model import EVIDENCE_NORMAL, MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
 from vital_core.perturbation import PerturbationCheckError
-from vital_core.pipeline import choose_evidence, run_sync, score_example
+from vital_core.pipeline import choose_evidence, progress_messages, run_sync, score_example
 
 RESULT_KEY = "compare_result"
 TEXT_KEYS = {NORMAL: "cmp_normal", MISSING: "cmp_missing", WRONG: "cmp_wrong"}
@@ -90,7 +90,7 @@ def run_scoring() -> None:
         return
     reference = None if stale else (st.session_state.get("cmp_reference") or "").strip() or None
     against_normal = choose_evidence(docs, reference, responses).mode == EVIDENCE_NORMAL
-    steps = long_runs.expected_steps(len(responses), bool(docs), bool(reference), against_normal)
+    steps = progress_messages(len(responses), bool(docs), bool(reference), against_normal)
     with backend_panel.scoring_status(f"Scoring {len(responses)} variants with the {backend.info.name} backend…") \
             as status:
         result = backend_panel.run_with_progress(status, backend, lambda on_step: score_example(

@@ -16,7 +16,7 @@ from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import NORMAL, ExampleResult, InvalidLabelError, ResponseResult
 from explorer.logic.formatting import escape_md
 from explorer.logic.palette import importance_label, verdict_label
-from vital_core.pipeline import score_example
+from vital_core.pipeline import progress_messages, score_example
 
 RESULT_KEY = "score_result"          # ExampleResult as a dict (never holds a key)
 TEXT_KEYS = {NORMAL: "score_response"}   # the Score page edits the normal response only
@@ -31,7 +31,7 @@ def collect_documents(pasted: str, uploads) -> list:
 
 def run_scoring(query: str, response: str, documents, reference: str) -> None:
     backend = backend_panel.active_backend()
-    steps = long_runs.expected_steps(1, bool(documents), bool(reference))
+    steps = progress_messages(1, bool(documents), bool(reference))
     with backend_panel.scoring_status(f"Scoring with the {backend.info.name} backend…") as status:
         result = backend_panel.run_with_progress(status, backend, lambda on_step: score_example(
             backend, example_id="my-example", query=query, responses={NORMAL: response},

@@ -277,11 +277,11 @@ def test_annotation_export_holds_only_the_persons_labels():
 
 
 @pytest.mark.parametrize("documents,reference", [(False, False), (True, False), (False, True), (True, True)])
-def test_expected_steps_match_what_the_pipeline_announces(documents, reference):
+def test_progress_messages_match_what_the_pipeline_announces(documents, reference):
     from explorer.logic import long_runs
     from vital_core.backends.config import BackendSettings, build_backend
     from vital_core.model import Document
-    from vital_core.pipeline import run_sync, score_example
+    from vital_core.pipeline import progress_messages, run_sync, score_example
     announced = []
     run_sync(score_example(build_backend(BackendSettings()), example_id="e", query="Who wrote Hamlet?",
                            responses={"normal": "Shakespeare wrote Hamlet. It is a play.",
@@ -289,7 +289,7 @@ def test_expected_steps_match_what_the_pipeline_announces(documents, reference):
                            documents=[Document("d", "William Shakespeare wrote Hamlet, a play.")] if documents else [],
                            reference="Shakespeare wrote it." if reference else None, on_step=announced.append))
     against_normal = not documents and not reference   # the wrong one is checked against the normal
-    assert len(announced) == long_runs.expected_steps(2, documents, reference, against_normal), announced
+    assert len(announced) == progress_messages(2, documents, reference, against_normal), announced
     share, line = long_runs.progress(len(announced), len(announced), announced[-1], 3.2)
     assert share < 1.0 and line.startswith(f"step {len(announced)} of {len(announced)}: ") and line.endswith("3 s so far")
 

@@ -1,11 +1,12 @@
-"""Drive a backend through the method: decompose -> rank -> verify -> nuggets.
+"""Drive a backend through the method's steps (``vital_core.steps``): decompose -> rank -> verify -> nuggets
+-> assign.
 
 ``score_example`` turns a query, its evidence and its response variants into
 an ``ExampleResult``. A step that fails for one variant records the error on
 that variant and the others go on; nothing here raises for a model failure. The
 reference answer's shared task is always awaited or cancelled, so its failure
 is never left unretrieved.
-``on_step`` lets the app show progress step by step.
+``on_step`` lets the app show progress step by step; ``progress_messages`` says how many messages to expect.
 
 Evidence (``choose_evidence``): the documents when given, else the reference
 answer, else - when the example has a normal response and another variant - the
@@ -33,6 +34,21 @@ MAX_WORDS = 20_000
 
 def _noop(_: str) -> None:
     return None
+
+
+def progress_messages(n_responses: int, documents: bool, reference: bool, against_normal: bool = False) -> int:
+    """How many messages ``score_example`` announces through ``on_step`` at most (the app's progress bar):
+    per response decompose, rank and verify (and, with a reference, its claims checked against the
+    response, plus the response's claims against the reference when documents decide the verdicts); per
+    example the reference's decomposition, and with documents building and assigning the nuggets.
+    ``against_normal`` (no documents, no reference, ``EVIDENCE_NORMAL``): the normal is decomposed and
+    ranked only, every other response is also checked for the normal's claims, and the nuggets are built
+    from the normal. Kept next to the announcements below; tests/test_app_core.py counts them."""
+    if against_normal:
+        return 2 + (n_responses - 1) * 4 + 2
+    per_response = 3 + (1 if reference else 0) + (1 if reference and documents else 0)
+    per_example = (1 if reference else 0) + (2 if documents else 0)
+    return max(1, n_responses * per_response + per_example)
 
 
 def choose_evidence(documents: list[Document], reference: str | None,

@@ -11,11 +11,7 @@ from dataclasses import dataclass, field
 
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
 from vital_core.model import Document, Nugget, Subclaim
-
-OVERRIDABLE = ("rank", "verify")
-# The pipeline's steps as results name them, each with the Backend method that does it.
-STEPS = {"decompose": "decompose", "rank": "rank", "verify": "verify", "nuggets": "make_nuggets",
-         "assign": "assign_nuggets", "perturb": "perturb"}
+from vital_core.steps import OWN_BACKEND_STEPS, RANK, STEPS, VERIFY
 
 
 @dataclass
@@ -47,9 +43,9 @@ def merge_usage(parts: list[dict]) -> dict:
 
 class PerStepBackend(Backend):
     def __init__(self, base: Backend, **steps: Backend):
-        unknown = set(steps) - set(OVERRIDABLE)
+        unknown = set(steps) - set(OWN_BACKEND_STEPS)
         if unknown:
-            raise ValueError(f"only {', '.join(OVERRIDABLE)} can have a backend of their own "
+            raise ValueError(f"only {', '.join(OWN_BACKEND_STEPS)} can have a backend of their own "
                              f"(got {', '.join(sorted(unknown))})")
         self.base = base
         self.steps = {name: backend for name, backend in steps.items() if backend is not None}
@@ -65,8 +61,8 @@ class PerStepBackend(Backend):
         base = self.base.info
         parts = [f"{step}: {b.info.name} {b.info.model}".rstrip() for step, b in self.steps.items()]
         steps = {}
-        for step, method in STEPS.items():
-            used = self._for(method if method in OVERRIDABLE else "").info
+        for step in STEPS:
+            used = self._for(step).info
             steps[step] = {"name": used.name, "model": used.model}
         return PerStepInfo(name=base.name, model=" | ".join([base.model] + parts),
                            prompt_version=" | ".join([base.prompt_version] + [b.info.prompt_version
@@ -87,10 +83,10 @@ class PerStepBackend(Backend):
         return await self.base.decompose(query, response)
 
     async def rank(self, query: str, subclaims: list[Subclaim]) -> Ranking:
-        return await self._for("rank").rank(query, subclaims)
+        return await self._for(RANK).rank(query, subclaims)
 
     async def verify(self, query: str, subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:
-        return await self._for("verify").verify(query, subclaims, evidence)
+        return await self._for(VERIFY).verify(query, subclaims, evidence)
 
     async def make_nuggets(self, query: str, documents: list[Document]) -> list[Nugget]:
         return await self.base.make_nuggets(query, documents)

@@ -19,13 +19,14 @@ import json
 import re
 from dataclasses import dataclass
 
-from vital_core.model import (ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, MISSING, NUGGET_IMPORTANCE, WRONG)
+from vital_core.model import ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, MISSING, NUGGET_IMPORTANCE, WRONG
+from vital_core.steps import ASSIGN, DECOMPOSE, NUGGETS, PERTURB, RANK, VERIFY  # noqa: F401  (prompts.RANK, ...)
 
 # Version of the prompt set as a whole (recorded in results as backend.prompt_version).
 PROMPT_SET_VERSION = "vital-explorer-prompts/1"
 
-DECOMPOSE, RANK, VERIFY, NUGGETS_CREATE, NUGGETS_LABEL, ASSIGN, PERTURB = (
-    "decompose", "rank", "verify", "nuggets_create", "nuggets_label", "assign", "perturb")
+# Prompt names are the pipeline's step names (``vital_core.steps``); the nuggets step asks twice.
+NUGGETS_CREATE, NUGGETS_LABEL = f"{NUGGETS}_create", f"{NUGGETS}_label"
 
 MARKER_RE = re.compile(r"\[vital-explorer step=(?P<step>[a-z_]+) v=(?P<version>[^\]\s]+)\]")
 
