@@ -116,7 +116,8 @@ def table_config() -> dict:
               "condition": st.column_config.TextColumn(pinned=True),
               "query": st.column_config.TextColumn(width="medium")}
     for key in explore.TABLE_METRICS:
-        spec, short = METRICS[key], explore.short_label(key)
+        spec = METRICS[key]
+        short = spec.short_label
         help_text = f"{spec.label}: {spec.description}"
         config[short] = st.column_config.NumberColumn(short, format="%.3f", help=help_text) \
             if spec.kind == "score" else st.column_config.CheckboxColumn(short, help=help_text)

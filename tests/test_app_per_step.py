@@ -86,6 +86,9 @@ def test_step_choice_as_core_settings():
     assert steps["rank"] == config.StepSettings(name="offline"), "an endpoint's fields count only when chosen"
     assert per_step_choice.step_settings({}) == {s: config.StepSettings() for s in per_step_choice.STEP_NAMES}
     assert per_step_choice.summary(per_step_choice.step_settings({})) == ""
+    # one sentinel for "the main backend's": the sidebar's choice is the setting's own value
+    assert per_step_choice.SAME == config.SAME
+    assert per_step_choice.step_settings({K("rank", "choice"): per_step_choice.SAME})["rank"].name == config.SAME
 
 
 def test_hostile_step_settings_are_escaped():

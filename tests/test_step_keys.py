@@ -48,12 +48,12 @@ def test_a_step_endpoint_of_its_own_needs_its_own_variable_when_openai_api_key_i
     assert config.validate_step("verify", step, MAIN, "", terms) == [], "no key to leak: a keyless local server"
 
 
-def test_build_pipeline_never_sends_the_main_key_to_another_endpoint():
+def test_build_backend_with_steps_never_sends_the_main_key_to_another_endpoint():
     step = config.StepSettings(name=config.OPENAI, base_url="http://127.0.0.1:8000/v1", model="m")
-    backend = config.build_pipeline(MAIN, "sk-main", {"rank": step}, {"rank": ""})
+    backend = config.build_backend_with_steps(MAIN, "sk-main", {"rank": step}, {"rank": ""})
     assert backend.steps["rank"].client.settings.api_key != "sk-main"
     same = config.StepSettings(name=config.OPENAI, model="other")
-    backend = config.build_pipeline(MAIN, "sk-main", {"rank": same}, {"rank": ""})
+    backend = config.build_backend_with_steps(MAIN, "sk-main", {"rank": same}, {"rank": ""})
     assert backend.steps["rank"].client.settings.api_key == "sk-main"
 
 

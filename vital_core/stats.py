@@ -94,16 +94,6 @@ def _as_float(series: pd.Series) -> np.ndarray:
     return pd.to_numeric(series.astype(object).where(series.notna(), np.nan), errors="coerce").to_numpy(float)
 
 
-def _condition_masks(part: pd.DataFrame) -> list[tuple[str, np.ndarray]]:
-    cond = part["condition"].to_numpy(dtype=object)
-    return [(c, cond == c) for c in ordered_conditions(cond)]
-
-
-def _mean_and_count(values: np.ndarray) -> tuple[float | None, int]:
-    defined = values[~np.isnan(values)]
-    return (float(defined.mean()) if defined.size else None), int(defined.size)
-
-
 def _pair_rows(part: pd.DataFrame, baseline: str, variant: str) -> tuple[np.ndarray, np.ndarray]:
     """Row positions (in ``part``) of matched (baseline, variant) records, by example_id."""
     cond = part["condition"].to_numpy(dtype=object)

@@ -21,7 +21,6 @@ from vital_core.stats import NOTICE_DROP, worsening
 from vital_core.story import BARELY, BY_DESIGN, NOTICED, REACTIONS, STORY_KEYS, STORY_METRICS, UNDEFINED
 
 from explorer.logic import palette
-from explorer.logic.filters import short_label
 from explorer.logic.formatting import escape
 
 NOT_A_SCORE = ""   # counts describe the response; they do not judge it
@@ -153,7 +152,7 @@ def move(table: pd.DataFrame, key: str, variant: str) -> Move | None:
         return None
     row = found.iloc[0]
     change = row.get(f"change {variant}")
-    return Move(key, short_label(key), _shown(key, row.get(NORMAL)), _shown(key, row.get(variant)),
+    return Move(key, METRICS[key].short_label, _shown(key, row.get(NORMAL)), _shown(key, row.get(variant)),
                 None if change is None or pd.isna(change) else float(change),
                 row[f"reaction {variant}"], row.get(f"note {variant}") or "")
 

@@ -23,11 +23,6 @@ TABLE_METRICS = TABLE_FIRST + [k for k in HEADLINE if k not in TABLE_FIRST]
 QUERY_CHARS = 120
 
 
-def short_label(key: str) -> str:
-    """A metric's label without its parenthesis ("RLP", "VITAL recall"): a table header or a filter."""
-    return METRICS[key].label.split(" (")[0] if key in METRICS else key
-
-
 def table_view(rows: pd.DataFrame) -> pd.DataFrame:
     """One page of rows: ids, the query (without the generation prefix), the metrics by short label
     in ``TABLE_METRICS`` order, then the metadata."""
@@ -35,7 +30,7 @@ def table_view(rows: pd.DataFrame) -> pd.DataFrame:
     view["query"] = [strip_generation_prefix(str(q))[:QUERY_CHARS] for q in rows["query"]]
     for key in TABLE_METRICS:
         if key in rows:
-            view[short_label(key)] = rows[key]
+            view[METRICS[key].short_label] = rows[key]
     for column in ("dataset", "subset", "query_type"):
         view[column] = rows[column]
     return view
@@ -111,7 +106,7 @@ def describe(filters: Filters) -> str:
         label = METRICS[key].label if key in METRICS else key
         parts.append(f"{label} {lo:.2f}-{hi:.2f}")
     for key, wanted in filters.flags.items():
-        parts.append(f"{short_label(key)} {'flagged' if wanted else 'not flagged'}")
+        parts.append(f"{METRICS[key].short_label} {'flagged' if wanted else 'not flagged'}")
     if filters.text.strip():
         parts.append(f"query contains {filters.text.strip()!r}")
     if not parts:

@@ -11,7 +11,7 @@ from typing import Mapping
 from vital_core.backends import config
 
 STEP_NAMES = {"verify": "Verification", "rank": "Ranking"}     # sidebar order: verification first
-SAME, OFFLINE, ENDPOINT = "same", config.OFFLINE, config.OPENAI
+SAME, OFFLINE, ENDPOINT = config.SAME, config.OFFLINE, config.OPENAI     # the settings' own values
 CHOICES = {SAME: "Same as main", OFFLINE: "Offline (embedded)", ENDPOINT: "Endpoint (OpenAI API)"}
 CHOICE_HELP = ("Same as main: the backend chosen above. Endpoint: any OpenAI-compatible server (OpenAI, vLLM, "
                "Ollama, llama.cpp) with its own base URL and model.")
@@ -38,7 +38,7 @@ def step_settings(values: Mapping) -> dict[str, config.StepSettings]:
         if choice not in CHOICES:
             choice = SAME
         if choice != ENDPOINT:
-            out[step] = config.StepSettings(name=config.SAME if choice == SAME else config.OFFLINE)
+            out[step] = config.StepSettings(name=choice)
             continue
         yes_no = step == "verify" and bool(values.get(key(step, "yes_no")))
         out[step] = config.StepSettings(name=config.OPENAI, base_url=(values.get(key(step, "base_url")) or "").strip(),

@@ -58,7 +58,7 @@ def active_backend():
     if problems:
         raise ValueError("; ".join(problems))
     offline = _offline_backend() if per_step_choice.needs_offline(s, steps) else None
-    return backend_settings.build_pipeline(s, key, steps, per_step_choice.step_keys(steps), offline=offline)
+    return backend_settings.build_backend_with_steps(s, key, steps, per_step_choice.step_keys(steps), offline=offline)
 
 
 def scoring_run(backend, coro):

@@ -15,10 +15,6 @@ from vital_core.model import EVIDENCE_NONE, EVIDENCE_UNKNOWN, EVIDENCE_WORDS, NO
 WRAPPED_ROW_HEIGHT = 72
 NUGGET_TEXT_WIDTH, NUGGET_SUPPORT_WIDTH = 330, 140   # pixels: id 60 + text + tier 110 + 3 variants
 
-def legend(where=None) -> None:
-    (where or st).html(palette.legend_html())
-
-
 
 def not_judged_why(response: ResponseResult) -> str:
     """Why no subclaim has a verdict, said of this response: "the release" only for records loaded from it."""

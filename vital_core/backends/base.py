@@ -1,9 +1,10 @@
 """The interface every scoring backend implements.
 
 Two implementations live beside this file: ``offline`` (embedded, no key, no
-network; the default) and ``openai_compat`` (any OpenAI-compatible chat
-endpoint). ``vital_core.pipeline`` drives a backend through the method's steps;
-pages and commands never call a backend step directly.
+network; the default) and ``openai`` (any OpenAI-compatible chat endpoint).
+``vital_core.pipeline`` drives a backend through the method's steps (named in
+``vital_core.steps``, one method each); pages and commands never call a backend
+step directly.
 
 All steps are ``async`` so the LLM backend can run windows and records
 concurrently; the offline backend simply computes and returns.

@@ -225,7 +225,7 @@ def validate_step(step: str, settings: StepSettings, main: BackendSettings, api_
     return problems
 
 
-def build_pipeline(main: BackendSettings, api_key: str, steps: dict[str, StepSettings],
+def build_backend_with_steps(main: BackendSettings, api_key: str, steps: dict[str, StepSettings],
                    step_keys: dict[str, str], *, offline=None):
     """The main backend, wrapped in a ``PerStepBackend`` when ranking or verification has one of its own.
 

@@ -136,7 +136,7 @@ def backend_from_args(args: argparse.Namespace):
     if problems:
         raise UsageError("; ".join(problems))
     try:
-        return config.build_pipeline(settings, key, steps, step_keys)
+        return config.build_backend_with_steps(settings, key, steps, step_keys)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 

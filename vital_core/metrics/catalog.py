@@ -51,6 +51,11 @@ class MetricSpec:
             raise ValueError(f"metric {self.key!r} requires unknown {unknown}; declare it in REQUIREMENTS")
 
     @property
+    def short_label(self) -> str:
+        """The label without its parenthesis ("RLP", "VITAL recall"): a table header, a filter, a headline."""
+        return self.label.split(" (")[0]
+
+    @property
     def needs(self) -> str:
         """What it needs to be defined, in words ("" = always defined)."""
         return ", ".join(REQUIREMENTS[r] for r in self.requires)

@@ -13,9 +13,6 @@ from vital_core.backends.offline.embedder import VOCAB_PATH
 
 FIRST_WORD_ID = 1996          # whole words start here in the BERT-uncased vocabulary
 UNKNOWN_RANK = 30_000
-# Beyond this rank a word is specific enough that a claim using it says something
-# the evidence must say too ("methane", "cellular"), unlike "typically" or "main".
-RARE_RANK = 5_000
 
 _RANKS: dict[str, int] | None = None
 _LOCK = threading.Lock()
@@ -39,7 +36,3 @@ def _ranks() -> dict[str, int]:
 def frequency_rank(word: str) -> int:
     """1 for the most frequent word; ``UNKNOWN_RANK`` for words not in the vocabulary."""
     return _ranks().get(word.lower(), UNKNOWN_RANK)
-
-
-def is_rare(word: str) -> bool:
-    return frequency_rank(word) > RARE_RANK
