@@ -1,5 +1,8 @@
 """Benchmark: load + report a full-scale synthetic VitalErrors release.
 
+One file on purpose (~440 lines): the synthetic release it writes and the timings it prints are read
+together, so a figure can be traced to the data that produced it.
+
 Generates (seeded, deterministic) a release in the official layout,
 ROOT/{dataset}/{subset}/original.jsonl and
 ROOT/{dataset}/{subset}/{normal,missing,wrong}/{data,factscore-out,nuggets-out,new-metric-out}.jsonl,
