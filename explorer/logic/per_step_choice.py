@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Mapping
 
 from vital_core.backends import config
+from vital_core.steps import RANK, VERIFY
 
-STEP_NAMES = {"verify": "Verification", "rank": "Ranking"}     # sidebar order: verification first
+STEP_NAMES = {VERIFY: "Verification", RANK: "Ranking"}     # sidebar order: verification first
 SAME, OFFLINE, ENDPOINT = config.SAME, config.OFFLINE, config.OPENAI     # the settings' own values
 CHOICES = {SAME: "Same as main", OFFLINE: "Offline (embedded)", ENDPOINT: "Endpoint (OpenAI API)"}
 CHOICE_HELP = ("Same as main: the backend chosen above. Endpoint: any OpenAI-compatible server (OpenAI, vLLM, "
@@ -27,7 +28,7 @@ def key(step: str, field: str) -> str:
 
 # Every session key the expander draws, to carry from page to page with the sidebar's other keys.
 SESSION_KEYS = tuple(key(step, field) for step in STEP_NAMES for field in ("choice", "base_url", "model")) \
-    + (key("verify", "yes_no"),)
+    + (key(VERIFY, "yes_no"),)
 
 
 def step_settings(values: Mapping) -> dict[str, config.StepSettings]:
@@ -40,7 +41,7 @@ def step_settings(values: Mapping) -> dict[str, config.StepSettings]:
         if choice != ENDPOINT:
             out[step] = config.StepSettings(name=choice)
             continue
-        yes_no = step == "verify" and bool(values.get(key(step, "yes_no")))
+        yes_no = step == VERIFY and bool(values.get(key(step, "yes_no")))
         out[step] = config.StepSettings(name=config.OPENAI, base_url=(values.get(key(step, "base_url")) or "").strip(),
                                         model=(values.get(key(step, "model")) or "").strip(),
                                         mode=config.YES_NO if yes_no else config.CLAIMS)

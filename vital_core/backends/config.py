@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from vital_core.backends import BACKEND_NAMES, get_backend
+from vital_core.steps import RANK, VERIFY
 
 OFFLINE, OPENAI = BACKEND_NAMES
 # Where the offline backend's quality benchmark leaves its measured figures.
@@ -138,7 +139,7 @@ CLAIMS, YES_NO = "claims", "yes-no"        # verification: the backend's own cla
 VERIFY_MODES = (CLAIMS, YES_NO)
 # A per-step endpoint's key: its own variable, else OPENAI_API_KEY when the step goes to the main
 # endpoint (never an option, never a field).
-STEP_KEY_ENV = {"rank": "VITAL_RANK_API_KEY", "verify": "VITAL_VERIFY_API_KEY"}
+STEP_KEY_ENV = {RANK: "VITAL_RANK_API_KEY", VERIFY: "VITAL_VERIFY_API_KEY"}
 # How the app names a step's settings in ``validate_step``'s messages.
 APP_STEP_TERMS = {step: {"step": word, "name": f"{word.capitalize()} backend", "base_url": f"{word} base URL",
                          "model": f"{word} model", "mode": "the yes/no mode",
@@ -202,7 +203,7 @@ def validate_step(step: str, settings: StepSettings, main: BackendSettings, api_
     problems = []
     if settings.name not in (SAME, *BACKEND_NAMES):
         problems.append(f"{terms['name']}: unknown backend {settings.name!r} (expected {' or '.join(BACKEND_NAMES)})")
-    if settings.mode not in VERIFY_MODES or (step != "verify" and settings.mode != CLAIMS):
+    if settings.mode not in VERIFY_MODES or (step != VERIFY and settings.mode != CLAIMS):
         problems.append(f"{terms['mode']}: only verification has a mode ({' or '.join(VERIFY_MODES)}); "
                         f"got {settings.mode!r} for {terms['step']}")
     if settings.name != OPENAI:
@@ -252,7 +253,7 @@ def build_backend_with_steps(main: BackendSettings, api_key: str, steps: dict[st
         if choice.name == SAME or (full.name == main.name == OFFLINE):
             continue
         key = step_key(main, choice, step_keys.get(step, ""), api_key)
-        if step == "verify" and choice.mode == YES_NO:
+        if step == VERIFY and choice.mode == YES_NO:
             own[step] = YesNoVerifier(**_client_settings(full, key))
         elif full != main:
             own[step] = build(full, key)

@@ -18,9 +18,10 @@ from vital_core.backends import BACKEND_NAMES, config
 from vital_core.cli.main import UsageError, folder_arg, number_in
 from vital_core.pipeline import MAX_WORDS
 from vital_core.runs import RECORD_TIMEOUT
+from vital_core.steps import OWN_BACKEND_STEPS, RANK, VERIFY
 
 
-def add_backend_arguments(parser: argparse.ArgumentParser, steps: tuple[str, ...] = ("rank", "verify")) -> None:
+def add_backend_arguments(parser: argparse.ArgumentParser, steps: tuple[str, ...] = OWN_BACKEND_STEPS) -> None:
     """The backend options; ``steps``: the steps the command does that may have a backend of their own
     (a flag for a step the command never does is not offered, so argparse refuses it by name)."""
     g = parser.add_argument_group("backend")
@@ -68,7 +69,7 @@ def add_step_arguments(parser: argparse.ArgumentParser, steps: tuple[str, ...]) 
                                                   "default: the main endpoint)")
         g.add_argument(f"--{step}-model", help=f"model for {word} (needs --{step}-backend openai; "
                                                "default: the main model)")
-    if "verify" not in steps:
+    if VERIFY not in steps:
         return
     g.add_argument("--verify-mode", choices=config.VERIFY_MODES, default=None,
                    help="claims: the endpoint checks claims with the project's prompt (default); yes-no: a "
@@ -86,7 +87,7 @@ def add_size_argument(parser: argparse.ArgumentParser) -> None:
 # The command line's names for the settings, in ``config.validate``'s messages.
 CLI_TERMS = {"base_url": "--base-url", "concurrency": "--concurrency", "max_attempts": "--max-attempts",
              "api_key": "set OPENAI_API_KEY"}
-STEP_WORDS = {"rank": "ranking", "verify": "verification"}
+STEP_WORDS = {RANK: "ranking", VERIFY: "verification"}
 # Options that send a whole run to one endpoint as a batch: no step may have a backend of its own.
 BATCH_FLAGS = ("--batch-export", "--batch-import", "--batch-submit")
 CLI_STEP_TERMS = {step: {"step": word, "name": f"--{step}-backend", "base_url": f"--{step}-base-url",
@@ -115,7 +116,7 @@ def steps_from_args(args: argparse.Namespace) -> dict[str, config.StepSettings]:
         name=getattr(args, f"{step}_backend", None) or config.SAME,
         base_url=(getattr(args, f"{step}_base_url", None) or "").strip(),
         model=(getattr(args, f"{step}_model", None) or "").strip(),
-        mode=(getattr(args, "verify_mode", None) if step == "verify" else None) or config.CLAIMS)
+        mode=(getattr(args, "verify_mode", None) if step == VERIFY else None) or config.CLAIMS)
         for step in STEP_WORDS}
 
 

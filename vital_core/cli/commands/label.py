@@ -21,13 +21,14 @@ from vital_core.atomic import atomic_replace
 from vital_core.cli.backend_options import add_backend_arguments, backend_from_args, check_out_path, key_redactor
 from vital_core.cli.main import UsageError
 from vital_core.pipeline import run_sync
+from vital_core.steps import RANK
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", help="JSONL of official-shape records with a 'decomposition'")
     parser.add_argument("--out", required=True, help="JSONL to write (an existing one is replaced only when it "
                                                      "is an earlier label output)")
-    add_backend_arguments(parser, steps=("rank",))   # label only ranks
+    add_backend_arguments(parser, steps=(RANK,))   # label only ranks
 
 
 def run(args: argparse.Namespace) -> int:
