@@ -177,6 +177,19 @@ def test_strict_conventions_leave_unjudged_records_out(tmp_path_factory: pytest.
                 problems.append(f"{qt}/{cond}: strict FactScore {strict!r} should differ from the paper value "
                                 f"{paper[qt][cond]['factscore_precision']!r}")
     assert not problems, "\n".join(problems)
+    # per record too: every never-judged response (with subclaims) has its verdict metrics null, with why
+    blank = [r for r in out["records"] if not r["judged"]]
+    assert blank and all(r["factscore_precision"] is None and r["vital_precision"] is None and r["rlp"] is None
+                         and "factscore_precision: not judged" in r["undefined"] for r in blank)
+    judged = [r for r in out["records"] if r["judged"] and r["n_subclaims"]]
+    assert judged and all(r["factscore_precision"] is not None for r in judged)
+
+
+def test_paper_records_keep_the_authors_zero(tmp_path_factory: pytest.TempPathFactory):
+    out = report(build(tmp_path_factory, 7), "paper", tmp_path_factory.mktemp("cache"))
+    blank = [r for r in out["records"] if not r["judged"]]
+    assert blank and all(r["factscore_precision"] == 0.0 and "factscore_precision" not in r["undefined"]
+                         for r in blank)
 
 
 # ------------------------------------------------------------------ the real NQ reference records
