@@ -117,7 +117,8 @@ CHECKS: dict[str, Check] = {
     "answer_check": _answer_check, "reference": _reference, "scoring_points": _scoring_points,
     "loaded_set": _loaded_set,
 }
-assert set(CHECKS) == set(REQUIREMENTS), "every requirement of the catalog needs a check"
+if set(CHECKS) != set(REQUIREMENTS):
+    raise RuntimeError(f"requirements without a check: {sorted(set(REQUIREMENTS) - set(CHECKS))}")
 # What ``why_undefined`` says when no declared requirement is missed (a metric whose needs are not all declared).
 UNEXPLAINED = "undefined for a reason its catalog entry does not declare"
 
