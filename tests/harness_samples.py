@@ -38,6 +38,6 @@ def expected() -> dict[str, dict]:
     frame = vital_core.evaluate(records, "offline")
     out = {}
     for row in frame.to_dict(orient="records"):
-        out[row["id"]] = {k: (None if isinstance(row[k], float) and math.isnan(row[k]) else row[k]) for k in METRICS}
-        out[row["id"]]["undefined"] = row["undefined"]
+        values = {k: (None if isinstance(row[k], float) and math.isnan(row[k]) else row[k]) for k in METRICS}
+        out[row["example_id"]] = {**values, "undefined": row["undefined"]}
     return out

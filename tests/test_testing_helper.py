@@ -21,7 +21,7 @@ def test_passes_when_vital_notices_the_damaged_answers(planets):
     frame = assert_notices(planets["responses"]["normal"], wrong=planets["responses"]["wrong"],
                            missing=planets["responses"]["missing"], query=planets["query"],
                            documents=planets["documents"])
-    rows = frame.set_index("variant")
+    rows = frame.set_index("condition")
     assert sorted(rows.index) == ["missing", "normal", "wrong"]
     normal, wrong = rows.loc["normal"], rows.loc["wrong"]
     assert normal["vital_precision"] - wrong["vital_precision"] >= 0.1 or (wrong["rlp"] == 1 and normal["rlp"] == 0)

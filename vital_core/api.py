@@ -128,7 +128,7 @@ def evaluate(data: Iterable[dict] | pd.DataFrame, backend: str | Backend = "offl
     or ``paper`` (``conventions.per_record``). Bad input raises
     ``InputError`` / ``ValueError`` naming the record and field.
     """
-    return results_frame(score_examples(data, backend, concurrency=concurrency, **settings))
+    return results_frame(score_examples(data, backend, concurrency=concurrency, **settings), conventions)
 
 
 def score_examples(data: Iterable[dict] | pd.DataFrame, backend: str | Backend = "offline", *,
@@ -139,9 +139,10 @@ def score_examples(data: Iterable[dict] | pd.DataFrame, backend: str | Backend =
     return run_sync(_score_all(engine, records, max(1, concurrency)))
 
 
-def results_frame(examples: list[ExampleResult]) -> pd.DataFrame:
-    """The frame ``evaluate`` returns, from scored examples: one row per response, every metric (NaN when
-    undefined) and ``undefined`` (why). The harness integrations build their scores from it too."""
+def results_frame(examples: list[ExampleResult], conventions: str = STRICT) -> pd.DataFrame:
+    """The frame ``evaluate`` returns, from scored examples: one row per response, every metric under
+    ``conventions`` (NaN when undefined) and ``undefined`` (why). The harness integrations build their
+    scores from it too."""
     # the frame and its reason column as report --export writes them (one definition)
     frame = table(dataset_from_examples(examples), conventions)
     metrics = [k for k in METRICS if k in frame.columns]

@@ -42,7 +42,7 @@ def _score(record: dict, backend: Any, settings: dict):
     from vital_core.api import results_frame, score_examples
     example = score_examples([record], backend, **settings)[0]
     frame = results_frame([example])
-    rows = {row["variant"]: {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
+    rows = {row["condition"]: {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
             for row in frame.to_dict(orient="records")}
     return example, frame, rows
 

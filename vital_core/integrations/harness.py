@@ -225,7 +225,7 @@ class HarnessScorer:
         async with self._gate:
             example = await score_record(self.backend, parsed)
         frame = results_frame([example])
-        rows = frame[frame["variant"] == NORMAL].to_dict(orient="records")
+        rows = frame[frame["condition"] == NORMAL].to_dict(orient="records")
         row = rows[0] if rows else {key: None for key in METRICS}
         return ScoredResponse(example=example, row=row, metrics=list(self.metrics))
 
