@@ -388,6 +388,8 @@ def load_dataset(path: str | Path, weights: TierWeights = DEFAULT_WEIGHTS, cache
     if use_cache:
         try:
             dataset_cache.write(folder, key, dataset.frame, dataset.subclaims, dataset_cache.meta_of(dataset))
+        except InputError as exc:   # a file there is not the cache's own: left alone, said once
+            dataset.problems.append(f"dataset cache not written: {exc}")
         except OSError as exc:
             dataset.problems.append(f"dataset cache not written to {folder}: {exc}")
     return dataset

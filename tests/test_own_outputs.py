@@ -1,0 +1,73 @@
+"""One rule for every file the project writes or deletes (issue 23): it writes only a file it recognises as
+its own output of that kind, never through a symbolic link, never onto an input of the same run, and deletes
+only files it created, recorded in its own index. Everything else is refused with one sentence naming the
+file and the option that chooses another."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.release_fixture import make_release
+from tests.test_batch import CountingBackend, records_of
+from vital_core.dataset import load_dataset
+from vital_core.errors import InputError
+from vital_core.runs import run_batch
+
+REPO = Path(__file__).resolve().parents[1]
+DEMO_RESULTS = REPO / "data" / "demo" / "demo_results.jsonl"
+
+
+def cli(*args, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "vital_core", *map(str, args)], cwd=REPO, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, **(env or {})})
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")}
+
+
+# ---------------------------------------------------------------- 1: the dataset cache deletes only its own
+
+def test_a_cache_folder_holding_a_persons_dataset_files_loses_none(tmp_path, monkeypatch):
+    mydata = tmp_path / "mydata"
+    mydata.mkdir()
+    (mydata / "dataset-model.pkl").write_bytes(b"my model")
+    (mydata / "dataset-train.jsonl").write_text('{"text": "mine"}\n')
+    monkeypatch.setenv("VITAL_DATASET_CACHE_MB", "0.000001")     # over budget at once
+    before = snapshot(mydata)
+    for release in (make_release(tmp_path / "one"), make_release(tmp_path / "two")):
+        load_dataset(release, cache_dir=mydata)
+    after = snapshot(mydata)
+    assert {k: after[k] for k in before} == before
+
+
+def test_report_with_its_input_folder_as_cache_keeps_the_input(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    shutil.copy(DEMO_RESULTS, data / "dataset-results.jsonl")
+    before = snapshot(data)
+    done = cli("report", data, "--cache-dir", data, env={"VITAL_DATASET_CACHE_MB": "0.000001"})
+    assert done.returncode == 0, done.stderr
+    again = cli("report", data, "--cache-dir", data, env={"VITAL_DATASET_CACHE_MB": "0.000001"})
+    assert again.returncode == 0, again.stderr
+    after = snapshot(data)
+    assert {k: after[k] for k in before} == before
+
+
+def test_a_persons_file_with_a_cache_files_name_is_neither_read_nor_replaced(tmp_path):
+    release = make_release(tmp_path / "release")
+    cache = tmp_path / "cache"
+    load_dataset(release, cache_dir=cache)
+    meta = next(cache.glob("dataset-*.json"))
+    meta.write_text('{"mine": true}')             # a person's file now has that name
+    again = load_dataset(release, cache_dir=cache)
+    assert not again.from_cache and meta.read_text() == '{"mine": true}'
+    assert any(str(meta) in p and "--cache-dir" in p for p in again.problems)
