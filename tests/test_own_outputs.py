@@ -71,3 +71,40 @@ def test_a_persons_file_with_a_cache_files_name_is_neither_read_nor_replaced(tmp
     again = load_dataset(release, cache_dir=cache)
     assert not again.from_cache and meta.read_text() == '{"mine": true}'
     assert any(str(meta) in p and "--cache-dir" in p for p in again.problems)
+
+
+# ---------------------------------------------------------------- 2: label --out keeps reference label files
+
+def _label_records(tmp_path: Path) -> tuple[Path, bytes]:
+    """An input to label and a release-shaped label file (decomposition + order, as people's files have)."""
+    rec = {"query": "who wrote hamlet", "response": "Shakespeare wrote Hamlet.",
+           "decomposition": [{"sentence": "Shakespeare wrote Hamlet.",
+                              "decomp": [{"id": "S1", "text": "Shakespeare wrote Hamlet.", "importance": "vital"}]}],
+           "subclaim-importance-order": ["S1"]}
+    src = tmp_path / "gpt.jsonl"
+    src.write_text(json.dumps(rec) + "\n")
+    human = json.dumps({**rec, "annotator": "person 3"}).encode() + b"\n"
+    return src, human
+
+
+def test_label_refuses_to_replace_a_human_label_file(tmp_path):
+    src, human = _label_records(tmp_path)
+    out = tmp_path / "human_normal.jsonl"
+    out.write_bytes(human)
+    done = cli("label", src, "--out", out, "--backend", "offline")
+    assert done.returncode == 2 and f"{out} line 1" in done.stderr and "--out" in done.stderr, done.stderr
+    assert out.read_bytes() == human
+
+
+def test_label_replaces_its_own_output_and_refuses_links_and_its_input(tmp_path):
+    src, human = _label_records(tmp_path)
+    out = tmp_path / "labels.jsonl"
+    assert cli("label", src, "--out", out, "--backend", "offline").returncode == 0
+    again = cli("label", src, "--out", out, "--backend", "offline")
+    assert again.returncode == 0, again.stderr
+    target = tmp_path / "important.txt"
+    target.write_bytes(b"keep me")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    done = cli("label", src, "--out", link, "--backend", "offline")
+    assert done.returncode == 2 and "symbolic link" in done.stderr and target.read_bytes() == b"keep me"
