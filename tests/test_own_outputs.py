@@ -108,3 +108,26 @@ def test_label_replaces_its_own_output_and_refuses_links_and_its_input(tmp_path)
     link.symlink_to(target)
     done = cli("label", src, "--out", link, "--backend", "offline")
     assert done.returncode == 2 and "symbolic link" in done.stderr and target.read_bytes() == b"keep me"
+
+
+# ---------------------------------------------------------------- 5: report --figures
+
+def test_report_figures_replaces_only_its_own_figures_and_never_writes_through_a_link(tmp_path):
+    figs = tmp_path / "figs"
+    assert cli("report", DEMO_RESULTS, "--no-cache", "--figures", figs).returncode == 0
+    ours = sorted(p.name for p in figs.iterdir())
+    assert "detection.png" in ours and "figure-5-single-answer.svg" in ours
+    again = cli("report", DEMO_RESULTS, "--no-cache", "--figures", figs)        # our own: replaced
+    assert again.returncode == 0, again.stderr
+    (figs / "detection.png").write_bytes(b"\x89PNG my chart")                   # a person's file
+    done = cli("report", DEMO_RESULTS, "--no-cache", "--figures", figs)
+    assert done.returncode == 2 and f"{figs / 'detection.png'}" in done.stderr and "--figures" in done.stderr
+    assert (figs / "detection.png").read_bytes() == b"\x89PNG my chart"
+    important = tmp_path / "important.txt"
+    important.write_text("keep")
+    (figs / "detection.png").unlink()
+    (figs / "figure-5-single-answer.svg").unlink()
+    (figs / "figure-5-single-answer.svg").symlink_to(important)
+    linked = cli("report", DEMO_RESULTS, "--no-cache", "--figures", figs)
+    assert linked.returncode == 2 and "symbolic link" in linked.stderr
+    assert important.read_text() == "keep" and not (figs / "detection.png").exists()   # nothing written

@@ -102,6 +102,8 @@ def write_figures_to(dataset, folder: Path, conventions: str) -> None:
         raise UsageError(f"--figures {folder} is a file; give a folder")
     try:
         written = write_figures(dataset, folder, conventions)
+    except InputError as exc:
+        raise UsageError(f"--figures {exc}") from None
     except OSError as exc:
         raise UsageError(f"--figures {folder}: {exc.strerror or exc}") from None
     print(f"figures: {len(written)} file(s) in {folder}", file=sys.stderr)
