@@ -95,7 +95,7 @@ def test_the_budget_removes_the_least_recently_used_sets(tmp_path, monkeypatch):
 def test_keep_in_budget_keeps_the_set_just_written(tmp_path):
     with OwnIndex(tmp_path, "--cache-dir") as index:
         for name in ("a", "b"):
-            with index.replace(f"dataset-{name}.json", "dataset cache file") as fh:
+            with index.replace(f"dataset-{name}.json", "a dataset cache file") as fh:
                 fh.write("x" * 100)
         assert dataset_cache.keep_in_budget(index, 10, keep="b") == ["a"]
     assert sorted(p.name for p in tmp_path.iterdir()) == [".vital-explorer-files.json", "dataset-b.json"]

@@ -131,3 +131,70 @@ def test_report_figures_replaces_only_its_own_figures_and_never_writes_through_a
     linked = cli("report", DEMO_RESULTS, "--no-cache", "--figures", figs)
     assert linked.returncode == 2 and "symbolic link" in linked.stderr
     assert important.read_text() == "keep" and not (figs / "detection.png").exists()   # nothing written
+
+
+# ---------------------------------------------------------------- 6 and 9: summaries, results in the input folder
+
+def test_score_refuses_a_summary_path_that_is_its_input_or_a_persons_file(tmp_path):
+    src = tmp_path / "o.jsonl.summary.json"
+    shutil.copy(REPO / "data" / "demo" / "demo_input.jsonl", src)
+    before = src.read_bytes()
+    done = cli("score", src, "--out", tmp_path / "o.jsonl", "--backend", "offline", "--no-progress")
+    assert done.returncode == 2 and str(src) in done.stderr and "--out" in done.stderr, done.stderr
+    assert src.read_bytes() == before and not (tmp_path / "o.jsonl").exists()
+    mine = tmp_path / "r.jsonl.summary.json"
+    mine.write_text('{"my": "notes"}')
+    with pytest.raises(InputError, match=r"r\.jsonl\.summary\.json: exists and is not a run summary.*--out"):
+        asyncio.run(run_batch(CountingBackend(), records_of(tmp_path, 2), tmp_path / "r.jsonl", progress=False))
+    assert mine.read_text() == '{"my": "notes"}' and not (tmp_path / "r.jsonl").exists()
+
+
+def test_perturb_refuses_a_persons_file_where_its_summary_goes(tmp_path):
+    mine = tmp_path / "v.jsonl.summary.json"
+    mine.write_text("my notes\n")
+    done = cli("perturb", REPO / "data" / "demo" / "demo_input.jsonl", "--out", tmp_path / "v.jsonl",
+               "--backend", "offline", "--no-progress")
+    assert done.returncode == 2 and str(mine) in done.stderr, done.stderr
+    assert mine.read_text() == "my notes\n"
+
+
+def test_a_summary_is_tagged_and_replaced_on_the_next_run(tmp_path):
+    out = tmp_path / "r.jsonl"
+    asyncio.run(run_batch(CountingBackend(), records_of(tmp_path, 2), out, progress=False))
+    summary = json.loads((tmp_path / "r.jsonl.summary.json").read_text())
+    assert summary["format"] == "vital-explorer-run-summary/1"
+    asyncio.run(run_batch(CountingBackend(), records_of(tmp_path, 3), out, progress=False))
+    assert json.loads((tmp_path / "r.jsonl.summary.json").read_text())["records_total"] == 3
+
+
+def _flat_set(tmp_path: Path) -> Path:
+    """A folder of records in the release's per-condition shape (as the reference data holds them)."""
+    folder = tmp_path / "set"
+    release = make_release(tmp_path / "release")
+    cond = next(release.glob("*/*/normal")).parent
+    folder.mkdir()
+    for name in ("normal", "missing", "wrong"):
+        rows = [json.loads(line) for line in (cond / name / "data.jsonl").read_text().splitlines()]
+        (folder / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows[:2]))
+    return folder
+
+
+def test_score_refuses_to_write_into_its_input_folder(tmp_path):
+    folder = _flat_set(tmp_path)
+    before = snapshot(folder)
+    done = cli("score", folder, "--out", folder / "results.jsonl", "--backend", "offline", "--no-progress")
+    assert done.returncode == 2 and "lies in the input of this run" in done.stderr and "--out" in done.stderr
+    assert snapshot(folder) == before
+
+
+def test_a_folder_mixing_records_and_their_results_is_one_sentence(tmp_path):
+    folder = _flat_set(tmp_path)
+    out = tmp_path / "results.jsonl"
+    assert cli("score", folder, "--out", out, "--backend", "offline", "--no-progress").returncode == 0
+    shutil.copy(out, folder / "results.jsonl")      # put there by hand
+    done = cli("report", folder, "--no-cache")
+    assert done.returncode == 1 and "unexpected" not in done.stderr and "Traceback" not in done.stderr
+    assert "mixes two labellings" in done.stderr and f"{folder / 'results.jsonl'} line 1" in done.stderr
+    from vital_core.dataset import MixedLabellingsError
+    with pytest.raises(MixedLabellingsError, match="load the results file or the records' folder alone"):
+        load_dataset(folder, use_cache=False)       # the app's loader: the same sentence

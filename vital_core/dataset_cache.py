@@ -27,7 +27,7 @@ from vital_core.output_files import OwnIndex
 CACHE_FORMAT = "vital-explorer-dataset-cache/1"
 PREFIX = "dataset-"
 BUDGET_MB = 2048
-KIND = "dataset cache file"
+KIND = "a dataset cache file"
 OPTION = "--cache-dir"
 
 

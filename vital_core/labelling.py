@@ -28,7 +28,7 @@ ORDER_KEY = "subclaim-importance-order"
 MARK_KEY = "labelled_by"                      # {"format": LABELS_FORMAT, "backend": ..., "model": ...}
 LABELS_FORMAT = "vital-explorer-labels/1"
 # Recognised line by line (check_replaceable), so the refusal names the line
-LABEL_OUTPUT = OutputKind("label output", "--out", None)
+LABEL_OUTPUT = OutputKind("a label output", "--out", None)
 
 
 @dataclass

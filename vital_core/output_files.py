@@ -24,7 +24,7 @@ from vital_core.errors import InputError
 @dataclass(frozen=True)
 class OutputKind:
     """One kind of output: what it is called and how an existing file is recognised as one."""
-    name: str                                   # "results file", "figure" - for messages
+    name: str                                   # "a results file", "an export" - for messages
     option: str                                 # the option that chooses another file: "--out", "--figures"
     is_own: Callable[[Path], bool] | None       # None: the writer recognises the file itself (line by line)
 
@@ -73,7 +73,7 @@ def check_target(path: str | Path, kind: OutputKind, avoid: Iterable[tuple[Path,
     if path.exists() and not path.is_file():
         raise refusal(path, "is not a regular file", kind.option)
     if kind.is_own is not None and path.exists() and path.stat().st_size and not kind.is_own(path):
-        raise refusal(path, f"exists and is not a {kind.name} this project wrote", kind.option)
+        raise refusal(path, f"exists and is not {kind.name} of this project", kind.option)
     return path
 
 
@@ -178,7 +178,7 @@ class OwnIndex:
         if path.is_symlink():
             raise refusal(path, "is a symbolic link, and this project never writes through one", self.option)
         if path.exists() and not self.owns(path):
-            raise refusal(path, f"exists and is not a {kind_name} this project wrote", self.option)
+            raise refusal(path, f"exists and is not {kind_name} of this project", self.option)
         return path
 
     @contextmanager

@@ -34,7 +34,7 @@ HATCHES = {"": "", "/": "//", "x": "xx", ".": ".."}
 CUMULATIVE_FIGURES = {SINGLE_ANSWER: "figure-3-single-answer", OPEN_ENDED: "figure-4-open-ended"}
 PAPER_CURVE_POSITIONS = 32   # graph_real_data.py cuts the curves at 32 subclaims
 FIGURE_TAG = "vital-explorer-figure/1"
-FIGURE = OutputKind("figure", "--figures folder", has_marker(FIGURE_TAG.encode()))
+FIGURE = OutputKind("a figure", "--figures folder", has_marker(FIGURE_TAG.encode()))
 
 
 def _style(condition: str, index: int) -> dict:

@@ -188,8 +188,10 @@ def prepare_batch(args: argparse.Namespace, verb: str):
     """
     from vital_core.inputs import read_inputs
 
+    from vital_core.runs import check_outputs
     out = Path(args.out)
     check_out_path(out, Path(args.input), "results.jsonl")
+    check_outputs(out, [(Path(args.input), "the input of this run")])   # nor its summary; nor in an input folder
     records = read_inputs(args.input, require_text=verb == "scoring")   # bad input: one sentence, exit 2
     backend = backend_from_args(args)
     print(f"{verb} {len(records)} record(s) with {backend.info.description or backend.info.name}",
