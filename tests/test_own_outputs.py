@@ -198,3 +198,56 @@ def test_a_folder_mixing_records_and_their_results_is_one_sentence(tmp_path):
     from vital_core.dataset import MixedLabellingsError
     with pytest.raises(MixedLabellingsError, match="load the results file or the records' folder alone"):
         load_dataset(folder, use_cache=False)       # the app's loader: the same sentence
+
+
+# ---------------------------------------------------------------- lesser: --batch-export equal to --out
+
+def test_batch_export_onto_the_runs_out_is_refused(tmp_path):
+    from tests.mock_provider import MockProvider, sample_answers
+    from tests.test_score_cli import run_cli, score_cmd, write_input
+    inp = write_input(tmp_path / "in.jsonl", 1)
+    out = tmp_path / "r.jsonl"
+    with MockProvider(answers=sample_answers()) as mock:
+        p = run_cli(score_cmd(inp, out, mock, tmp_path / "cache", "--batch-export", str(out)))
+        assert p.returncode == 2 and "this run's --out" in p.stderr and "--batch-export" in p.stderr, p.stderr
+        assert not out.exists()
+        p = run_cli(score_cmd(inp, out, mock, tmp_path / "cache", "--batch-export", str(inp)))
+        assert p.returncode == 2 and "the input of this run" in p.stderr, p.stderr
+
+
+# ---------------------------------------------------------------- lesser: permissions kept on rewrite; links
+
+def test_a_rewrite_keeps_the_files_permissions_and_a_new_file_gets_the_usual_ones(tmp_path):
+    from vital_core.atomic import atomic_replace
+    kept = tmp_path / "kept.json"
+    kept.write_text("{}")
+    kept.chmod(0o644)
+    with atomic_replace(kept) as fh:
+        fh.write("{}")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o644
+    kept.chmod(0o640)
+    with atomic_replace(kept) as fh:
+        fh.write("{}")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o640
+    mask = os.umask(0o022)
+    os.umask(mask)
+    with atomic_replace(tmp_path / "new.json") as fh:
+        fh.write("{}")
+    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o666 & ~mask
+
+
+def test_results_summary_and_export_are_never_written_through_a_link(tmp_path):
+    target = tmp_path / "important.txt"
+    target.write_text("keep")
+    link = tmp_path / "r.jsonl"
+    link.symlink_to(target)
+    with pytest.raises(InputError, match="symbolic link.*--out"):
+        asyncio.run(run_batch(CountingBackend(), records_of(tmp_path, 1), link, progress=False))
+    (tmp_path / "s.jsonl.summary.json").symlink_to(target)
+    with pytest.raises(InputError, match="symbolic link.*--out"):
+        asyncio.run(run_batch(CountingBackend(), records_of(tmp_path, 1), tmp_path / "s.jsonl", progress=False))
+    export = tmp_path / "frame.csv"
+    export.symlink_to(target)
+    done = cli("report", DEMO_RESULTS, "--no-cache", "--export", export)
+    assert done.returncode == 2 and "symbolic link" in done.stderr and "--export" in done.stderr
+    assert target.read_text() == "keep"
