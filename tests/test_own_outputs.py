@@ -251,3 +251,18 @@ def test_results_summary_and_export_are_never_written_through_a_link(tmp_path):
     done = cli("report", DEMO_RESULTS, "--no-cache", "--export", export)
     assert done.returncode == 2 and "symbolic link" in done.stderr and "--export" in done.stderr
     assert target.read_text() == "keep"
+
+
+# ---------------------------------------------------------------- lesser: an unusable reply cache, once
+
+def test_an_unwritable_reply_cache_is_one_usage_error_before_any_record(tmp_path):
+    from tests.mock_provider import MockProvider, sample_answers
+    from tests.test_score_cli import run_cli, score_cmd, write_input
+    inp = write_input(tmp_path / "in.jsonl", 2)
+    (tmp_path / "afile").write_text("x")
+    out = tmp_path / "o.jsonl"
+    with MockProvider(answers=sample_answers()) as mock:
+        p = run_cli(score_cmd(inp, out, mock, tmp_path / "afile" / "sub"))
+        assert p.returncode == 2 and mock.count() == 0, p.stderr
+    assert p.stderr.count("cannot be written") == 1 and "--cache-dir" in p.stderr and "--no-cache" in p.stderr
+    assert not out.exists()

@@ -136,9 +136,14 @@ def backend_from_args(args: argparse.Namespace):
     if problems:
         raise UsageError("; ".join(problems))
     try:
-        return config.build_pipeline(settings, key, steps, step_keys)
+        backend = config.build_pipeline(settings, key, steps, step_keys)
+        for part in backend.backends() if hasattr(backend, "backends") else [backend]:
+            client = getattr(part, "client", None)
+            if client is not None and hasattr(client, "check_cache"):
+                client.check_cache()      # an unusable cache folder: one usage error before any record
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    return backend
 
 
 def key_redactor():
