@@ -23,6 +23,7 @@ from vital_core.backends.base import Backend, Ranking
 from vital_core.errors import InputError, where
 from vital_core.model import UNLABELLED, Subclaim
 from vital_core.output_files import OutputKind
+from vital_core.text_input import check_not_binary, without_bom
 
 ORDER_KEY = "subclaim-importance-order"
 MARK_KEY = "labelled_by"                      # {"format": LABELS_FORMAT, "backend": ..., "model": ...}
@@ -101,6 +102,7 @@ def apply_labels(record: dict, ranking: Ranking | None, mark: dict | None = None
 def read_records(path: Path) -> list[tuple[int, str, dict | None]]:
     """(line number, raw line, parsed record or None for a blank line); bad lines raise InputError."""
     rows = []
+    check_not_binary(path, "give a JSON Lines file of records with a decomposition")
     try:
         handle = path.open("rb")
     except OSError as exc:
@@ -108,7 +110,7 @@ def read_records(path: Path) -> list[tuple[int, str, dict | None]]:
     with handle:
         for lineno, data in enumerate(handle, start=1):
             try:
-                raw = data.decode("utf-8")
+                raw = without_bom(data, lineno == 1).decode("utf-8")
                 record = json.loads(raw) if raw.strip() else None
             except UnicodeDecodeError:
                 raise InputError(f"{where(path, lineno)}: not UTF-8 text", path, lineno) from None

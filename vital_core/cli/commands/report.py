@@ -46,7 +46,7 @@ def parse_weights(text: str) -> TierWeights:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vital_core.dataset import MixedLabellingsError, load_dataset
+    from vital_core.dataset import load_dataset
     from vital_core.loaders.discover import NoDataError
 
     weights = parse_weights(args.weights)
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except InputError as exc:
         print(f"python -m vital_core report: error: {exc}", file=sys.stderr)
-        if not args.skip_bad and not isinstance(exc, MixedLabellingsError):   # skipping would not help
+        if not args.skip_bad and exc.line is not None:   # a bad record: skipping it would help
             print("(use --skip-bad to skip bad records and report how many were skipped)", file=sys.stderr)
         return 1
     if dataset.frame.empty:
