@@ -37,7 +37,7 @@ from vital_core.backends.base import Backend
 from vital_core.errors import InputError, where
 from vital_core.inputs import InputRecord
 from vital_core.model import RESULTS_FORMAT, ExampleResult
-from vital_core.output_files import OutputKind, check_target, replace_output
+from vital_core.output_files import OutputKind, check_target, has_marker, replace_output
 from vital_core.pipeline import MAX_WORDS, score_example
 
 SUMMARY_SUFFIX = ".summary.json"
@@ -52,10 +52,16 @@ def summary_path(out_path: str | Path) -> Path:
     return out_path.with_name(out_path.name + SUMMARY_SUFFIX)
 
 
+_HAS_SUMMARY_TAG = has_marker(SUMMARY_FORMAT.encode(), 4096)   # "format" is the first key written
+
+
 def _is_summary(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            data = json.loads(handle.read(1 << 20))
+    if _HAS_SUMMARY_TAG(path):
+        return True
+    try:       # an earlier version's summary: recognised by its keys (read whole, within reason)
+        if path.stat().st_size > 64 * 2 ** 20:
+            return False
+        data = json.loads(path.read_bytes())
     except (OSError, ValueError, RecursionError):
         return False
     return isinstance(data, dict) and (data.get("format") == SUMMARY_FORMAT or _UNTAGGED_SUMMARY <= data.keys())

@@ -40,5 +40,7 @@ def check_not_binary(path: Path, what: str = "give a JSON Lines file") -> None:
             sample = handle.read(SAMPLE)
     except OSError:
         return                      # the reader that opens it says why
+    if sample.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(f"{path} is UTF-16 text; save it as UTF-8 (JSON Lines files are read as UTF-8)", path)
     if looks_binary(sample):
         raise InputError(f"{not_text(str(path))}; {what}", path)
