@@ -266,3 +266,16 @@ def test_an_unwritable_reply_cache_is_one_usage_error_before_any_record(tmp_path
         assert p.returncode == 2 and mock.count() == 0, p.stderr
     assert p.stderr.count("cannot be written") == 1 and "--cache-dir" in p.stderr and "--no-cache" in p.stderr
     assert not out.exists()
+
+
+def test_the_apps_explore_page_says_the_folder_mixes_two_labellings(tmp_path, monkeypatch):
+    from tests.app_helpers import open_page, texts
+    folder = _flat_set(tmp_path)
+    out = tmp_path / "results.jsonl"
+    assert cli("score", folder, "--out", out, "--backend", "offline", "--no-progress").returncode == 0
+    shutil.copy(out, folder / "results.jsonl")
+    monkeypatch.setenv("VITAL_DATA_ROOTS", str(tmp_path))
+    monkeypatch.setenv("VITAL_CACHE_DIR", str(tmp_path / "cache"))
+    at = open_page("explore", query_params={"dataset": str(folder)})
+    errors = " ".join(texts(at, "error"))
+    assert "mixes two labellings" in errors and "results.jsonl line 1" in errors and "unexpected" not in errors
