@@ -124,9 +124,7 @@ class OwnIndex:
         self._changed = False
 
     def __enter__(self) -> "OwnIndex":
-        self.folder.mkdir(parents=True, exist_ok=True)
-        if self.folder.is_symlink():
-            raise refusal(self.folder, "is a symbolic link, and this project never writes through one", self.option)
+        self.folder.mkdir(parents=True, exist_ok=True)   # a linked folder is a person's choice: files in it are checked
         self._lock = os.open(self.folder, os.O_RDONLY)
         try:
             import fcntl
