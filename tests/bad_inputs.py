@@ -1,11 +1,14 @@
 """A corpus of bad inputs, generated (not hand-copied): mutations of valid files, hostile ``--out``
 files, bad paths and bad flag values, for every command (``score``, ``perturb``, ``label``,
-``report``, ``agreement``) and every loader (input JSONL, results, official records).
+``report``, ``agreement``) and every loader (input JSONL, results, official records); and the files a
+command writes or deletes beside its output (``files_cases``: caches, figures, summaries, label files,
+links, the input folder), with inputs every command must read alike (a byte order mark, binary data).
 
 Each ``Case`` is run as a subprocess in a folder of its own (``run_case``); an ``Outcome`` says
 whether it ended as it must: the expected exit status, one error line naming the file and line
 (or the field / flag), no traceback, and not one byte of any file it was given changed (inputs
-and existing outputs alike). ``tests/test_bad_input_corpus.py`` asserts it; ``bench/bench_bad_inputs.py``
+and existing outputs alike; a link still points where it did). A case that must succeed (exit 0)
+prints no error. ``tests/test_bad_input_corpus.py`` asserts it; ``bench/bench_bad_inputs.py``
 prints the figures.
 """
 from __future__ import annotations
@@ -36,6 +39,8 @@ class Case:
     files: dict[str, bytes]
     code: int                         # the exit status it must end with
     needle: str                       # regex the error must match: file and line, or the field / flag
+    links: dict[str, str] = field(default_factory=dict)   # symbolic link -> where it points
+    env: dict[str, str] = field(default_factory=dict)     # environment of the run
 
 
 @dataclass
@@ -51,6 +56,8 @@ class Outcome:
 
     @property
     def named(self) -> bool:
+        if self.case.code == 0:     # a case that must succeed: nothing to name, and no error said
+            return "error" not in self.stderr
         last = self.stderr.strip().splitlines()[-1] if self.stderr.strip() else ""
         return "error" in self.stderr and bool(re.search(self.case.needle, self.stderr)) and bool(last)
 
@@ -161,6 +168,7 @@ RESULTS_MUTATIONS = {
     "format-other": _set(format="other-tool/2"), "no-variants": _drop("variants"),
     "duplicate-id": _set(id="r0"), "not-json": _raw(NOT_JSON), "not-object": _raw(NOT_OBJECT),
     "deep-nesting": _raw(DEEP),
+    "duplicate-claim-id": lambda r: _in_variant(subclaims=r["variants"]["normal"]["subclaims"][:1] * 2)(r),
 }
 OFFICIAL_MUTATIONS = {
     "decomposition-string": _set(decomposition="abc"), "decomp-string": _decomp("abc"),
@@ -297,8 +305,65 @@ def path_cases() -> list[Case]:
     return cases
 
 
+BINARY = b"\x00" * (1 << 20)    # a sparse or binary file: named from its first bytes, never read whole
+BOM = b"\xef\xbb\xbf"
+
+
+def files_cases() -> list[Case]:
+    """What a command writes or deletes besides its output, and what every command must read alike."""
+    results, official, inp = _jsonl(results_rows()), _jsonl(official_rows()), _jsonl(input_rows())
+    tiny = {"VITAL_DATASET_CACHE_MB": "0.000001"}        # over the cache budget at once
+    mixed = [dict(r, id=f"set/{i}") for i, r in enumerate(results_rows())]
+    cases = [
+        Case("report-files-cache-dir-with-a-persons-files", ["report", "res.jsonl", "--cache-dir", "mydata"],
+             {"res.jsonl": results, "mydata/dataset-model.pkl": b"my model",
+              "mydata/dataset-train.jsonl": b'{"text": "mine"}\n'}, 0, "", env=tiny),
+        Case("report-files-cache-dir-is-the-input-folder", ["report", "data", "--cache-dir", "data"],
+             {"data/dataset-results.jsonl": results}, 0, "", env=tiny),
+        Case("label-files-out-is-a-human-label-file", ["label", "in.jsonl", "--out", "human.jsonl",
+                                                       "--backend", "offline"],
+             {"in.jsonl": official, "human.jsonl": official}, 2, r"human\.jsonl line 1\b.*--out"),
+        Case("label-files-out-is-a-link", ["label", "in.jsonl", "--out", "labels.jsonl", "--backend", "offline"],
+             {"in.jsonl": official, "important.txt": b"keep"}, 2, r"labels\.jsonl: is a symbolic link",
+             links={"labels.jsonl": "important.txt"}),
+        Case("report-files-figures-over-a-persons-figure", ["report", "res.jsonl", "--no-cache", "--figures", "figs"],
+             {"res.jsonl": results, "figs/figure-5.png": b"\x89PNG my chart"}, 2, r"figs/figure-5\.png.*--figures"),
+        Case("report-files-figures-through-a-link", ["report", "res.jsonl", "--no-cache", "--figures", "figs"],
+             {"res.jsonl": results, "important.txt": b"keep", "figs/notes.txt": b"x"}, 2,
+             r"figs/figure-5\.svg: is a symbolic link", links={"figs/figure-5.svg": "../important.txt"}),
+        Case("report-files-export-through-a-link", ["report", "res.jsonl", "--no-cache", "--export", "frame.csv"],
+             {"res.jsonl": results, "important.txt": b"keep"}, 2, r"frame\.csv: is a symbolic link",
+             links={"frame.csv": "important.txt"}),
+        Case("score-files-summary-is-the-input", ["score", "o.jsonl.summary.json", "--out", "o.jsonl", *OFFLINE],
+             {"o.jsonl.summary.json": inp}, 2, r"o\.jsonl\.summary\.json.*--out"),
+        Case("score-files-summary-over-a-persons-file", ["score", "in.jsonl", "--out", "o.jsonl", *OFFLINE],
+             {"in.jsonl": inp, "o.jsonl.summary.json": b'{"my": "notes"}'}, 2, r"o\.jsonl\.summary\.json.*--out"),
+        Case("perturb-files-summary-over-a-persons-file", ["perturb", "in.jsonl", "--out", "o.jsonl", *OFFLINE],
+             {"in.jsonl": inp, "o.jsonl.summary.json": b"my notes\n"}, 2, r"o\.jsonl\.summary\.json.*--out"),
+        Case("score-files-out-in-the-input-folder", ["score", "set", "--out", "set/results.jsonl", *OFFLINE],
+             {"set/normal.jsonl": official}, 2, r"set/results\.jsonl: lies in the input of this run"),
+        Case("report-files-folder-mixes-records-and-results", ["report", "set", "--no-cache"],
+             {"set/normal.jsonl": official, "set/results.jsonl": _jsonl(mixed)}, 1,
+             r"set/results\.jsonl line 1: .*mixes two labellings"),
+        Case("report-files-bom", ["report", "res.jsonl", "--no-cache"], {"res.jsonl": BOM + results}, 0, ""),
+        Case("agreement-files-bom", ["agreement", "a.jsonl", "b.jsonl"],
+             {"a.jsonl": BOM + official, "b.jsonl": official}, 0, ""),
+        Case("label-files-bom", ["label", "in.jsonl", "--out", "labels.jsonl", "--backend", "offline"],
+             {"in.jsonl": BOM + official}, 0, ""),
+    ]
+    for command, rest, code in (("score", ["--out", "o.jsonl", *OFFLINE], 2),
+                                ("perturb", ["--out", "o.jsonl", *OFFLINE], 2), ("report", ["--no-cache"], 1),
+                                ("agreement", ["clean.jsonl"], 1),
+                                ("label", ["--out", "o.jsonl", "--backend", "offline"], 2)):
+        cases.append(Case(f"{command}-files-binary-input", [command, "bin.jsonl", *rest],
+                          {"bin.jsonl": BINARY, "clean.jsonl": official}, code,
+                          r"bin\.jsonl is not a text file \(it holds binary data\)"))
+    return cases
+
+
 def generate() -> list[Case]:
-    return input_cases() + results_cases() + official_cases() + out_cases() + flag_cases() + path_cases()
+    return (input_cases() + results_cases() + official_cases() + out_cases() + flag_cases() + path_cases()
+            + files_cases())
 
 
 # --------------------------------------------------------------------------- running one case
@@ -316,7 +381,13 @@ def run_case(case: Case, root: Path) -> Outcome:
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
     folder.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run([sys.executable, "-m", "vital_core", *case.argv], cwd=folder, env=_env(root / ".cache"),
-                          capture_output=True, timeout=300)
-    changed = {name: len(data) for name, data in case.files.items() if (folder / name).read_bytes() != data}
+    for name, target in case.links.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).symlink_to(target)
+    done = subprocess.run([sys.executable, "-m", "vital_core", *case.argv], cwd=folder,
+                          env={**_env(root / ".cache"), **case.env}, capture_output=True, timeout=300)
+    changed = {name: len(data) for name, data in case.files.items()
+               if not (folder / name).is_file() or (folder / name).read_bytes() != data}
+    changed.update({name: 0 for name, target in case.links.items()
+                    if not (folder / name).is_symlink() or os.readlink(folder / name) != target})
     return Outcome(case, done.returncode, done.stderr.decode("utf-8", "replace"), changed)

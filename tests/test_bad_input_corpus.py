@@ -1,6 +1,6 @@
 """The generated bad-input corpus (tests/bad_inputs.py), every case a subprocess: the right exit status,
 one error naming the file and line (or the field / flag), no traceback, not one byte of any given
-file changed (issue 11)."""
+file changed (issue 11); the files beside an output, links, caches and the input folder (issue 23)."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
@@ -16,7 +16,7 @@ def test_the_corpus_covers_every_command_and_loader():
     assert len(cases) >= 100 and len(set(names)) == len(names)
     for command in COMMANDS:
         assert sum(c.argv[0] == command for c in cases) >= 10, command
-    for family in ("-input-", "-results-", "-official-", "-out-", "-flag", "-path-"):
+    for family in ("-input-", "-results-", "-official-", "-out-", "-flag", "-path-", "-files-"):
         assert any(family in name for name in names), family
 
 

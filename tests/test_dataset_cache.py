@@ -15,6 +15,7 @@ from vital_core import dataset_cache
 from vital_core.dataset import cache_key, load_dataset
 from vital_core.loaders.discover import discover
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS
+from vital_core.output_files import OwnIndex
 from vital_core.runs import run_batch
 
 
@@ -32,7 +33,7 @@ def _key(path: Path) -> str:
     return cache_key(discover(path.resolve()).input_files(), DEFAULT_WEIGHTS, False, None)
 
 
-def test_a_planted_pickle_never_runs_and_is_removed(tmp_path):
+def test_a_planted_pickle_never_runs_and_is_left_alone(tmp_path):
     release = make_release(tmp_path / "release")
     cache = tmp_path / "cache"
     cache.mkdir()
@@ -40,7 +41,7 @@ def test_a_planted_pickle_never_runs_and_is_removed(tmp_path):
     planted = cache / f"dataset-{_key(release)}.pkl"
     planted.write_bytes(pickle.dumps(Planted(marker)))
     ds = load_dataset(release, cache_dir=cache)
-    assert not marker.exists() and not planted.exists()
+    assert not marker.exists() and planted.exists()      # never read, and not the cache's to delete
     assert not ds.from_cache and len(ds.frame) == 15
 
 
@@ -92,7 +93,9 @@ def test_the_budget_removes_the_least_recently_used_sets(tmp_path, monkeypatch):
 
 
 def test_keep_in_budget_keeps_the_set_just_written(tmp_path):
-    for name in ("a", "b"):
-        (tmp_path / f"dataset-{name}.json").write_bytes(b"x" * 100)
-    assert dataset_cache.keep_in_budget(tmp_path, 10, keep="b") == ["a"]
-    assert [p.name for p in tmp_path.iterdir()] == ["dataset-b.json"]
+    with OwnIndex(tmp_path, "--cache-dir") as index:
+        for name in ("a", "b"):
+            with index.replace(f"dataset-{name}.json", "a dataset cache file") as fh:
+                fh.write("x" * 100)
+        assert dataset_cache.keep_in_budget(index, 10, keep="b") == ["a"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".vital-explorer-files.json", "dataset-b.json"]

@@ -51,7 +51,8 @@ def write(path: Path, records, blank_line=False) -> Path:
 
 def check_same_except_labels(before: dict, after: dict) -> None:
     assert list(after) == list(before) + ([] if "subclaim-importance-order" in before
-                                          else ["subclaim-importance-order"])
+                                          else ["subclaim-importance-order"]) + ["labelled_by"]
+    assert after["labelled_by"]["format"] == "vital-explorer-labels/1"
     for key in before:
         if key not in ("decomposition", "subclaim-importance-order"):
             assert after[key] == before[key]

@@ -85,7 +85,8 @@ class AppendOnlyJsonl:
             raise InputError(f"{self.path} is not a regular file; {LEAVE}", self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
+                               0o666)   # never through a link; the umask decides as for any new file
         except OSError as exc:
             raise InputError(f"{self.path}: cannot write here ({exc.strerror or exc}); choose another --out",
                              self.path) from None

@@ -317,8 +317,29 @@ def _build(found: Discovery, weights: TierWeights, skip_bad: bool, f1_k: float |
         for e_rank, example in enumerate(iter_results_file(file, log, seen, result_lines)):
             rows.add_example(example, _index_of(example.id), (g_base + f_rank, e_rank))
     frame, subclaims, k = rows.finish(weights, f1_k)
+    _check_one_labelling(frame, seen, sources_by_group)
     return Dataset(frame, subclaims, weights, k, log.skipped, log.problems, _sources=sources_by_group,
                    _offsets=offsets, _result_lines=result_lines)
+
+
+class MixedLabellingsError(InputError):
+    """A folder holding the same records twice: release-layout files and a results file scored from them."""
+
+
+def _check_one_labelling(frame, seen: dict[str, str], sources: dict) -> None:
+    """Records both in release-layout files and in a results file (results scored into their own input
+    folder) would be two labellings of one example mixed in the tables: one sentence instead."""
+    if frame.empty or not seen:
+        return
+    twice = frame.duplicated(["example_id", "condition"], keep=False).to_numpy()
+    if not twice.any():
+        return
+    example_id = str(frame["example_id"][twice].iloc[0])
+    group = example_id.rpartition("/")[0]
+    folders = sorted({str(p.parent) for s in sources.get(group, []) for p in s.files.values()}) or ["its records"]
+    raise MixedLabellingsError(f"{seen.get(example_id, example_id)}: example {example_id!r} is also in {folders[0]}, so "
+                     "this folder mixes two labellings of the same records (results scored into their input "
+                     "folder?); load the results file or the records' folder alone")
 
 
 def _index_of(example_id: str) -> int | None:
@@ -388,6 +409,8 @@ def load_dataset(path: str | Path, weights: TierWeights = DEFAULT_WEIGHTS, cache
     if use_cache:
         try:
             dataset_cache.write(folder, key, dataset.frame, dataset.subclaims, dataset_cache.meta_of(dataset))
+        except InputError as exc:   # a file there is not the cache's own: left alone, said once
+            dataset.problems.append(f"dataset cache not written: {exc}")
         except OSError as exc:
             dataset.problems.append(f"dataset cache not written to {folder}: {exc}")
     return dataset

@@ -7,10 +7,11 @@ A cached set is three files under the cache folder (``VITAL_CACHE_DIR`` or
 record's line starts). The JSON is written last and names its key, so a set is used
 only when all three are there and agree.
 
-Reading a planted file can at worst fail: Parquet and JSON hold data only (the old
-pickle format ran whatever a planted file asked; ``dataset-*.pkl`` files are removed
-when seen). The folder is kept under a size budget (``VITAL_DATASET_CACHE_MB``,
-default 2048): beyond it the sets used least recently are removed.
+Reading a planted file can at worst fail: Parquet and JSON hold data only. The folder is
+kept under a size budget (``VITAL_DATASET_CACHE_MB``, default 2048): beyond it the sets used
+least recently are removed. The cache reads, overwrites and removes only files it wrote itself,
+recorded in the folder's index (``output_files.OwnIndex``), so a ``--cache-dir`` that also holds a
+person's files - even ones named ``dataset-*`` - or the input itself loses none of them.
 """
 from __future__ import annotations
 
@@ -19,13 +20,15 @@ import os
 from pathlib import Path
 from typing import Any
 
-from vital_core.atomic import atomic_replace
 from vital_core.loaders.discover import ConditionSource
 from vital_core.metrics.formulas import TierWeights
+from vital_core.output_files import OwnIndex
 
 CACHE_FORMAT = "vital-explorer-dataset-cache/1"
 PREFIX = "dataset-"
 BUDGET_MB = 2048
+KIND = "a dataset cache file"
+OPTION = "--cache-dir"
 
 
 def budget_bytes() -> int:
@@ -42,67 +45,67 @@ def _paths(folder: Path, key: str) -> tuple[Path, Path, Path]:
 
 
 def read(folder: Path, key: str) -> dict[str, Any] | None:
-    """The cached set's ``Dataset`` fields, or None to rebuild."""
+    """The cached set's ``Dataset`` fields, or None to rebuild (also when a file is not one the cache wrote)."""
     import pandas as pd
-    remove_pickles(folder)
+    import time
     frame_path, sub_path, meta_path = _paths(folder, key)
+    if not meta_path.is_file():
+        return None
     try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if not isinstance(meta, dict) or meta.get("format") != CACHE_FORMAT or meta.get("key") != key:
-            return None
-        meta["frame"] = pd.read_parquet(frame_path, engine="pyarrow")
-        meta["subclaims"] = pd.read_parquet(sub_path, engine="pyarrow")
-        fields = dataset_fields(meta)
-        os.utime(meta_path)            # recently used: the budget removes others first
-    except Exception:   # missing, stale, damaged or planted: rebuilt, never trusted
+        with OwnIndex(folder, OPTION) as index:
+            if not all(index.owns(p) for p in (frame_path, sub_path, meta_path)):
+                return None
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            if not isinstance(meta, dict) or meta.get("format") != CACHE_FORMAT or meta.get("key") != key:
+                return None
+            meta["frame"] = pd.read_parquet(frame_path, engine="pyarrow")
+            meta["subclaims"] = pd.read_parquet(sub_path, engine="pyarrow")
+            fields = dataset_fields(meta)
+            index.touch(meta_path, time.time())   # recently used: the budget removes others first
+    except Exception:   # missing, stale, damaged, planted or a foreign index: rebuilt, never trusted
         return None
     return fields
 
 
 def write(folder: Path, key: str, frame, subclaims, meta: dict[str, Any]) -> None:
-    """Store a set (tables first, the JSON that names the key last), then keep the folder in budget."""
+    """Store a set (tables first, the JSON that names the key last), then keep the folder in budget.
+
+    ``InputError`` (nothing written) when a file of that name, or the index, is not the cache's own."""
     frame_path, sub_path, meta_path = _paths(folder, key)
-    for table, path in ((frame, frame_path), (subclaims, sub_path)):
-        with atomic_replace(path, "wb") as fh:
-            table.to_parquet(fh, engine="pyarrow", index=False)
-    with atomic_replace(meta_path) as fh:
-        json.dump({"format": CACHE_FORMAT, "key": key, **meta}, fh, ensure_ascii=False)
-    remove_pickles(folder)
-    keep_in_budget(folder, budget_bytes(), keep=key)
+    with OwnIndex(folder, OPTION) as index:
+        for path in (frame_path, sub_path, meta_path):
+            index.target(path.name, KIND)           # all three checked before any is written
+        for table, path in ((frame, frame_path), (subclaims, sub_path)):
+            with index.replace(path.name, KIND, "wb") as fh:
+                table.to_parquet(fh, engine="pyarrow", index=False)
+        with index.replace(meta_path.name, KIND) as fh:
+            json.dump({"format": CACHE_FORMAT, "key": key, **meta}, fh, ensure_ascii=False)
+        keep_in_budget(index, budget_bytes(), keep=key)
 
 
-def remove_pickles(folder: Path) -> None:
-    """Old caches were pickles, which run code when read: delete any left in the folder."""
-    for path in folder.glob(f"{PREFIX}*.pkl"):
-        try:
-            path.unlink()
-        except OSError:
-            pass
+def keep_in_budget(index: OwnIndex, budget: int, keep: str = "") -> list[str]:
+    """Remove whole cached sets, least recently used first, until the cache's own sets fit ``budget`` bytes.
 
-
-def keep_in_budget(folder: Path, budget: int, keep: str = "") -> list[str]:
-    """Remove whole cached sets, least recently used first, until the folder's sets fit ``budget`` bytes.
-
-    ``keep`` (the set just written) is never removed. Returns the keys removed.
+    Only files of the index count and go; ``keep`` (the set just written) is never removed. Returns the
+    keys removed.
     """
-    sets: dict[str, list[Path]] = {}
-    for path in folder.glob(f"{PREFIX}*"):
-        if path.is_file() and not path.name.startswith("."):
-            key = path.name[len(PREFIX):].split(".", 1)[0]
-            sets.setdefault(key, []).append(path)
+    sets: dict[str, list[str]] = {}
+    for name in index.owned():
+        if name.startswith(PREFIX):
+            sets.setdefault(name[len(PREFIX):].split(".", 1)[0], []).append(name)
 
     def used(key: str) -> float:
-        return max(p.stat().st_mtime for p in sets[key])
-    total = sum(p.stat().st_size for files in sets.values() for p in files)
+        return max(index.files[name]["used"] for name in sets[key])
+    total = sum(index.files[name]["stamp"][0] for names in sets.values() for name in names)
     removed = []
     for key in sorted(sets, key=used):
         if total <= budget:
             break
         if key == keep:
             continue
-        for path in sets[key]:
-            total -= path.stat().st_size
-            path.unlink(missing_ok=True)
+        for name in sets[key]:
+            total -= index.files[name]["stamp"][0]
+            index.remove(name)
         removed.append(key)
     return removed
 

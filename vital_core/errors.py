@@ -59,3 +59,17 @@ def typed_objects(items: list, key: str, where: str) -> list[dict]:
             raise InvalidRecordError(f"{where + ': ' if where else ''}{key}[{i}] must be an object, "
                                      f"got {json_type(item)}")
     return items
+
+
+def check_unique_ids(ids: list, field: str, place: str) -> None:
+    """``InvalidRecordError`` when an id (``None`` aside) appears twice in the list ``field`` of a record at
+    ``place``: two subclaims with one id would be counted once or twice depending on the metric."""
+    first: dict = {}
+    for i, value in enumerate(ids):
+        if value is None:
+            continue
+        key = str(value)
+        if key in first:
+            raise InvalidRecordError(f"{place}: {field}: id {key!r} is used by items {first[key] + 1} and {i + 1}; "
+                                     "ids must be unique, so give each its own")
+        first[key] = i

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from vital_core.atomic import atomic_replace
 from vital_core.conventions import per_record
 from vital_core.errors import InputError
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.undefined import undefined_reasons
+from vital_core.output_files import OutputKind, replace_output
 
 FORMATS = {".parquet": "parquet", ".csv": "csv"}
 REASON_COLUMN = "undefined"                # why each undefined metric of the row is undefined ("" if none)
@@ -98,10 +98,8 @@ def export_frame(frame: pd.DataFrame, path: str | Path) -> Path:
     fmt = export_format(path)
     if path.is_dir():
         raise InputError(f"{path}: is a folder; give a file name such as results.{fmt}", path)
-    if path.exists() and not is_own_export(path, frame):
-        raise InputError(f"{path}: exists and is not an export of this project; choose another name "
-                         "(nothing was written)", path)
+    kind = OutputKind("an export", "--export file", lambda existing: is_own_export(existing, frame))
     data = frame_bytes(frame, fmt)
-    with atomic_replace(path, "wb") as handle:
+    with replace_output(path, kind, "wb") as handle:
         handle.write(data)
     return path

@@ -26,6 +26,7 @@ from typing import Any
 
 from vital_core.errors import InputError, where
 from vital_core.model import Document, ExampleResult, InvalidDocumentError
+from vital_core.text_input import check_not_binary, without_bom
 
 KNOWN_FIELDS = ("id", "query", "responses", "documents", "reference", "dataset", "subset", "query_type")
 
@@ -137,6 +138,7 @@ def read_input_jsonl(path: str | Path) -> list[InputRecord]:
     records: list[InputRecord] = []
     with open(path, "rb") as fh:
         for line_no, raw in enumerate(fh, start=1):
+            raw = without_bom(raw, line_no == 1)
             if raw.strip():
                 records.append(parse_input_record(_json_line(raw, path, line_no), path, line_no))
     check_unique(records)
@@ -178,6 +180,8 @@ def read_inputs(path: str | Path, *, require_text: bool = True) -> list[InputRec
         raise InputError(f"{path}: no such file or folder", path)
     if path.is_file() and path.stat().st_size == 0:
         raise InputError(f"{path}: the file is empty", path)
+    if path.is_file():
+        check_not_binary(path)        # from its first bytes: a huge binary file is never read whole
     if is_input_jsonl(path):
         records = read_input_jsonl(path)
     else:

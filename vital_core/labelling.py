@@ -6,7 +6,10 @@ rank each record's subclaims, and write the same records back with each
 subclaim's ``importance`` and the record's ``subclaim-importance-order``
 replaced. Every other key and value is kept as it was, one output line per
 input line, so the result can be compared with ``agreement`` against people
-or another labeller.
+or another labeller. Each output record also names who labelled it
+(``labelled_by``: this project's format tag, the backend and its model): that
+tag is how a later run recognises the file as its own output and may replace it
+- release and human label files have the same shape but never the tag.
 """
 from __future__ import annotations
 
@@ -19,8 +22,14 @@ from typing import Callable
 from vital_core.backends.base import Backend, Ranking
 from vital_core.errors import InputError, where
 from vital_core.model import UNLABELLED, Subclaim
+from vital_core.output_files import OutputKind
+from vital_core.text_input import check_not_binary, without_bom
 
 ORDER_KEY = "subclaim-importance-order"
+MARK_KEY = "labelled_by"                      # {"format": LABELS_FORMAT, "backend": ..., "model": ...}
+LABELS_FORMAT = "vital-explorer-labels/1"
+# Recognised line by line (check_replaceable), so the refusal names the line
+LABEL_OUTPUT = OutputKind("a label output", "--out", None)
 
 
 @dataclass
@@ -61,8 +70,14 @@ def record_subclaims(record: dict, place: str) -> list[Subclaim]:
     return out
 
 
-def apply_labels(record: dict, ranking: Ranking | None) -> dict:
-    """A copy of ``record`` with importance and order from ``ranking`` (None: all unlabelled).
+def label_mark(info) -> dict:
+    """What ``labelled_by`` holds for a backend's ``BackendInfo``."""
+    return {"format": LABELS_FORMAT, "backend": info.name, "model": info.model}
+
+
+def apply_labels(record: dict, ranking: Ranking | None, mark: dict | None = None) -> dict:
+    """A copy of ``record`` with importance and order from ``ranking`` (None: all unlabelled), and
+    ``labelled_by`` = ``mark``.
 
     An unlabelled subclaim gets ``importance: null`` (the release's spelling
     for "no label"), and the order lists only the labelled ids.
@@ -79,12 +94,15 @@ def apply_labels(record: dict, ranking: Ranking | None) -> dict:
     order = [sid for sid in (ranking.order if ranking else [])
              if labels.get(sid, UNLABELLED) != UNLABELLED]
     out[ORDER_KEY] = order
+    if mark is not None:
+        out[MARK_KEY] = mark
     return out
 
 
 def read_records(path: Path) -> list[tuple[int, str, dict | None]]:
     """(line number, raw line, parsed record or None for a blank line); bad lines raise InputError."""
     rows = []
+    check_not_binary(path, "give a JSON Lines file of records with a decomposition")
     try:
         handle = path.open("rb")
     except OSError as exc:
@@ -92,7 +110,7 @@ def read_records(path: Path) -> list[tuple[int, str, dict | None]]:
     with handle:
         for lineno, data in enumerate(handle, start=1):
             try:
-                raw = data.decode("utf-8")
+                raw = without_bom(data, lineno == 1).decode("utf-8")
                 record = json.loads(raw) if raw.strip() else None
             except UnicodeDecodeError:
                 raise InputError(f"{where(path, lineno)}: not UTF-8 text", path, lineno) from None
@@ -109,7 +127,8 @@ def read_records(path: Path) -> list[tuple[int, str, dict | None]]:
 
 def check_replaceable(out: Path) -> None:
     """``label`` replaces its output: refuse (unchanged) a file that is not one it wrote - every line a
-    record with a decomposition and a ``subclaim-importance-order``, or blank."""
+    record tagged ``labelled_by`` with this project's format, or blank. A release or human label file has
+    the shape (``decomposition``, ``subclaim-importance-order``) but not the tag."""
     if not out.is_file() or out.stat().st_size == 0:
         return
     records = 0
@@ -122,9 +141,10 @@ def check_replaceable(out: Path) -> None:
                 record = json.loads(raw)
             except (ValueError, RecursionError):
                 record = None
-            if not isinstance(record, dict) or ORDER_KEY not in record or "decomposition" not in record:
-                raise InputError(f"{where(out, lineno)}: not a record this command writes (with 'decomposition' "
-                                 f"and {ORDER_KEY!r}), so --out is not a label output; the file was left "
+            mark = record.get(MARK_KEY) if isinstance(record, dict) else None
+            if not isinstance(mark, dict) or mark.get("format") != LABELS_FORMAT:
+                raise InputError(f"{where(out, lineno)}: not a record this command wrote (no {MARK_KEY!r} "
+                                 f"tag {LABELS_FORMAT!r}), so --out is not a label output; the file was left "
                                  "unchanged; choose another --out", out, lineno)
     if not records:
         raise InputError(f"{out}: holds only blank lines, so --out is not a label output; the file was left "
@@ -137,6 +157,7 @@ async def label_records(backend: Backend, rows: list[tuple[int, str, dict | None
     """Output lines (without newline) for ``rows`` and a summary; rankings run concurrently, each
     within ``timeout`` seconds (a record past it is left unlabelled and listed)."""
     result = RelabelResult(lines_in=len(rows))
+    mark = label_mark(backend.info)
 
     async def one(lineno: int, record: dict) -> Ranking | None:
         subclaims = record_subclaims(record, where(path, lineno))
@@ -167,5 +188,5 @@ async def label_records(backend: Backend, rows: list[tuple[int, str, dict | None
             lines.append(raw.rstrip("\r\n"))
             continue
         result.records += 1
-        lines.append(json.dumps(apply_labels(record, next(rankings)), ensure_ascii=False))
+        lines.append(json.dumps(apply_labels(record, next(rankings), mark), ensure_ascii=False))
     return lines, result

@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from vital_core.errors import InvalidRecordError, json_type, typed, typed_objects as _objects  # noqa: F401
+from vital_core.errors import (InvalidRecordError, check_unique_ids, json_type, typed,  # noqa: F401
+                               typed_objects as _objects)
 
 RESULTS_FORMAT = "vital-explorer-results/1"
 
@@ -335,9 +336,11 @@ class ResponseResult:
         if fc is not None:
             fc = {str(k): normalise_verdict(v, where=where) for k, v in fc.items()}
         error = d.get("error")
+        subclaims = [Subclaim.from_dict(s, where) for s in
+                     _objects(typed(d, "subclaims", list, where, default=[]), "subclaims", where)]
+        check_unique_ids([c.id for c in subclaims], f"variants.{d.get('variant', NORMAL)!s}.subclaims", where)
         return cls(fc_verdicts=fc, variant=str(d.get("variant", NORMAL)), text=typed(d, "text", str, where, default=""),
-                   subclaims=[Subclaim.from_dict(s, where) for s in
-                              _objects(typed(d, "subclaims", list, where, default=[]), "subclaims", where)],
+                   subclaims=subclaims,
                    order=[str(x) for x in typed(d, "order", list, where, default=[])],
                    nugget_assignment=assignment,
                    reference_claims=None if refs is None else

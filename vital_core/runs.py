@@ -17,7 +17,9 @@ on. ``retry_failed=True`` drops such lines first so they are scored again.
 ``run_batch`` also writes a summary JSON next to the output
 (``RESULTS.jsonl.summary.json``): records scored / skipped / failed, the
 failures, elapsed time and the backend's LLM usage (calls, cache hits, tokens,
-cost). The summary never contains an API key.
+cost). The summary never contains an API key. It carries ``SUMMARY_FORMAT``: a file
+with its name is replaced only when it has that tag (``output_files``), and both the
+output and its summary are checked before the first record is scored.
 """
 from __future__ import annotations
 
@@ -31,20 +33,49 @@ from pathlib import Path
 from typing import Awaitable, Callable
 
 from vital_core.appendlog import ANY_RECORDS, AppendOnlyJsonl, Existing, LineFormat, OutputBusyError  # noqa: F401
-from vital_core.atomic import atomic_replace
 from vital_core.backends.base import Backend
 from vital_core.errors import InputError, where
 from vital_core.inputs import InputRecord
 from vital_core.model import RESULTS_FORMAT, ExampleResult
+from vital_core.output_files import OutputKind, check_target, has_marker, replace_output
 from vital_core.pipeline import MAX_WORDS, score_example
 
 SUMMARY_SUFFIX = ".summary.json"
+SUMMARY_FORMAT = "vital-explorer-run-summary/1"
+# Summaries written before the tag: keys no input, results or label record has
+_UNTAGGED_SUMMARY = {"output", "records_total", "records_scored", "records_failed", "failures", "elapsed_s"}
 RECORD_TIMEOUT = 600.0   # seconds one record may take in all (--record-timeout)
 
 
 def summary_path(out_path: str | Path) -> Path:
     out_path = Path(out_path)
     return out_path.with_name(out_path.name + SUMMARY_SUFFIX)
+
+
+_HAS_SUMMARY_TAG = has_marker(SUMMARY_FORMAT.encode(), 4096)   # "format" is the first key written
+
+
+def _is_summary(path: Path) -> bool:
+    if _HAS_SUMMARY_TAG(path):
+        return True
+    try:       # an earlier version's summary: recognised by its keys (read whole, within reason)
+        if path.stat().st_size > 64 * 2 ** 20:
+            return False
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and (data.get("format") == SUMMARY_FORMAT or _UNTAGGED_SUMMARY <= data.keys())
+
+
+SUMMARY = OutputKind("a run summary", "--out", _is_summary)
+# The output itself is recognised line by line as it is opened (appendlog), so the refusal names the line
+OUTPUT = OutputKind("an output", "--out", None)
+
+
+def check_outputs(out_path: Path, avoid=()) -> None:
+    """Refuse, before any work, an output or summary path the rule does not allow (``InputError``)."""
+    check_target(out_path, OUTPUT, avoid)
+    check_target(summary_path(out_path), SUMMARY, [*avoid, (out_path, "this run's --out")])
 
 
 def record_error(record: dict) -> str | None:
@@ -65,8 +96,8 @@ PERTURB_LINES = LineFormat(
     and isinstance(r.get("responses"), dict), b'{"id":', 'a record with "id", "query" and "responses"')
 
 
-def write_json_atomic(path: Path, payload: dict) -> None:
-    with atomic_replace(path) as fh:
+def write_summary_file(path: Path, payload: dict) -> None:
+    with replace_output(path, SUMMARY) as fh:
         fh.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
 
 
@@ -92,7 +123,7 @@ class BatchResult:
         return summary_path(self.output)
 
     def to_dict(self) -> dict:
-        return {"output": self.output, "records_total": self.total, "records_skipped": self.skipped,
+        return {"format": SUMMARY_FORMAT, "output": self.output, "records_total": self.total, "records_skipped": self.skipped,
                 "records_scored": self.scored, "records_failed": self.failed,
                 "failures": self.failures, "elapsed_s": round(self.elapsed_s, 3),
                 "interrupted": self.interrupted, "backend": self.backend, "llm_usage": self.usage,
@@ -195,6 +226,7 @@ def open_output(out_path: Path, lines: LineFormat, check_line: Callable[[dict, i
 
     The lines are read one at a time and not kept, so resuming a long run needs memory for ids only.
     """
+    check_outputs(out_path)
     created = not out_path.exists()
     output = AppendOnlyJsonl(out_path, lines)
     failed: set[str] = set()
@@ -271,8 +303,8 @@ def _write_summary(result: BatchResult, out_path: Path, started: float, usage: C
     result.usage = usage() if usage is not None else None
     text = json.dumps(result.to_dict(), ensure_ascii=False)
     try:
-        write_json_atomic(summary_path(out_path), json.loads(redact(text) if redact else text))
-    except OSError:
+        write_summary_file(summary_path(out_path), json.loads(redact(text) if redact else text))
+    except (OSError, InputError):
         if not quiet:
             raise
 

@@ -24,7 +24,9 @@ def documents_from_text(text: str, prefix: str = "pasted") -> list[Document]:
 
 def documents_from_jsonl(text: str, filename: str) -> list[Document]:
     docs = []
-    for line_no, line in enumerate((text or "").splitlines(), start=1):
+    # lines end at \n only: str.splitlines would also cut at U+2028 and the like, which JSON strings may hold
+    for line_no, line in enumerate((text or "").split("\n"), start=1):
+        line = line.rstrip("\r")
         if not line.strip():
             continue
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from vital_core.errors import InputError
+from vital_core.text_input import not_text
 
 SAMPLE = 8192                 # bytes looked at
 MAX_CONTROL_SHARE = 0.05      # text has almost no control characters other than tab and line breaks
@@ -36,20 +37,23 @@ def is_text(raw: bytes) -> bool:
     text = _decode(raw)
     if text is None:
         return False
-    sample = text[:SAMPLE]
-    controls = sum(1 for c in sample if (c < " " or "\x7f" <= c < "\xa0") and c not in _TEXT_CONTROLS)
-    return controls <= MAX_CONTROL_SHARE * max(1, len(sample))
+    return _few_controls(text[:SAMPLE])
 
 
-def not_text(name: str) -> str:
-    return f"{name} is not a text file (it holds binary data)"
+def _few_controls(text: str) -> bool:
+    controls = sum(1 for c in text if (c < " " or "\x7f" <= c < "\xa0") and c not in _TEXT_CONTROLS)
+    return controls <= MAX_CONTROL_SHARE * max(1, len(text))
 
 
 def decode_text(name: str, raw: bytes) -> str:
-    """The text of an uploaded file, or ``InputError`` when it is binary."""
+    """The text of an uploaded file, or ``InputError`` when it is binary - judged on the whole file, so
+    text followed by NUL bytes or binary data is named as binary, never read as empty or as Latin-1."""
     if not is_text(raw[:SAMPLE]):
         raise InputError(not_text(name), name)
-    return _decode(raw) or ""
+    text = _decode(raw)
+    if text is None or not _few_controls(text):
+        raise InputError(not_text(name), name)
+    return text
 
 
 def check_text_file(path: Path, name: str | None = None) -> None:

@@ -56,6 +56,10 @@ class PerStepBackend(Backend):
     def _distinct(self) -> list:
         return list({id(b): b for b in [self.base, *self.steps.values()]}.values())
 
+    def backends(self) -> list:
+        """Each backend the steps use, once."""
+        return self._distinct()
+
     @property
     def info(self) -> PerStepInfo:
         base = self.base.info

@@ -137,9 +137,14 @@ def backend_from_args(args: argparse.Namespace):
     if problems:
         raise UsageError("; ".join(problems))
     try:
-        return config.build_backend_with_steps(settings, key, steps, step_keys)
+        backend = config.build_backend_with_steps(settings, key, steps, step_keys)
+        for part in backend.backends() if hasattr(backend, "backends") else [backend]:
+            client = getattr(part, "client", None)
+            if client is not None and hasattr(client, "check_cache"):
+                client.check_cache()      # an unusable cache folder: one usage error before any record
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    return backend
 
 
 def key_redactor():
@@ -189,8 +194,10 @@ def prepare_batch(args: argparse.Namespace, verb: str):
     """
     from vital_core.inputs import read_inputs
 
+    from vital_core.runs import check_outputs
     out = Path(args.out)
     check_out_path(out, Path(args.input), "results.jsonl")
+    check_outputs(out, [(Path(args.input), "the input of this run")])   # nor its summary; nor in an input folder
     records = read_inputs(args.input, require_text=verb == "scoring")   # bad input: one sentence, exit 2
     backend = backend_from_args(args)
     print(f"{verb} {len(records)} record(s) with {backend.info.description or backend.info.name}",

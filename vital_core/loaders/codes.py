@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from vital_core.errors import InputError, InvalidRecordError, json_type, where
+from vital_core.errors import InputError, InvalidRecordError, check_unique_ids, json_type, where
 from vital_core.metrics.vectorised import MetricColumns
 from vital_core.model import (NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NUGGET_IMPORTANCE, SUPPORTED, UNLABELLED,
                               InvalidLabelError, normalise_assignment, normalise_importance,
@@ -176,6 +176,8 @@ def record_codes(rec: ReleaseRecord, keep_items: bool = False) -> RecordCodes:
         items, sentences = [], []
     else:
         tiers, verdicts, ids, items, sentences = _claims_careful(rec, place, keep_items)
+    if len(set(ids)) != len(ids):      # two claims with one id: named, never counted silently
+        check_unique_ids(ids, "decomposition (claims in response order)", place())
     out = RecordCodes()
     out.items, out.sentences, out.tiers, out.verdicts = items, sentences, tiers, verdicts
     ranked = rec.get("subclaim-importance-order")

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from vital_core.errors import InputError, where
 from vital_core.model import (DATASET_QUERY_TYPE, condition_order)
+from vital_core.text_input import check_not_binary, without_bom
 
 
 try:  # orjson parses the release 2-4x faster than the stdlib
@@ -113,6 +114,7 @@ def first_record(path: Path, *, bad_json_raises: bool = True) -> dict | None:
     """
     with open(path, "rb") as fh:
         for n, line in enumerate(fh, start=1):
+            line = without_bom(line, n == 1)
             if line.strip():
                 try:
                     rec = loads(line)
@@ -136,6 +138,7 @@ def discover(path: str | Path) -> Discovery:
         raise NoDataError(f"{path}: no such file or folder", path)
     found = Discovery()
     if path.is_file():
+        check_not_binary(path)        # from its first bytes: a huge binary file is never read whole
         root = path.parent
         if path.name == ORIGINAL_FILE:
             raise NoDataError(f"{path} holds queries and documents but no responses; "
@@ -158,6 +161,8 @@ def discover(path: str | Path) -> Discovery:
         dirnames.sort()
         folder = Path(dirpath)
         jsonl = sorted(f for f in filenames if f.endswith(".jsonl"))
+        for f in jsonl:
+            check_not_binary(folder / f)
         kinds = {CONDITION_FILES[f]: folder / f for f in jsonl if f in CONDITION_FILES}
         if kinds:   # a release condition folder: ROOT/{dataset}/{subset}/{condition}/
             subset_dir = folder.parent

@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterator
 from vital_core.errors import InputError, where
 from vital_core.loaders.discover import (FACTSCORE, RECORDS, loads, ConditionSource, DATA, NUGGETS, PRIORITY,
                                         _QUERY_PREFIX)
+from vital_core.text_input import BOM
 
 # --------------------------------------------------------------------------- reading lines
 
@@ -67,7 +68,7 @@ def read_lines(path: Path) -> FileLines:
     ends: list[int] = []
     linenos: list[int] = []
     blank = False
-    find, size, pos, lineno = data.find, len(data), 0, 0
+    find, size, pos, lineno = data.find, len(data), len(BOM) if data.startswith(BOM) else 0, 0   # BOM: skipped
     while pos < size:
         nl = find(b"\n", pos)
         if nl < 0:

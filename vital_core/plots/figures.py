@@ -6,9 +6,14 @@ Chromium of its own). Figures 3 and 4: cumulative FactScore precision over the f
 in response order, single-answer and open-ended queries (pooled, as the authors' graph_real_data.py);
 Figure 5: linear-decay precision and recall under the chosen convention; and the detection rate of
 each metric (the project's ``NOTICED_RULE``).
+
+Every file carries ``FIGURE_TAG`` in its metadata (SVG ``dc:description``, PNG text chunk): an existing
+file of the same name is replaced only when it has the tag, and never through a link
+(``vital_core.output_files``); all the files are drawn and checked before the first is written.
 """
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import matplotlib
@@ -21,12 +26,15 @@ from vital_core import conventions as conv, stats  # noqa: E402
 from vital_core.dataset import Dataset  # noqa: E402
 from vital_core.metrics.catalog import FIGURE5_DECAY, METRICS, TESTED  # noqa: E402
 from vital_core.model import OPEN_ENDED, SINGLE_ANSWER, ordered_conditions  # noqa: E402
+from vital_core.output_files import OutputKind, check_target, has_marker, replace_output  # noqa: E402
 from vital_core.plots import colours  # noqa: E402
 
 # plotly's bar patterns (the app) as matplotlib hatches
 HATCHES = {"": "", "/": "//", "x": "xx", ".": ".."}
 CUMULATIVE_FIGURES = {SINGLE_ANSWER: "figure-3-single-answer", OPEN_ENDED: "figure-4-open-ended"}
 PAPER_CURVE_POSITIONS = 32   # graph_real_data.py cuts the curves at 32 subclaims
+FIGURE_TAG = "vital-explorer-figure/1"
+FIGURE = OutputKind("a figure", "--figures folder", has_marker(FIGURE_TAG.encode()))
 
 
 def _style(condition: str, index: int) -> dict:
@@ -34,12 +42,15 @@ def _style(condition: str, index: int) -> dict:
             "hatch": HATCHES.get(colours.CONDITION_PATTERNS.get(condition, ""), "")}
 
 
-def _save(fig, folder: Path, name: str) -> list[Path]:
-    paths = [folder / f"{name}.svg", folder / f"{name}.png"]
-    for path in paths:
-        fig.savefig(path, dpi=150, bbox_inches="tight")
+def _draw(fig, name: str) -> list[tuple[str, bytes]]:
+    """The figure as SVG and PNG bytes, each tagged as this project's."""
+    files = []
+    for ext in ("svg", "png"):
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format=ext, dpi=150, bbox_inches="tight", metadata={"Description": FIGURE_TAG})
+        files.append((f"{name}.{ext}", buffer.getvalue()))
     plt.close(fig)
-    return paths
+    return files
 
 
 def cumulative_figure(dataset: Dataset, title: str):
@@ -98,25 +109,32 @@ def detection_figure(dataset: Dataset):
 
 
 def write_figures(dataset: Dataset, folder: str | Path, convention: str = conv.PAPER) -> list[Path]:
-    """Figures 3, 4 and 5 and the detection chart of a loaded set into ``folder``; returns the files."""
+    """Figures 3, 4 and 5 and the detection chart of a loaded set into ``folder``; returns the files.
+
+    ``InputError`` (nothing written) when one of the names holds a file that is not a figure of ours."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     frame = dataset.frame
-    written: list[Path] = []
+    drawn: list[tuple[str, bytes]] = []
     for query_type, name in CUMULATIVE_FIGURES.items():
         rows = (frame["query_type"] == query_type).to_numpy()
         if rows.any():
             fig = cumulative_figure(dataset.subset(rows), f"Cumulative precision, {query_type} queries")
             if fig is not None:
-                written += _save(fig, folder, name)
+                drawn += _draw(fig, name)
     for query_type in [q for q in (SINGLE_ANSWER, OPEN_ENDED) if (frame["query_type"] == q).any()] or [None]:
         part = frame if query_type is None else frame[frame["query_type"] == query_type]
         means, _ = conv.condition_table(part, FIGURE5_DECAY, convention)
         title = "Linear-decay precision and recall" + (f", {query_type} queries" if query_type else "")
         fig = bars_figure(means, FIGURE5_DECAY, title, "mean", conv.DESCRIPTION[convention])
         if fig is not None:
-            written += _save(fig, folder, "figure-5" + (f"-{query_type}" if query_type else ""))
+            drawn += _draw(fig, "figure-5" + (f"-{query_type}" if query_type else ""))
     fig = detection_figure(dataset)
     if fig is not None:
-        written += _save(fig, folder, "detection")
-    return written
+        drawn += _draw(fig, "detection")
+    for name, _ in drawn:
+        check_target(folder / name, FIGURE)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in drawn:
+        with replace_output(folder / name, FIGURE, "wb") as handle:
+            handle.write(data)
+    return [folder / name for name, _ in drawn]

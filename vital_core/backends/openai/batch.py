@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from vital_core.atomic import atomic_replace
 from vital_core.backends.openai.pricing import cost_usd
 from vital_core.backends.openai.retrieval import estimate_tokens
 from vital_core.errors import InputError, where
+from vital_core.output_files import OutputKind, replace_output
 
 CHAT_URL = "/v1/chat/completions"
 BATCH_PRICE_FACTOR = 0.5     # the OpenAI Batch API bills half the live price
@@ -75,14 +75,13 @@ def _is_request_file(path: Path) -> bool:
         and first.get("url") == CHAT_URL
 
 
-def write_requests(collector: BatchCollector, path: Path) -> int:
-    """The Batch input file (one request a line); an existing file is replaced only when it is one."""
-    if path.is_dir():
-        raise InputError(f"{path}: is a folder; give a file name such as requests.jsonl", path)
-    if path.exists() and path.stat().st_size and not _is_request_file(path):
-        raise InputError(f"{path}: exists and is not a batch request file of this project; choose another "
-                         "name (nothing was written)", path)
-    with atomic_replace(path) as handle:
+REQUESTS = OutputKind("a batch request file", "--batch-export file", _is_request_file)
+
+
+def write_requests(collector: BatchCollector, path: Path, avoid=()) -> int:
+    """The Batch input file (one request a line); an existing file is replaced only when it is one, and
+    never when it is one of ``avoid`` (the run's input, ``--out``, its summary)."""
+    with replace_output(path, REQUESTS, avoid=avoid) as handle:
         handle.writelines(collector.jsonl())
     return len(collector.requests)
 

@@ -22,9 +22,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from vital_core.atomic import atomic_replace
 from vital_core.backends.openai.batch import CHAT_URL, BatchCollector, ImportReport, batch_cost, import_lines
 from vital_core.errors import InputError
+from vital_core.output_files import OutputKind, remove_own, replace_output
 
 STATE_FORMAT = "vital-explorer-batch-state/1"
 COMPLETION_WINDOW = "24h"            # the only window the Batch API offers
@@ -41,6 +41,16 @@ class BatchConflict(ValueError):
     """``--batch-id`` names another batch than the one the state file records as pending (one sentence)."""
 
 
+def _is_state(path: Path) -> bool:
+    try:
+        return json.loads(path.read_text(encoding="utf-8")).get("format") == STATE_FORMAT
+    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
+        return False
+
+
+STATE = OutputKind("a batch state file", "--out", _is_state)
+
+
 def state_path(out: Path) -> Path:
     return out.with_name(out.name + ".batch.json")
 
@@ -54,7 +64,7 @@ class PendingBatch:
     created_at: str
 
     def save(self, path: Path) -> None:
-        with atomic_replace(path) as handle:
+        with replace_output(path, STATE) as handle:
             json.dump({"format": STATE_FORMAT, **asdict(self)}, handle, indent=1)
 
     @classmethod
@@ -257,7 +267,7 @@ def submit_until_done(collect: Callable[[], BatchCollector], sub: Submitter, est
             sent.update(collector.requests)
         batch = sub.wait(pending)
         report = sub.import_outputs(batch)
-        sub.state.unlink(missing_ok=True)   # imported: nothing left to pick up
+        remove_own(sub.state, STATE)   # imported: nothing left to pick up
         if batch.status in FAILED_ENDS:
             raise BatchFailed(describe_end(batch, report.imported))
         pending = None

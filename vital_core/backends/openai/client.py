@@ -178,6 +178,23 @@ class LLMClient:
                 self._cache = diskcache.Cache(str(directory), size_limit=int(self.settings.cache_size_limit))
             return self._cache
 
+    def check_cache(self) -> None:
+        """Open the reply cache and write to it once, so a folder it cannot use is one error before the
+        run (``ValueError``), not the same failure on every record."""
+        if not self.settings.use_cache:
+            return
+        directory = Path(self.settings.cache_dir or DEFAULT_CACHE_DIR)
+        try:
+            cache = self.cache
+            cache.set("vital-explorer:writable", 1)
+            cache.delete("vital-explorer:writable")
+        except Exception as exc:   # OSError, sqlite3 errors, diskcache's own: all mean "not usable"
+            with self._cache_lock:
+                self._cache = None
+            why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            raise ValueError(f"the reply cache folder {directory} cannot be written ({why}); choose another "
+                             "--cache-dir, or --no-cache") from None
+
     async def aclose(self) -> None:
         """Close the running loop's HTTP client and the cache (both reopen on next use)."""
         try:

@@ -17,7 +17,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from vital_core.atomic import atomic_replace
 from vital_core.cli.backend_options import add_backend_arguments, backend_from_args, check_out_path, key_redactor
 from vital_core.cli.main import UsageError
 from vital_core.pipeline import run_sync
@@ -32,12 +31,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vital_core.labelling import check_replaceable, read_records, label_records
+    from vital_core.labelling import LABEL_OUTPUT, check_replaceable, read_records, label_records
+    from vital_core.output_files import check_target, replace_output
 
     source, out = Path(args.input), Path(args.out)
     if not source.is_file():
         raise UsageError(f"{source}: no such file" if not source.exists() else f"{source} is not a file")
     check_out_path(out, source, "labels.jsonl")
+    avoid = [(source, "the input of this run")]
+    check_target(out, LABEL_OUTPUT, avoid)
     check_replaceable(out)
     rows = read_records(source)   # bad input: one sentence naming the line, exit 2, before any model work
     if not any(record is not None for _, _, record in rows):
@@ -56,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     lines, result = run_sync(go())
     redact = key_redactor() or (lambda text: text)
     try:
-        with atomic_replace(out) as handle:   # never a half-written output
+        check_replaceable(out)   # still ours after the model work (another process may have written it)
+        with replace_output(out, LABEL_OUTPUT, avoid=avoid) as handle:   # never a half-written output
             for line in lines:
                 handle.write(line + "\n")
     except OSError as exc:

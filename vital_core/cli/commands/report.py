@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except InputError as exc:
         print(f"python -m vital_core report: error: {exc}", file=sys.stderr)
-        if not args.skip_bad:
+        if not args.skip_bad and exc.line is not None:   # a bad record: skipping it would help
             print("(use --skip-bad to skip bad records and report how many were skipped)", file=sys.stderr)
         return 1
     if dataset.frame.empty:
@@ -102,6 +102,8 @@ def write_figures_to(dataset, folder: Path, conventions: str) -> None:
         raise UsageError(f"--figures {folder} is a file; give a folder")
     try:
         written = write_figures(dataset, folder, conventions)
+    except InputError as exc:
+        raise UsageError(f"--figures {exc}") from None
     except OSError as exc:
         raise UsageError(f"--figures {folder}: {exc.strerror or exc}") from None
     print(f"figures: {len(written)} file(s) in {folder}", file=sys.stderr)

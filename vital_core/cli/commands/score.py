@@ -104,7 +104,7 @@ def batch_phase(backend, records, out: Path, args: argparse.Namespace):
     try:
         todo = opened.todo(records, args.retry_failed)
         if args.batch_export:
-            status, usage = export_batch(backend, todo, Path(args.batch_export)), None
+            status, usage = export_batch(backend, todo, Path(args.batch_export), out, Path(args.input)), None
         else:
             status, usage = submit_batches(backend, todo, out, args)
     except BaseException:
@@ -146,16 +146,25 @@ def collect_requests(backend, records):
     return collector
 
 
-def export_batch(backend, records, path: Path) -> int:
-    """Write the requests the run still needs as a Batch input file."""
-    from vital_core.backends.openai.batch import write_requests
+def export_batch(backend, records, path: Path, out: Path, source: Path) -> int:
+    """Write the requests the run still needs as a Batch input file (never onto the run's other files)."""
+    from vital_core.backends.openai.batch import REQUESTS, write_requests
+    from vital_core.backends.openai.batch_submit import state_path
+    from vital_core.output_files import check_target
+    from vital_core.runs import summary_path
+    avoid = [(source, "the input of this run"), (out, "this run's --out"), (summary_path(out), "this run's summary"),
+             (state_path(out), "this run's batch state file")]
+    try:
+        check_target(path, REQUESTS, avoid)     # before any request is collected
+    except InputError as exc:
+        raise UsageError(f"--batch-export {exc}") from None
     collector = collect_requests(backend, records)
     if not collector.requests:
         print("nothing left to request: every reply is in the cache; run again without --batch-export "
               "to write the results", file=sys.stderr)
         return 0
     try:
-        write_requests(collector, path)
+        write_requests(collector, path, avoid)
     except InputError as exc:
         raise UsageError(f"--batch-export {exc}") from None
     print(collector.estimate(backend.settings.model, backend.client.prices), file=sys.stderr)
