@@ -122,3 +122,15 @@ def test_bad_input_exits_2(capsys, tmp_path):
     assert code == 2 and "no 'wrong' variants to check" in err
     code, _, err = _check(capsys, DEMO_RESULTS.with_name("demo_input.jsonl"), "--min", "rlp=0.1")
     assert code == 2 and "score it first" in err
+
+
+def test_never_judged_responses_are_undefined_not_zero(capsys, tmp_path):
+    # a response none of whose subclaims was judged measured nothing: the gate leaves it out of the mean
+    # with its reason (strict convention), never counts it as precision 0 and RLP flagged
+    records = _demo_records()
+    for claim in records[0]["variants"]["normal"]["subclaims"]:
+        claim["verdict"] = "not_judged"
+    path = _write(tmp_path / "unjudged.jsonl", records)
+    code, out, _ = _check(capsys, path, "--max-rlp-rate", "1", "--min", "vital_precision=0")
+    assert code == 0
+    assert out.count("over 11 normal response(s); 1 undefined, left out (not judged: no subclaim has a verdict") == 2

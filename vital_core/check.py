@@ -8,6 +8,9 @@
   rule of the story and of Compare) in at least a share of the examples (default: all); an example whose
   noticing metrics are undefined did not notice, and says why;
 * scoring: no response failed to score (a failed response measured nothing, so it fails the gate).
+
+Every check reads the metrics under the strict convention (``conventions.per_record``): a response none of
+whose subclaims was judged is undefined with its reason, never precision 0 and RLP flagged.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from typing import Mapping
 
 import pandas as pd
 
+from vital_core.conventions import STRICT, per_record
 from vital_core.errors import InputError
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.display import format_value
@@ -122,8 +126,12 @@ def _reason(dataset, example_id: str, condition: str, key: str) -> str:
     return "no such response" if response is None else why_undefined(key, response, example.nuggets)
 
 
+def _strict(dataset) -> pd.DataFrame:
+    return per_record(dataset.frame, STRICT)
+
+
 def check_threshold(dataset, threshold: Threshold, variant: str = NORMAL) -> Outcome:
-    frame = dataset.frame
+    frame = _strict(dataset)
     rows = frame[frame["condition"] == variant]
     values = [_value(v) for v in rows[threshold.key]]
     defined = [v for v in values if v is not None]
@@ -151,7 +159,7 @@ def _metrics_by_example(frame: pd.DataFrame, keys) -> dict[str, dict[str, dict]]
 
 def check_noticed(dataset, rule: NoticeRule) -> Outcome:
     keys = NOTICING[rule.kind]
-    examples = _metrics_by_example(dataset.frame, keys)
+    examples = _metrics_by_example(_strict(dataset), keys)
     judged = {i: v for i, v in examples.items() if rule.kind in v}
     missed: list[str] = []
     for example_id, variants in judged.items():
