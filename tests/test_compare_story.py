@@ -187,3 +187,16 @@ def test_a_score_that_rose_says_so_beside_barely_moved():
     move = next(m for m in damage.headline(damage.metric_table(example, VARIANT_TABLE), "wrong").moves
                 if m.key == "factscore_precision")
     assert move.word == story.BARELY and move.note == damage.WENT_BETTER
+
+
+def test_a_never_judged_normal_leaves_the_story_undefined_not_barely_moved():
+    # none of the normal's subclaims has a verdict: its precision and RLP measured nothing, so the story
+    # cannot say the VITAL metrics "barely moved" from a 0 and a flag nobody computed (strict convention)
+    example = _example()
+    for claim in example.variants["normal"].subclaims:
+        claim.verdict = "not_judged"
+    table = damage.metric_table(example, ["factscore_precision", "vital_precision", "rlp"])
+    for key in ("factscore_precision", "vital_precision", "rlp"):
+        row = table[table["key"] == key].iloc[0]
+        assert row["normal"] is None and row["reaction wrong"] == story.UNDEFINED
+        assert row["note wrong"].startswith("normal response: not judged: no subclaim has a verdict")

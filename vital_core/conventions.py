@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from vital_core.metrics.catalog import FIGURE5_DECAY, FROM_VERDICTS, TABLE3_COUNTS, TABLE4_SCORES, TABLE5_FLAGS
+from vital_core.model import NOT_JUDGED, ResponseResult
 
 PAPER, STRICT = "paper", "strict"
 CONVENTIONS = (PAPER, STRICT)
@@ -57,6 +58,14 @@ def per_record(frame: pd.DataFrame, conventions: str) -> pd.DataFrame:
     if not blank.any():
         return frame
     return frame.assign(**{key: frame[key].mask(blank) for key in FROM_VERDICTS if key in frame.columns})
+
+
+def strict_values(values: dict, response: ResponseResult) -> dict:
+    """One response's metrics (``compute_response_metrics``) under ``strict``: when it has subclaims and none
+    was judged, every verdict-based metric is undefined (``None``), as ``per_record`` makes its record."""
+    if not response.subclaims or any(s.verdict != NOT_JUDGED for s in response.subclaims):
+        return values
+    return {**values, **{key: None for key in FROM_VERDICTS if key in values}}
 
 
 def _float(frame: pd.DataFrame, key: str) -> pd.Series:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from vital_core import story
+from vital_core.conventions import strict_values
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS
 from vital_core.metrics.response import compute_response_metrics
@@ -29,7 +30,9 @@ WENT_BETTER = "it moved the other way: the variant scores better"
 
 
 def variant_metrics(example: ExampleResult, weights=DEFAULT_WEIGHTS) -> dict[str, dict]:
-    return {name: compute_response_metrics(v, example.nuggets, weights)
+    """Each variant's metrics under the strict convention: a response none of whose subclaims was judged
+    measured nothing, so the story says "undefined" and why rather than "barely moved" from a 0."""
+    return {name: strict_values(compute_response_metrics(v, example.nuggets, weights), v)
             for name, v in example.variants.items()}
 
 

@@ -12,7 +12,6 @@ import re
 from explorer.logic import damage, explain, palette, textdiff
 from explorer.logic.formatting import escape, format_value
 from vital_core.metrics.catalog import METRICS, VARIANT_TABLE
-from vital_core.metrics.response import compute_response_metrics
 from vital_core.metrics.undefined import why_undefined
 from vital_core.model import NORMAL, ExampleResult, ordered_conditions
 
@@ -39,7 +38,7 @@ def file_stem(example_id: str) -> str:
 
 def _metrics_table(example: ExampleResult, names: list[str]) -> str:
     keys = [k for k in VARIANT_TABLE if k in METRICS]
-    values = {n: compute_response_metrics(example.variants[n], example.nuggets) for n in names}
+    values = damage.variant_metrics(example)
     table = damage.metric_table(example, keys) if NORMAL in names and len(names) > 1 else None
     head = "".join(f"<th>{escape(n)}</th>" for n in names)
     damaged = [n for n in names if n != NORMAL] if table is not None else []
