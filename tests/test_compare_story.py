@@ -200,3 +200,4 @@ def test_a_never_judged_normal_leaves_the_story_undefined_not_barely_moved():
         row = table[table["key"] == key].iloc[0]
         assert row["normal"] is None and row["reaction wrong"] == story.UNDEFINED
         assert row["note wrong"].startswith("normal response: not judged: no subclaim has a verdict")
+    assert explain.why_flagged(example.variants["normal"], example.nuggets) == []   # no RLP note beside "undefined"

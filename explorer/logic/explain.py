@@ -6,6 +6,7 @@ nugget assignments), never a canned paragraph.
 """
 from __future__ import annotations
 
+from vital_core.conventions import strict_values
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE,
                               EVIDENCE_WORDS, NORMAL, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL,
@@ -110,8 +111,9 @@ def column_label(variant: str, example: ExampleResult) -> str:
 
 def why_flagged(response: ResponseResult, nuggets) -> list[str]:
     """Why RLP or RLR fires on a response, in plain words counted from its verdicts and nugget support, with
-    the first item quoted: said wherever a (perhaps correct) answer carries a flag. Empty when neither fires."""
-    values = compute_response_metrics(response, nuggets)
+    the first item quoted: said wherever a (perhaps correct) answer carries a flag. Empty when neither fires.
+    Read under the strict convention, as the story is: a response none of whose claims was judged has no RLP."""
+    values = strict_values(compute_response_metrics(response, nuggets), response)
     source = EVIDENCE_WORDS.get(response.evidence_mode, "the evidence")
     out = []
     if values.get("rlp"):
