@@ -24,7 +24,7 @@ import pandas as pd
 from vital_core.conventions import STRICT, per_record
 from vital_core.errors import InputError
 from vital_core.metrics.catalog import METRICS
-from vital_core.metrics.display import format_value
+from vital_core.metrics.display import as_number, format_value
 from vital_core.metrics.undefined import why_undefined
 from vital_core.model import MISSING, NORMAL, WRONG
 from vital_core.stats import NOTICE_DROP
@@ -96,14 +96,6 @@ class Outcome:
     details: list[str] = field(default_factory=list)
 
 
-def _value(value):
-    """A frame cell as a number, ``None`` when undefined."""
-    if value is None or value is pd.NA:
-        return None
-    number = float(value)
-    return None if math.isnan(number) else number
-
-
 def not_noticed_detail(kind: str, normal: Mapping, variant: Mapping) -> str:
     """Why VITAL did not notice: each noticing metric from the normal response to the variant."""
     score, flag = NOTICING[kind]
@@ -133,7 +125,7 @@ def _strict(dataset) -> pd.DataFrame:
 def check_threshold(dataset, threshold: Threshold, variant: str = NORMAL) -> Outcome:
     frame = _strict(dataset)
     rows = frame[frame["condition"] == variant]
-    values = [_value(v) for v in rows[threshold.key]]
+    values = [as_number(v) for v in rows[threshold.key]]
     defined = [v for v in values if v is not None]
     undefined = [(i, c) for (i, c), v in zip(zip(rows["example_id"], rows["condition"]), values) if v is None]
     why = ""
@@ -153,7 +145,7 @@ def check_threshold(dataset, threshold: Threshold, variant: str = NORMAL) -> Out
 def _metrics_by_example(frame: pd.DataFrame, keys) -> dict[str, dict[str, dict]]:
     out: dict[str, dict[str, dict]] = {}
     for row in frame[["example_id", "condition", *keys]].to_dict(orient="records"):
-        out.setdefault(row["example_id"], {})[row["condition"]] = {k: _value(row[k]) for k in keys}
+        out.setdefault(row["example_id"], {})[row["condition"]] = {k: as_number(row[k]) for k in keys}
     return out
 
 

@@ -23,7 +23,7 @@ from vital_core.backends import Backend, get_backend
 from vital_core.inputs import parse_input_record
 from vital_core.markdown import escape_md
 from vital_core.metrics.catalog import METRICS
-from vital_core.metrics.display import format_value
+from vital_core.metrics.display import as_number, format_value
 from vital_core.metrics.undefined import why_undefined
 from vital_core.model import NORMAL, VITAL, ExampleResult, ResponseResult
 from vital_core.story import STORY_METRICS
@@ -54,17 +54,6 @@ def check_evidence(evidence: str) -> str:
     return evidence
 
 
-def _number(value: Any) -> float | None:
-    """A frame cell as a number, ``None`` when undefined (NaN / NA / None)."""
-    if value is None:
-        return None
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(number) else number
-
-
 def _jsonable(value: Any) -> Any:
     if isinstance(value, float) and math.isnan(value):
         return None
@@ -87,7 +76,7 @@ class ScoredResponse:
     @property
     def values(self) -> dict[str, float | None]:
         """The chosen metrics: a number (a flag as 1.0 / 0.0), ``None`` when undefined."""
-        return {key: _number(self.row.get(key)) for key in self.metrics}
+        return {key: as_number(self.row.get(key)) for key in self.metrics}
 
     @property
     def reasons(self) -> dict[str, str]:

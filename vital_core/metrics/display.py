@@ -1,4 +1,5 @@
-"""One metric value as text, the way the app's cards, the harnesses' explanations and ``check`` write it."""
+"""One metric value as text, the way the app's cards, the harnesses' explanations and ``check`` write it, and
+as a number (``None`` when undefined), the way ``check`` and the harnesses read a frame's cell."""
 from __future__ import annotations
 
 import math
@@ -6,6 +7,14 @@ import math
 import pandas as pd
 
 from vital_core.metrics.catalog import METRICS
+
+
+def as_number(value) -> float | None:
+    """A metric cell of a frame as a number (a flag as 1.0 / 0.0); ``None`` when undefined (None, NA, NaN)."""
+    if value is None or value is pd.NA:
+        return None
+    number = float(value)
+    return None if math.isnan(number) else number
 
 
 def format_value(key: str, value) -> str:
