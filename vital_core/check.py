@@ -26,11 +26,11 @@ from vital_core.errors import InputError
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.display import as_number, format_value
 from vital_core.metrics.undefined import why_undefined
-from vital_core.model import MISSING, NORMAL, WRONG
+from vital_core.model import NORMAL
 from vital_core.stats import NOTICE_DROP
 from vital_core.story import NOTICING, vital_notices
 
-KINDS = (WRONG, MISSING)       # the damaged variants the story has a "noticed" rule for
+KINDS = tuple(NOTICING)        # the damaged variants the story has a "noticed" rule for (wrong, missing)
 _TOLERANCE = 1e-12             # a mean of 0.8 computed as 0.7999... still meets --min 0.8
 
 
