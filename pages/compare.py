@@ -126,8 +126,8 @@ def inputs() -> None:
 
 
 def current_example() -> ExampleResult | None:
-    """The comparison on show (a demo's precomputed result or one scored here), None when there is none or
-    it has no normal response (``results`` says which)."""
+    """The comparison on show (a demo's precomputed result or one scored here), None when there is none
+    (``results`` says so, and says when it has no normal response)."""
     data = st.session_state.get(RESULT_KEY)
     return ExampleResult.from_dict(data) if data else None
 

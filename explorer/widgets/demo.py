@@ -90,7 +90,7 @@ def load_first_visit(prefix: str, text_keys: dict[str, str], result_key: str) ->
 
 
 def demo_picker(prefix: str, text_keys: dict[str, str], result_key: str, *, folded: bool = True) -> None:
-    """First visit: prefill from the URL's example (or the first demo); then offer a picker, in an expander
+    """First visit: prefill from the URL's example (or the landing demo); then offer a picker, in an expander
     of its own unless ``folded`` is False (the caller already draws it inside one)."""
     load_first_visit(prefix, text_keys, result_key)
     box = st.expander("Start from a demo example", expanded=False) if folded else st.container()
