@@ -201,3 +201,4 @@ def test_a_never_judged_normal_leaves_the_story_undefined_not_barely_moved():
         assert row["normal"] is None and row["reaction wrong"] == story.UNDEFINED
         assert row["note wrong"].startswith("normal response: not judged: no subclaim has a verdict")
     assert explain.why_flagged(example.variants["normal"], example.nuggets) == []   # no RLP note beside "undefined"
+    assert not any(r.startswith("FactScore precision") for r in explain.why_normal_scores_low(example))

@@ -91,7 +91,8 @@ def why_normal_scores_low(example: ExampleResult) -> list[str]:
     response = example.variants.get(NORMAL)
     if response is None or response.error or response.evidence_mode == EVIDENCE_NORMAL:
         return []
-    values = compute_response_metrics(response, example.nuggets)
+    # strict, as the story above it: a response none of whose claims was judged has no precision to explain
+    values = strict_values(compute_response_metrics(response, example.nuggets), response)
     source = EVIDENCE_WORDS.get(response.evidence_mode, "the evidence")
     if response.evidence_mode == EVIDENCE_NONE:
         if values.get("factscore_precision") is None or values["factscore_precision"] >= NORMAL_OK:
