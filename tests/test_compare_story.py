@@ -202,3 +202,13 @@ def test_a_never_judged_normal_leaves_the_story_undefined_not_barely_moved():
         assert row["note wrong"].startswith("normal response: not judged: no subclaim has a verdict")
     assert explain.why_flagged(example.variants["normal"], example.nuggets) == []   # no RLP note beside "undefined"
     assert not any(r.startswith("FactScore precision") for r in explain.why_normal_scores_low(example))
+
+
+def test_a_flag_that_stopped_says_it_moved_the_other_way():
+    example = _example()
+    example.variants["normal"].subclaims[0].verdict = N       # the normal's vital claim unsupported: RLP on
+    example.variants["wrong"].subclaims[0].verdict = S        # the wrong one's supported: RLP off
+    move = next(m for m in damage.headline(damage.metric_table(example, VARIANT_TABLE), "wrong").moves
+                if m.key == "rlp")
+    assert (move.before, move.after, move.word) == ("flagged", "not flagged", story.BARELY)
+    assert move.note == damage.WENT_BETTER

@@ -52,7 +52,8 @@ def note(key: str, reacted: str, normal, variant_response: ResponseResult, norma
         who = "normal response" if normal is None else "variant"
         return f"{who}: {why_undefined(key, side, nuggets)}"
     if reacted == BARELY and METRICS[key].kind == "flag" and normal == (not METRICS[key].higher_is_better):
-        return ALREADY_FLAGGED
+        # on for the normal response: still on, or switched off for the variant (the other way)
+        return ALREADY_FLAGGED if variant_value == normal else WENT_BETTER
     if reacted == BARELY and METRICS[key].kind == "score" and variant_value is not None and normal is not None \
             and worsening(METRICS[key], normal, variant_value) <= -NOTICE_DROP:
         return WENT_BETTER   # a large move the other way: "barely moved" alone would contradict the number
