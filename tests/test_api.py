@@ -84,3 +84,13 @@ def test_the_api_frame_under_each_convention(reference_dir: Path, tmp_path: Path
     pd.testing.assert_frame_equal(strict.loc[~blank, verdict_keys], paper.loc[~blank, verdict_keys])
     with pytest.raises(ValueError, match="unknown convention"):
         vital_core.table(dataset, "lenient")
+
+
+def test_an_unknown_convention_is_refused_before_anything_is_scored(monkeypatch):
+    from vital_core import api
+
+    def never(*args, **kwargs):
+        raise AssertionError("scored before the convention was checked")
+    monkeypatch.setattr(api, "score_examples", never)
+    with pytest.raises(ValueError, match="unknown convention 'papers'"):
+        vital_core.evaluate([{"query": "q", "responses": {"normal": "a"}}], conventions="papers")

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from vital_core.backends import Backend, get_backend
-from vital_core.conventions import STRICT
+from vital_core.conventions import STRICT, check_conventions
 from vital_core.dataset import Dataset, dataset_from_examples, load_dataset
 from vital_core.export import REASON_COLUMN, export_table
 from vital_core.inputs import InputRecord, parse_input_record
@@ -128,6 +128,7 @@ def evaluate(data: Iterable[dict] | pd.DataFrame, backend: str | Backend = "offl
     or ``paper`` (``conventions.per_record``). Bad input raises
     ``InputError`` / ``ValueError`` naming the record and field.
     """
+    check_conventions(conventions)   # before the scoring, which may take minutes and cost money
     return results_frame(score_examples(data, backend, concurrency=concurrency, **settings), conventions)
 
 
