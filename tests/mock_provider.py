@@ -353,7 +353,7 @@ class MockProvider:
             labelled = [(cid, text, self._importance(query, text)) for cid, text in claims]
             labelled.sort(key=lambda x: TIER_RANK[x[2]])
             items = [{"id": cid, "label": label, "text": text} for cid, text, label in labelled]
-            return {"ranking": self._spoil(items, fault, "label", "important")}
+            return {"ranking": self._spoil(items, fault, "label", "so-so")}
         if step == prompts.VERIFY:
             evidence = " ".join(_tag_bodies(user, "passage"))
             items = []

@@ -46,7 +46,8 @@ def test_get_backend_builds_it_and_info_hides_secrets(mock, tmp_path):
                     model="gpt-4o", cache_dir=tmp_path)
     assert isinstance(b, OpenAICompatBackend)
     info = b.info
-    assert info.to_dict() == {"name": "openai", "model": "gpt-4o", "prompt_version": prompts.PROMPT_SET_VERSION}
+    assert info.to_dict() == {"name": "openai", "model": "gpt-4o", "prompt_version": prompts.PROMPT_SET_VERSION,
+                              "method": {"claims_per_call": 15, "evidence_tokens": 3000}}
     assert "pw" not in info.description and "abc" not in info.description and "example.org:8443" in info.description
     assert public_host(None) == "api.openai.com"
 
@@ -147,11 +148,23 @@ def test_verify_reference_and_none_modes(mock, tmp_path):
 
 
 def test_verify_marks_ids_never_answered_as_not_judged(mock, tmp_path):
-    mock.inject("missing_ids", times=3, step=prompts.VERIFY)
+    mock.inject("missing_ids", times=2, step=prompts.VERIFY)
     verdicts = run(backend(mock, tmp_path).verify(QUERY, claims(3), Evidence("none")))
-    assert mock.count(prompts.VERIFY) == 3
-    assert [v.verdict for v in verdicts].count(NOT_JUDGED) == 1
-    assert "no valid verdict" in [v for v in verdicts if v.verdict == NOT_JUDGED][0].reason
+    # the reply leaves S3 out; one more call asks for S3 alone, and leaves it out again
+    assert mock.count(prompts.VERIFY) == 2
+    assert "[S3]" in mock.requests[1].body["messages"][1]["content"]
+    assert "[S1]" not in mock.requests[1].body["messages"][1]["content"]
+    lost = [v for v in verdicts if v.verdict == NOT_JUDGED]
+    assert len(lost) == 1 and "no valid verdict" in lost[0].reason
+    assert lost[0].warnings and "S3 got no valid verdict" in lost[0].warnings[0]
+    assert not verdicts[0].warnings
+
+
+def test_verify_asks_again_for_a_left_out_id_and_keeps_the_answer(mock, tmp_path):
+    mock.inject("missing_ids", times=1, step=prompts.VERIFY)
+    verdicts = run(backend(mock, tmp_path).verify(QUERY, claims(3), Evidence("none")))
+    assert mock.count(prompts.VERIFY) == 2
+    assert NOT_JUDGED not in [v.verdict for v in verdicts] and not any(v.warnings for v in verdicts)
 
 
 def test_nuggets_windows_of_ten_documents_capped_at_30(mock, tmp_path):

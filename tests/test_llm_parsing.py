@@ -1,6 +1,8 @@
 """Reply parsing, prompt definitions, retrieval and prices of the LLM backend (no network)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from vital_core.backends.openai import prompts
@@ -60,12 +62,12 @@ def test_ranking_from_plain_text_lines():
 
 def test_ranking_violations_are_all_reported():
     reply = ('{"ranking": [{"id": "S1", "label": "vital"}, {"id": "S1", "label": "okay"},'
-             ' {"id": "S9", "label": "okay"}, {"id": "S2", "label": "important"}]}')
+             ' {"id": "S9", "label": "okay"}, {"id": "S2", "label": "so-so"}]}')
     r = parse_ranking(reply, IDS)
     text = " | ".join(r.problems)
     assert "S1 appears more than once" in text
     assert "S9 is not one of the claim ids" in text
-    assert "'important'" in text
+    assert "'so-so'" in text
     assert "missing: S3" in text
     assert r.labels == {"S1": "vital"}          # what parsed is kept, first occurrence wins
 
@@ -95,9 +97,11 @@ def test_one_verdict_vocabulary_for_files_and_replies(word):
 
 
 def test_lenient_labels_never_raise_and_never_pass_a_non_answer():
-    # the release's true/false/null and "not judged" are file values, not a verifier's answer
-    for value in (True, None, "true", "false", "none", "not_judged", "maybe"):
+    # null and "not judged" are no verifier's answer; true/false are read as FActScore reads them
+    for value in (None, "none", "not_judged", "maybe"):
         assert normalise_verdict(value, lenient=True) is None
+    assert normalise_verdict("true", lenient=True) == normalise_verdict(True, lenient=True) == "supported"
+    assert normalise_verdict("False", lenient=True) == "not_enough_evidence"
     assert normalise_verdict(None) == "not_judged" and normalise_verdict("false") == "not_enough_evidence"
     with pytest.raises(InvalidLabelError, match="x.jsonl line 3"):
         normalise_verdict("maybe", where="x.jsonl line 3")
@@ -109,9 +113,10 @@ def test_lenient_labels_never_raise_and_never_pass_a_non_answer():
 def test_decomposition_maps_numbers_and_flags_foreign_ones():
     obj = {"sentences": [{"sentence": 1, "claims": ["A is B.", "A is B.", " C  is D. "]},
                          {"sentence": 7, "claims": ["X."]}]}
-    values, problems = parse_decomposition(obj, [1, 2])
-    assert values == {1: ["A is B.", "C is D."]}
-    assert problems and "sentence 7" in problems[0]
+    r = parse_decomposition(obj, [1, 2])
+    assert r.values == {1: ["A is B.", "C is D."]}
+    assert r.problems and "sentence 7" in r.problems[0]
+    assert r.missing == [2]                     # left out: asked for again, alone
 
 
 def test_assignments_labels_nuggets_and_perturbation():
@@ -198,3 +203,60 @@ def test_prices_known_prefixed_and_unknown_models(tmp_path):
     assert cost_usd("llama-3-8b", 1_000_000, 0, load_prices(str(f))) == pytest.approx(0.1)
     with pytest.raises(ValueError, match="llama"):
         load_prices({"llama": ["x"]})
+
+
+# ---------------------------------------------------------------- a small local model's words and shapes
+
+@pytest.mark.parametrize("word,label", [("Vital", "vital"), ("HIGH", "vital"), ("essential", "vital"),
+                                        ("medium", "okay"), ("OK", "okay"), ("low", "less-important"),
+                                        ("less important", "less-important"), ("Less_Important", "less-important"),
+                                        ("important", "vital")])
+def test_importance_synonyms_are_read(word, label):
+    r = parse_ranking(json.dumps({"ranking": [{"id": i, "label": word} for i in IDS]}), IDS)
+    assert r.problems == [] and set(r.labels.values()) == {label}
+    # "important" only roughly means vital: read, and noted for a warning on the response
+    assert bool(r.notes) == (word == "important")
+
+
+@pytest.mark.parametrize("word,verdict,rough", [("Entailed", "supported", False), ("true", "supported", False),
+                                                ("refuted", "contradicted", False),
+                                                ("Not Enough Evidence", "not_enough_evidence", False),
+                                                ("partially supported", "not_enough_evidence", True),
+                                                ("false", "not_enough_evidence", True)])
+def test_verdict_synonyms_are_read_and_rough_ones_noted(word, verdict, rough):
+    r = parse_verdicts({"verdicts": [{"id": "S1", "verdict": word, "reason": "r", "evidence": ""}]}, ["S1"])
+    assert r.values["S1"]["verdict"] == verdict and r.problems == []
+    assert [n.startswith("S1:") and repr(word) in n for n in r.notes] == ([True] if rough else [])
+
+
+def test_nugget_label_and_assignment_synonyms():
+    lab = parse_nugget_labels({"labels": [{"id": "N0", "importance": "High"}, {"id": "N1", "label": "OK"}]},
+                              ["N0", "N1"])
+    assert lab.values == {"N0": "vital", "N1": "okay"} and not lab.problems
+    a = parse_assignments({"assignments": [{"id": "N0", "assignment": "Partial Support"},
+                                           {"id": "N1", "assignment": "fully supported"}]}, ["N0", "N1"])
+    assert a.values == {"N0": "partial_support", "N1": "support"} and not a.problems
+
+
+def test_claims_as_objects_are_read_and_unreadable_ones_are_violations():
+    obj = {"sentences": [{"sentence": 1, "claims": [{"claim": "A is B."}, {"text": "C is D."},
+                                                    {"subclaim": "E is F."}]},
+                         {"sentence": 2, "claims": [{"weight": 3}]},
+                         {"sentence": 3, "claims": []}]}
+    r = parse_decomposition(obj, [1, 2, 3, 4])
+    assert r.values[1] == ["A is B.", "C is D.", "E is F."]
+    assert r.values[3] == []                 # the model said: no claim in sentence 3
+    assert any("sentence 2: claim 1" in p for p in r.problems)   # never an empty claim list in silence
+    assert r.missing == [4]
+
+
+def test_nuggets_as_objects_and_an_unreadable_nugget_raises():
+    assert parse_nugget_texts({"nuggets": [{"nugget": "A b."}, {"text": "C d."}, "E f."]}) == ["A b.", "C d.", "E f."]
+    assert parse_nugget_texts({"nuggets": []}) == []        # the model said there are none
+    with pytest.raises(ReplyParseError, match="nugget 2"):
+        parse_nugget_texts({"nuggets": ["A b.", {"weight": 1}]})
+
+
+def test_verdict_ids_left_out_are_missing_not_violations():
+    r = parse_verdicts({"verdicts": [{"id": "S1", "verdict": "supported", "reason": "", "evidence": ""}]}, IDS)
+    assert r.missing == ["S2", "S3"] and r.problems == []

@@ -99,22 +99,41 @@ def apply_ranking(subclaims: list[Subclaim], ranking) -> list[str]:
     return order
 
 
-def apply_verdicts(subclaims: list[Subclaim], verdicts) -> None:
+def apply_verdicts(subclaims: list[Subclaim], verdicts) -> list[str]:
+    """Write the verdicts onto the subclaims; return the warnings they carry (what a reply lost)."""
+    out: list[str] = []
     for s, v in zip(subclaims, verdicts):
         s.verdict, s.reason, s.evidence = v.verdict, v.reason, v.evidence
+        out += getattr(v, "warnings", None) or []
+    return out
 
 
-async def rank_reference_claims(backend: Backend, query: str, reference: str) -> list[Subclaim]:
+def step_warnings(sentences) -> list[str]:
+    """The warnings a decomposition carries, sentence by sentence."""
+    return [w for s in sentences for w in (getattr(s, "warnings", None) or [])]
+
+
+@dataclasses.dataclass
+class ReferenceClaims:
+    """The reference answer's claims, ranked, and what its decomposition and ranking lost."""
+    claims: list[Subclaim]
+    warnings: list[str] = dataclasses.field(default_factory=list)
+
+
+async def rank_reference_claims(backend: Backend, query: str, reference: str) -> ReferenceClaims:
     """The reference answer's claims, decomposed and ranked once per example (R1..Rn)."""
-    ref_claims = subclaims_from_sentences(await backend.decompose(query, reference), prefix="R")
-    if ref_claims:
-        apply_ranking(ref_claims, await backend.rank(query, ref_claims))
-    return ref_claims
+    sentences = await backend.decompose(query, reference)
+    ref = ReferenceClaims(subclaims_from_sentences(sentences, prefix="R"), step_warnings(sentences))
+    if ref.claims:
+        ranking = await backend.rank(query, ref.claims)
+        apply_ranking(ref.claims, ranking)
+        ref.warnings += ranking.warnings
+    return ref
 
 
 async def score_response(backend: Backend, query: str, variant: str, text: str,
                          evidence: Evidence, on_step: StepCallback = _noop,
-                         reference_claims: Awaitable[list[Subclaim]] | None = None) -> ResponseResult:
+                         reference_claims: Awaitable[ReferenceClaims] | None = None) -> ResponseResult:
     """One variant through the steps. ``reference_claims`` (shared by the variants of an
     example) are checked against this response for factual-correctness recall."""
     result = ResponseResult(variant=variant, text=text, evidence_mode=evidence.mode)
@@ -122,7 +141,8 @@ async def score_response(backend: Backend, query: str, variant: str, text: str,
         await _decompose_and_rank(backend, query, result, on_step)
         if result.subclaims:
             on_step(f"{variant}: verifying against {_mode_words(evidence)}")
-            apply_verdicts(result.subclaims, await backend.verify(query, result.subclaims, for_backend(evidence)))
+            result.warnings += apply_verdicts(result.subclaims,
+                                              await backend.verify(query, result.subclaims, for_backend(evidence)))
             if evidence.mode == EVIDENCE_DOCUMENTS and evidence.reference and evidence.reference.strip():
                 # Documents decide the verdicts; factual correctness needs the same claims
                 # checked against the reference answer too.
@@ -130,12 +150,17 @@ async def score_response(backend: Backend, query: str, variant: str, text: str,
                 against_reference = Evidence(mode=EVIDENCE_REFERENCE, reference=evidence.reference)
                 checks = await backend.verify(query, result.subclaims, against_reference)
                 result.fc_verdicts = {s.id: v.verdict for s, v in zip(result.subclaims, checks)}
+                result.warnings += [f"check against the reference answer: {w}"
+                                    for v in checks for w in (getattr(v, "warnings", None) or [])]
         if reference_claims is not None:
             on_step(f"{variant}: checking the reference's claims against the response")
-            ref_claims = [dataclasses.replace(c) for c in await reference_claims]
+            ref = await reference_claims
+            result.warnings += [f"reference answer: {w}" for w in ref.warnings]
+            ref_claims = [dataclasses.replace(c) for c in ref.claims]
             if ref_claims:
                 as_evidence = Evidence(mode=EVIDENCE_REFERENCE, reference=text)
-                apply_verdicts(ref_claims, await backend.verify(query, ref_claims, as_evidence))
+                result.warnings += [f"reference claims checked against this response: {w}" for w in
+                                    apply_verdicts(ref_claims, await backend.verify(query, ref_claims, as_evidence))]
             result.reference_claims = ref_claims
     except Exception as exc:  # one variant's failure must not sink the example
         result.error = f"{type(exc).__name__}: {exc}"
@@ -144,7 +169,9 @@ async def score_response(backend: Backend, query: str, variant: str, text: str,
 
 async def _decompose_and_rank(backend: Backend, query: str, result: ResponseResult, on_step: StepCallback) -> None:
     on_step(f"{result.variant}: decomposing into subclaims")
-    result.subclaims = subclaims_from_sentences(await backend.decompose(query, result.text))
+    sentences = await backend.decompose(query, result.text)
+    result.subclaims = subclaims_from_sentences(sentences)
+    result.warnings.extend(step_warnings(sentences))
     if result.subclaims:
         on_step(f"{result.variant}: ranking {len(result.subclaims)} subclaims by importance")
         ranking = await backend.rank(query, result.subclaims)
@@ -169,12 +196,13 @@ async def score_taken_as_correct(backend: Backend, query: str, text: str,
     return result
 
 
-async def _claims_of_normal(normal: Awaitable[ResponseResult]) -> list[Subclaim]:
+async def _claims_of_normal(normal: Awaitable[ResponseResult]) -> ReferenceClaims:
     """The normal response's claims as the reference claims (R1..Rn) the other variants are checked for."""
     result = await asyncio.shield(normal)   # a variant giving up on it must not cancel the normal's scoring
     if result.error:
         raise RuntimeError(f"the normal response, which this variant is checked against, failed: {result.error}")
-    return [dataclasses.replace(c, verdict=NOT_JUDGED, reason="", evidence="") for c in result.reference_claims]
+    return ReferenceClaims([dataclasses.replace(c, verdict=NOT_JUDGED, reason="", evidence="")
+                            for c in result.reference_claims])
 
 
 def too_long(text: str, max_words: int | None) -> str | None:

@@ -19,9 +19,13 @@ from vital_core.model import Document, Nugget, Subclaim
 
 @dataclass
 class DecomposedSentence:
-    """A source sentence and the atomic, self-contained claims drawn from it."""
+    """A source sentence and the atomic, self-contained claims drawn from it.
+
+    ``warnings``: what was lost about this sentence (left out by the model, claims it gave in a shape
+    that could not be read); the pipeline copies them onto the response."""
     text: str
     claims: list[str]
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -40,6 +44,7 @@ class Verdict:
     verdict: str          # supported / contradicted / not_enough_evidence
     reason: str = ""
     evidence: str = ""    # quoted evidence span
+    warnings: list[str] = field(default_factory=list)   # no verdict given, a label read only roughly, ...
 
 
 @dataclass
@@ -62,9 +67,13 @@ class BackendInfo:
     model: str = ""
     prompt_version: str = ""
     description: str = ""     # one line for the app's banner
+    # Settings that change the numbers and are not in the model name, e.g. claims_per_call (recorded
+    # in results so a reader compares like with like; empty for backends with none).
+    method: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "model": self.model, "prompt_version": self.prompt_version}
+        out = {"name": self.name, "model": self.model, "prompt_version": self.prompt_version}
+        return {**out, "method": dict(self.method)} if self.method else out
 
 
 class Backend(ABC):

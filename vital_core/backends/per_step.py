@@ -73,7 +73,7 @@ class PerStepBackend(Backend):
                                                                               for b in self.steps.values()]),
                            description=f"{base.description}; " + "; ".join(
                                f"{step}: {b.info.description or b.info.name}" for step, b in self.steps.items()),
-                           steps=steps)
+                           steps=steps, method=self._for("verify").info.method)
 
     def usage_summary(self) -> dict | None:
         """The LLM usage of every endpoint involved, added up (None when none is an endpoint)."""

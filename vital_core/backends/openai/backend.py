@@ -12,8 +12,16 @@ sentence and one per subclaim):
   that breaks the rules is sent back with the problems stated, up to
   ``validation_attempts`` times; after that whatever parsed is kept and the
   rest is marked ``unlabelled`` with a warning - never silently less-important;
-- verify: windows of at most ``verify_window`` subclaims, run concurrently;
-  evidence passages retrieved per window within ``evidence_token_budget``;
+- decompose, verify: a sentence or claim id the reply leaves out is asked for
+  again, alone, in one more call; still missing, the response carries a
+  warning naming it (a decomposition that loses every sentence fails);
+- verify: windows of at most ``verify_window`` subclaims (``--claims-per-call``;
+  1 = FActScore's one fact per call), run concurrently; evidence passages
+  retrieved per window within ``evidence_token_budget`` (``--evidence-tokens``).
+  When the client knows the model's context window, a window whose prompt and
+  reply would not fit is split into fewer claims per call, then given fewer
+  evidence tokens; when one claim with the least evidence still does not fit,
+  the step fails with a sentence naming the options to change;
 - nuggets: created once per query from windows of ``nugget_doc_window``
   documents (at most ``max_nuggets``), labelled vital/okay in one call;
   assigned per response in windows of ``assign_window`` nuggets;
@@ -45,6 +53,24 @@ from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, E
 
 class LLMValidationError(ValueError):
     """The model kept breaking a step's rules after every follow-up."""
+
+
+class ContextWindowError(ValueError):
+    """Even the smallest verification call cannot fit the model's context window."""
+
+
+# The paper's setting (VITAL: gpt-4o for every step) and FActScore's one fact per verification call,
+# stated with what a run used (docs/openai-backend.md, ``report``'s header).
+PAPER_MODEL = "gpt-4o"
+FACTSCORE_CLAIMS_PER_CALL = 1
+MAX_CLAIMS_PER_CALL = 15
+# Tokens a verification reply needs: a few for the JSON, about this many per claim (id, verdict, one
+# sentence of reason, a quote of up to about 40 words).
+REPLY_TOKENS_BASE, REPLY_TOKENS_PER_CLAIM = 60, 110
+# The least evidence a call is given before the window is declared too small (a passage cut short).
+MIN_EVIDENCE_TOKENS = 80
+# Token counts are estimated (characters / 4); keep this share of the window free for the error.
+WINDOW_SAFETY = 0.9
 
 
 def _windows(items: list, size: int) -> list[list]:
@@ -83,7 +109,7 @@ class OpenAICompatBackend(Backend):
             structured_output=structured_output, prices=prices)
         self.client = LLMClient(self.settings)
         self.decompose_window = max(1, decompose_window)
-        self.verify_window = max(1, min(15, verify_window))
+        self.verify_window = max(1, min(MAX_CLAIMS_PER_CALL, verify_window))
         self.evidence_token_budget = evidence_token_budget
         self.context_token_budget = context_token_budget
         self.nugget_doc_window = max(1, nugget_doc_window)
@@ -100,7 +126,9 @@ class OpenAICompatBackend(Backend):
         return BackendInfo(name="openai", model=self.settings.model,
                            prompt_version=prompts.PROMPT_SET_VERSION,
                            description=f"OpenAI-compatible endpoint {public_host(self.settings.base_url)}, "
-                                       f"model {self.settings.model}")
+                                       f"model {self.settings.model}",
+                           method={"claims_per_call": self.verify_window,
+                                   "evidence_tokens": self.evidence_token_budget})
 
     def usage_summary(self) -> dict:
         """Calls, cache hits, requests, retries, failures, tokens and cost so far."""
@@ -146,6 +174,13 @@ class OpenAICompatBackend(Backend):
             return []
         numbered = list(enumerate(sentences, start=1))
         whole = estimate_tokens(response) <= self.context_token_budget
+        notes: dict[int, list[str]] = {}
+
+        async def ask(part: list[tuple[int, str]], context: str, attempts: int) -> tuple[list[ParsedItems], Any]:
+            numbers = [n for n, _ in part]
+            user = prompts.render_decompose(query, context, part)
+            return await self._ask(prompts.DECOMPOSE_PROMPT, user,
+                                   lambda reply: parse_decomposition(extract_json(reply), numbers), attempts)
 
         async def window(part: list[tuple[int, str]]) -> dict[int, list[str]]:
             if whole:
@@ -153,26 +188,34 @@ class OpenAICompatBackend(Backend):
             else:  # a long response: the window and the few sentences before it
                 first = part[0][0]
                 context = " ".join(s for n, s in numbered[max(0, first - 4):part[-1][0]])
-            user = prompts.render_decompose(query, context, part)
-            numbers = [n for n, _ in part]
-
-            def parse(reply: str) -> ParsedItems:
-                values, problems = parse_decomposition(extract_json(reply), numbers)
-                return ParsedItems(values=values, problems=problems)
-
-            tried, good = await self._ask(prompts.DECOMPOSE_PROMPT, user, parse, self.validation_attempts)
-            if good is not None:
-                return good.values
-            merged: dict[int, list[str]] = {}
-            for value in tried:  # keep what the attempts parsed, numbers outside the window dropped
-                merged.update(value.values)
-            return merged
+            tried, good = await ask(part, context, self.validation_attempts)
+            claims: dict[int, list[str]] = {}
+            for value in ([good] if good is not None else tried):  # what the attempts parsed
+                claims.update(value.values)
+            if good is None:
+                notes.setdefault(part[0][0], []).append(
+                    f"decomposition: the model broke the rules in all {len(tried)} attempts "
+                    f"({'; '.join(tried[-1].problems)}); kept the claims that parsed")
+            left_out = [(n, s) for n, s in part if n not in claims]
+            if left_out:   # one more call for the sentences the reply left out, alone
+                again, _ = await ask(left_out, context, 1)
+                claims.update({n: c for n, c in again[-1].values.items() if n not in claims})
+            return claims
 
         results = await asyncio.gather(*(window(part) for part in _windows(numbered, self.decompose_window)))
         claims: dict[int, list[str]] = {}
         for r in results:
             claims.update(r)
-        return [DecomposedSentence(text=s, claims=claims.get(n, [])) for n, s in numbered]
+        lost = [n for n, _ in numbered if n not in claims]
+        if len(lost) == len(numbered):
+            raise LLMValidationError(f"decomposition: the model's replies left out every sentence of the "
+                                     f"response ({len(numbered)}), also when asked for them again")
+        for n in lost:
+            notes.setdefault(n, []).append(
+                f"decomposition: sentence {n} ({_snippet(numbered[n - 1][1])}) was left out by the model, also "
+                "when asked for it alone; its claims are not scored")
+        return [DecomposedSentence(text=s, claims=claims.get(n, []), warnings=notes.get(n, []))
+                for n, s in numbered]
 
     # ------------------------------------------------------------ 2. rank and label
     async def rank(self, query: str, subclaims: list[Subclaim]) -> Ranking:
@@ -183,7 +226,8 @@ class OpenAICompatBackend(Backend):
         tried, good = await self._ask(prompts.RANK_PROMPT, user, lambda reply: parse_ranking(reply, ids),
                                       self.validation_attempts)
         if good is not None:
-            return Ranking(labels=dict(good.labels), order=self._tier_order(good, ids))
+            return Ranking(labels=dict(good.labels), order=self._tier_order(good, ids),
+                           warnings=[f"ranking: {note}" for note in good.notes])
         best: ParsedRanking = max(reversed(tried), key=lambda r: len(r.labels))
         unlabelled = [i for i in ids if i not in best.labels]
         labels = {i: best.labels.get(i, UNLABELLED) for i in ids}
@@ -192,7 +236,7 @@ class OpenAICompatBackend(Backend):
                    f"({'; '.join(tried[-1].problems)}); kept the labels that parsed"
                    + (f" and marked {len(unlabelled)} subclaim(s) unlabelled: {', '.join(unlabelled)}"
                       if unlabelled else ""))
-        return Ranking(labels=labels, order=order, warnings=[warning])
+        return Ranking(labels=labels, order=order, warnings=[warning] + [f"ranking: {n}" for n in best.notes])
 
     @staticmethod
     def _tier_order(parsed: ParsedRanking, ids: list[str]) -> list[str]:
@@ -200,6 +244,49 @@ class OpenAICompatBackend(Backend):
         return order_by_tier([i for i in parsed.order if i in parsed.labels], parsed.labels)
 
     # ------------------------------------------------------------ 3. verify
+    def _context_window(self) -> int | None:
+        """The model's context window in tokens, when the client knows it (given or learnt)."""
+        window = getattr(self.client, "context_window", None)
+        return window if isinstance(window, int) and not isinstance(window, bool) and window > 0 else None
+
+    def _reply_tokens(self, claims: int) -> int:
+        return min(self.settings.max_tokens, REPLY_TOKENS_BASE + REPLY_TOKENS_PER_CLAIM * claims)
+
+    def _evidence_room(self, query: str, part: list[Subclaim], mode: str) -> int | None:
+        """Evidence tokens one call for ``part`` may carry: the budget, less what the context window
+        cannot hold (None: no window known, the budget as set)."""
+        window = self._context_window()
+        if window is None:
+            return None
+        fixed = (estimate_tokens(prompts.VERIFY_PROMPT.system())
+                 + estimate_tokens(prompts.render_verify(query, [(s.id, s.text) for s in part], mode, [])))
+        return int(window * WINDOW_SAFETY) - fixed - self._reply_tokens(len(part))
+
+    def _plan_verify(self, query: str, subclaims: list[Subclaim], mode: str,
+                     has_passages: bool) -> list[tuple[list[Subclaim], int]]:
+        """Calls of at most ``verify_window`` claims, each with its evidence budget; a call that does not
+        fit the context window is halved (fewer claims per call), and its evidence cut down to what fits."""
+        plan: list[tuple[list[Subclaim], int]] = []
+        todo = _windows(subclaims, self.verify_window)
+        while todo:
+            part = todo.pop(0)
+            room = self._evidence_room(query, part, mode)
+            if room is None:
+                plan.append((part, self.evidence_token_budget))
+                continue
+            need = MIN_EVIDENCE_TOKENS if has_passages else 0
+            if room >= need:
+                plan.append((part, max(need, min(self.evidence_token_budget, room))))
+            elif len(part) > 1:
+                half = math.ceil(len(part) / 2)
+                todo[:0] = [part[:half], part[half:]]
+            else:
+                raise ContextWindowError(
+                    f"one claim with {need} evidence tokens and a {self._reply_tokens(1)}-token reply does "
+                    f"not fit the model's context window of {self._context_window()} tokens: lower --max-tokens, "
+                    "raise --context-window if the model allows more, or use a model with a larger window")
+        return plan
+
     async def verify(self, query: str, subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:
         if not subclaims:
             return []
@@ -209,25 +296,42 @@ class OpenAICompatBackend(Backend):
         if mode != EVIDENCE_NONE and not passages:
             mode = EVIDENCE_NONE  # documents given but all empty: nothing to check against
 
-        async def window(part: list[Subclaim]) -> dict[str, Verdict]:
+        async def ask(part: list[Subclaim], budget: int, attempts: int) -> tuple[list[ParsedItems], Any]:
             ids = [s.id for s in part]
             chosen = select_passages(passages, " ".join([query] + [s.text for s in part]),
-                                     self.evidence_token_budget, index) if passages else []
+                                     budget, index) if passages else []
             user = prompts.render_verify(query, [(s.id, s.text) for s in part], mode, chosen)
-            tried, good = await self._ask(prompts.VERIFY_PROMPT, user,
-                                          lambda reply: parse_verdicts(extract_json(reply), ids),
-                                          self.validation_attempts)
-            merged: dict[str, dict] = {}
+            return await self._ask(prompts.VERIFY_PROMPT, user,
+                                   lambda reply: parse_verdicts(extract_json(reply), ids), attempts)
+
+        async def window(part: list[Subclaim], budget: int) -> dict[str, Verdict]:
+            tried, good = await ask(part, budget, self.validation_attempts)
+            got: dict[str, dict] = {}
+            notes: list[str] = []
             for value in ([good] if good is not None else tried):
-                merged.update(value.values)
+                got.update(value.values)
+                notes += value.notes
+            asked = len(tried)
+            left_out = [s for s in part if s.id not in got]
+            if left_out:   # one more call for the claims the replies left out, alone
+                again, _ = await ask(left_out, budget, 1)
+                got.update({k: v for k, v in again[-1].values.items() if k not in got})
+                notes += again[-1].notes
+                asked += 1
             out = {}
-            for cid in ids:
-                v = merged.get(cid)
-                out[cid] = (Verdict(v["verdict"], v["reason"], v["evidence"]) if v else
-                            Verdict(NOT_JUDGED, f"no valid verdict from the model after {len(tried)} attempts"))
+            for s in part:
+                v = got.get(s.id)
+                mine = [f"verification: {n}" for n in notes if n.startswith(f"{s.id}:")]
+                if v:
+                    out[s.id] = Verdict(v["verdict"], v["reason"], v["evidence"], warnings=mine)
+                else:
+                    out[s.id] = Verdict(NOT_JUDGED, f"no valid verdict from the model after {asked} attempts",
+                                        warnings=mine + [f"verification: {s.id} got no valid verdict from the "
+                                                         f"model in {asked} attempts; it counts as not judged"])
             return out
 
-        results = await asyncio.gather(*(window(part) for part in _windows(subclaims, self.verify_window)))
+        plan = self._plan_verify(query, subclaims, mode, bool(passages))
+        results = await asyncio.gather(*(window(part, budget) for part, budget in plan))
         merged: dict[str, Verdict] = {}
         for r in results:
             merged.update(r)
@@ -297,6 +401,12 @@ class OpenAICompatBackend(Backend):
         return good.values["text"]
 
 
+def _snippet(text: str, words: int = 8) -> str:
+    """The start of a sentence, quoted, to name it in a warning."""
+    parts = text.split()
+    return '"' + " ".join(parts[:words]) + (' ..."' if len(parts) > words else '"')
+
+
 def _merge_passages(passages):
     """Consecutive passages of one document shown as one document block."""
     from vital_core.backends.openai.retrieval import Passage
@@ -310,4 +420,5 @@ def _merge_passages(passages):
     return merged
 
 
-__all__ = ["OpenAICompatBackend", "LLMCallError", "LLMValidationError", "public_host"]
+__all__ = ["OpenAICompatBackend", "LLMCallError", "LLMValidationError", "ContextWindowError", "public_host",
+           "PAPER_MODEL", "FACTSCORE_CLAIMS_PER_CALL"]

@@ -3,8 +3,17 @@
 ``extract_json`` finds the JSON object in a reply even when the model wrapped
 it in prose or a code fence, or left a trailing comma. The ``parse_*``
 functions turn a reply into the step's values *and a list of violations*
-(missing, duplicated or unknown ids, labels outside the allowed set): the
-backend states those violations back to the model and asks again.
+(duplicated or unknown ids, labels outside the allowed set, items it cannot
+read): the backend states those violations back to the model and asks again.
+Ids or sentences simply left out are listed apart (``missing``): the backend
+asks for those alone in one more call. Labels are read through the one table of
+spellings per vocabulary in ``vital_core.model``; a word that only roughly means
+a label (``APPROXIMATE_SPELLINGS``) is read and noted (``notes``), and the
+backend turns each note into a warning on the response.
+
+Claims and nuggets may come as strings or as objects holding the text under
+one of ``CLAIM_KEYS`` / ``NUGGET_KEYS``; any other shape is a violation, never
+an empty text.
 
 A reply with no readable JSON at all raises ``ReplyParseError``; the client
 counts that as a retryable failure.
@@ -16,8 +25,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from vital_core.model import (ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, NUGGET_IMPORTANCE, normalise_assignment,
-                              normalise_importance, normalise_nugget_importance, normalise_verdict)
+from vital_core.model import (ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, NUGGET_IMPORTANCE, is_approximate,
+                              normalise_assignment, normalise_importance, normalise_nugget_importance,
+                              normalise_verdict)
+
+# The keys under which a reply may hold the text of a claim or of a nugget given as an object.
+CLAIM_KEYS = ("claim", "text", "subclaim", "statement", "fact")
+NUGGET_KEYS = ("nugget", "text", "claim", "fact", "statement")
 
 
 class ReplyParseError(ValueError):
@@ -101,11 +115,12 @@ def _clean_id(value: Any) -> str:
 
 
 def _each_id_once(entries: Iterable[tuple[str, Any]], ids: list[str], problems: list[str], noun: str,
-                  known_as: str) -> Iterator[tuple[str, Any]]:
+                  known_as: str, missing_out: list[str] | None = None) -> Iterator[tuple[str, Any]]:
     """The (id, value) entries whose id is one of ``ids``, first occurrence only.
 
-    An unknown or repeated id, and (once the entries are exhausted) the ids never
-    given, are added to ``problems`` in the words of the follow-up to the model.
+    An unknown or repeated id is added to ``problems`` in the words of the follow-up to
+    the model. The ids never given go to ``missing_out`` when given (asked for again on
+    their own), else into ``problems`` too.
     """
     known, seen = set(ids), set()
     for cid, value in entries:
@@ -118,43 +133,83 @@ def _each_id_once(entries: Iterable[tuple[str, Any]], ids: list[str], problems: 
         seen.add(cid)
         yield cid, value
     missing = [i for i in ids if i not in seen]
-    if missing:
+    if missing and missing_out is not None:
+        missing_out.extend(missing)
+    elif missing:
         problems.append(f"these {noun}s are missing: {', '.join(missing)}")
+
+
+def item_text(item: Any, keys: tuple[str, ...]) -> str | None:
+    """The text of a claim or nugget given as a string or as an object holding it under one of ``keys``;
+    None when it holds none (the caller says so: an unreadable item is never an empty one)."""
+    if isinstance(item, dict):
+        item = next((item[k] for k in keys if isinstance(item.get(k), str)), None)
+    if isinstance(item, (str, int, float)) and not isinstance(item, bool):
+        return " ".join(str(item).split())
+    return None
+
+
+def _shape(item: Any) -> str:
+    if isinstance(item, dict):
+        return f"an object with {', '.join(repr(k) for k in list(item)[:4]) or 'no keys'}"
+    return "null" if item is None else type(item).__name__
+
+
+def approximate_note(cid: str, kind: str, raw: Any, reading: str) -> str | None:
+    """The warning for a label read only roughly (``model.APPROXIMATE_SPELLINGS``), else None."""
+    if not is_approximate(kind, raw):
+        return None
+    return f"{cid}: the model's {kind} {raw!r} was read as {reading!r}"
 
 
 # ---------------------------------------------------------------- decompose
 
-def parse_decomposition(obj: Any, numbers: list[int]) -> tuple[dict[int, list[str]], list[str]]:
-    """Sentence number -> claims, and violations (numbers outside ``numbers``)."""
+@dataclass
+class ParsedItems:
+    """id -> value dict (first valid occurrence wins), the reply's violations, the ids it left out
+    and the approximate readings it needed."""
+    values: dict[Any, Any] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    missing: list[Any] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def parse_decomposition(obj: Any, numbers: list[int]) -> ParsedItems:
+    """Sentence number -> claims; violations (numbers outside ``numbers``, unreadable claims); the numbers
+    left out. A sentence given with ``"claims": []`` is the model saying it states no fact."""
     items = _list_under(obj, "sentences")
     allowed = set(numbers)
-    out: dict[int, list[str]] = {}
-    problems: list[str] = []
+    out = ParsedItems()
     for item in items:
         if not isinstance(item, dict):
             raise ReplyParseError("each sentence entry must be an object with 'sentence' and 'claims'")
-        raw = item.get("sentence", item.get("index", item.get("id")))
+        raw = next((item[k] for k in ("sentence", "index", "id", "number") if k in item), None)
         try:
             number = int(str(raw).strip().strip("[]"))
         except (TypeError, ValueError):
-            problems.append(f"sentence number {raw!r} is not one of the numbered sentences")
+            out.problems.append(f"sentence number {raw!r} is not one of the numbered sentences")
             continue
         if number not in allowed:
-            problems.append(f"sentence {number} was not one of the numbered sentences "
-                            f"({', '.join(map(str, numbers))})")
+            out.problems.append(f"sentence {number} was not one of the numbered sentences "
+                                f"({', '.join(map(str, numbers))})")
             continue
-        claims = item.get("claims") or []
-        if isinstance(claims, str):
+        claims = next((item[k] for k in ("claims", "subclaims", "facts") if k in item), None)
+        if claims is None:
+            continue                      # no claims given for it: left out, asked for again
+        if isinstance(claims, (str, dict)):
             claims = [claims]
-        texts = []
-        for c in claims:
-            text = c.get("text") if isinstance(c, dict) else c
-            text = " ".join(str(text or "").split())
-            if text and text not in texts:
+        if not isinstance(claims, list):
+            out.problems.append(f"sentence {number}: 'claims' is {_shape(claims)}; give a list of strings")
+            continue
+        texts = out.values.setdefault(number, [])
+        for k, c in enumerate(claims, start=1):
+            text = item_text(c, CLAIM_KEYS)
+            if text is None:
+                out.problems.append(f"sentence {number}: claim {k} is {_shape(c)}; give each claim as a string")
+            elif text and text not in texts:
                 texts.append(text)
-        out.setdefault(number, [])
-        out[number].extend(t for t in texts if t not in out[number])
-    return out, problems
+    out.missing = [n for n in numbers if n not in out.values]
+    return out
 
 
 # ---------------------------------------------------------------- rank
@@ -170,6 +225,7 @@ class ParsedRanking:
     labels: dict[str, str] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def ranking_entries(reply: str) -> list[tuple[str, Any]]:
@@ -180,7 +236,8 @@ def ranking_entries(reply: str) -> list[tuple[str, Any]]:
         entries = []
         for item in items:
             if isinstance(item, dict):
-                entries.append((_clean_id(item.get("id", "")), item.get("label", item.get("importance"))))
+                entries.append((_clean_id(item.get("id", "")),
+                                    next((item[k] for k in ("label", "importance", "tier") if k in item), None)))
             elif isinstance(item, (list, tuple)) and len(item) == 2:
                 entries.append((_clean_id(item[0]), item[1]))
         if entries:
@@ -208,20 +265,21 @@ def parse_ranking(reply: str, ids: list[str]) -> ParsedRanking:
             continue
         out.labels[cid] = label
         out.order.append(cid)
+        note = approximate_note(cid, "importance", raw_label, label)
+        if note:
+            out.notes.append(note)
     return out
 
 
 # ---------------------------------------------------------------- verify / assign / label
 
-@dataclass
-class ParsedItems:
-    """id -> value dict (first valid occurrence wins) and the reply's violations."""
-    values: dict[str, Any] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+def _parse_labelled_items(obj: Any, ids: list[str], list_keys: tuple[str, ...], value_keys: tuple[str, ...],
+                          kind: str, normalise, allowed: tuple[str, ...], extra=None,
+                          ask_missing_apart: bool = False) -> ParsedItems:
+    """``value_keys[0]`` is the name the prompt asks for; the others are read too. With
+    ``ask_missing_apart`` the ids left out go to ``missing`` rather than ``problems``."""
+    value_key = value_keys[0]
 
-
-def _parse_labelled_items(obj: Any, ids: list[str], list_keys: tuple[str, ...], value_key: str,
-                          normalise, allowed: tuple[str, ...], extra=None) -> ParsedItems:
     def entries():
         for item in _list_under(obj, *list_keys):
             if not isinstance(item, dict):
@@ -229,13 +287,18 @@ def _parse_labelled_items(obj: Any, ids: list[str], list_keys: tuple[str, ...], 
             yield _clean_id(item.get("id", "")), item
 
     out = ParsedItems()
-    for cid, item in _each_id_once(entries(), ids, out.problems, "id", "given ids"):
-        value = normalise(item.get(value_key))
+    for cid, item in _each_id_once(entries(), ids, out.problems, "id", "given ids",
+                                   out.missing if ask_missing_apart else None):
+        raw = next((item[k] for k in value_keys if k in item), None)
+        value = normalise(raw)
         if value is None:
-            out.problems.append(f"{cid} has {value_key} {item.get(value_key)!r}; use only "
+            out.problems.append(f"{cid} has {value_key} {raw!r}; use only "
                                 f"{', '.join(repr(x) for x in allowed)}")
             continue
         out.values[cid] = extra(value, item) if extra else value
+        note = approximate_note(cid, kind, raw, value)
+        if note:
+            out.notes.append(note)
     return out
 
 
@@ -245,30 +308,34 @@ def _lenient(normalise):
 
 
 def parse_verdicts(obj: Any, ids: list[str]) -> ParsedItems:
-    """id -> {"verdict", "reason", "evidence"}."""
+    """id -> {"verdict", "reason", "evidence"}; ids left out are in ``missing`` (asked for apart)."""
     def extra(verdict, item):
         return {"verdict": verdict, "reason": " ".join(str(item.get("reason") or "").split()),
                 "evidence": str(item.get("evidence") or item.get("quote") or "").strip()}
-    return _parse_labelled_items(obj, ids, ("verdicts", "claims", "results"), "verdict",
-                                 _lenient(normalise_verdict), JUDGED_VERDICTS, extra)
+    return _parse_labelled_items(obj, ids, ("verdicts", "claims", "results"), ("verdict", "label", "judgment"),
+                                 "verdict", _lenient(normalise_verdict), JUDGED_VERDICTS, extra,
+                                 ask_missing_apart=True)
 
 
 def parse_assignments(obj: Any, ids: list[str]) -> ParsedItems:
-    return _parse_labelled_items(obj, ids, ("assignments", "nuggets", "results"), "assignment",
+    return _parse_labelled_items(obj, ids, ("assignments", "nuggets", "results"),
+                                 ("assignment", "support", "label"), "nugget assignment",
                                  _lenient(normalise_assignment), ASSIGNMENTS)
 
 
 def parse_nugget_labels(obj: Any, ids: list[str]) -> ParsedItems:
-    return _parse_labelled_items(obj, ids, ("labels", "nuggets"), "importance",
+    return _parse_labelled_items(obj, ids, ("labels", "nuggets"), ("importance", "label"), "nugget importance",
                                  _lenient(normalise_nugget_importance), NUGGET_IMPORTANCE)
 
 
 def parse_nugget_texts(obj: Any) -> list[str]:
-    """Nugget texts in order, de-duplicated (case-insensitive)."""
+    """Nugget texts in order, de-duplicated (case-insensitive). ``{"nuggets": []}`` is the model saying
+    the documents hold none; a nugget in a shape with no text raises ``ReplyParseError``."""
     out, seen = [], set()
-    for item in _list_under(obj, "nuggets"):
-        text = item.get("text") if isinstance(item, dict) else item
-        text = " ".join(str(text or "").split())
+    for k, item in enumerate(_list_under(obj, "nuggets"), start=1):
+        text = item_text(item, NUGGET_KEYS)
+        if text is None:
+            raise ReplyParseError(f"nugget {k} is {_shape(item)}; expected a string or an object with 'text'")
         if text and text.lower() not in seen:
             seen.add(text.lower())
             out.append(text)
