@@ -108,3 +108,22 @@ def test_what_a_run_still_has_to_do_is_one_rule():
     records = [InputRecord(id=i, query="q", responses={"normal": "r"}) for i in ("a", "b", "c")]
     assert [r.id for r in todo_records(records, {"a", "b"}, {"b"}, retry_failed=False)] == ["c"]
     assert [r.id for r in todo_records(records, {"a", "b"}, {"b"}, retry_failed=True)] == ["b", "c"]
+
+
+def test_import_alone_makes_no_live_call_and_says_what_to_run_next(tmp_path: Path):
+    inp = write_input(tmp_path / "in.jsonl", 2)
+    with MockProvider(answers=sample_answers()) as mock:
+        out, cache = tmp_path / "results.jsonl", tmp_path / "cache"
+        requests, results = tmp_path / "requests.jsonl", tmp_path / "output.jsonl"
+        assert run_cli(score_cmd(inp, out, mock, cache, "--batch-export", str(requests))).returncode == 0
+        run_batch_file(requests, results, mock.base_url)          # the first stage's batch
+        before = mock.count()
+        p = run_cli(score_cmd(inp, out, mock, cache, "--batch-import", str(results)))
+        assert p.returncode == 0, p.stderr
+        assert mock.count() == before, "importing alone never calls the endpoint for the later stages"
+        assert not out.exists()
+        assert "No live call was made" in p.stderr and "--batch-export" in p.stderr and "--finish-live" in p.stderr
+        # asked for: the later stages are called live and the results written
+        p = run_cli(score_cmd(inp, out, mock, cache, "--batch-import", str(results), "--finish-live"))
+        assert p.returncode == 0, p.stderr
+        assert mock.count() > before and len(lines(out)) == 2

@@ -67,7 +67,8 @@ def test_score_end_to_end_then_cached_rerun_makes_zero_requests(mock, tmp_path):
     for rec in got:
         ex = ExampleResult.from_dict(rec)
         assert set(ex.variants) == {"normal", "missing", "wrong"} and ex.nuggets
-        assert ex.backend == {"name": "openai", "model": "gpt-4o-mini", "prompt_version": prompts.PROMPT_SET_VERSION}
+        assert ex.backend == {"name": "openai", "model": "gpt-4o-mini", "prompt_version": prompts.PROMPT_SET_VERSION,
+                              "method": {"claims_per_call": 15, "evidence_tokens": 3000}}
         assert all(v.error is None and v.subclaims for v in ex.variants.values())
     wrong = ExampleResult.from_dict(got[0]).variants["wrong"]
     assert any(s.verdict == "contradicted" for s in wrong.subclaims)
@@ -128,6 +129,8 @@ def test_a_record_failing_after_retries_keeps_its_error_and_the_run_goes_on(mock
     assert got[1]["error"] is None and got[2]["error"] is None
     summary = json.loads(summary_path(out).read_text())
     assert summary["records_failed"] == 1 and summary["failures"][0]["id"] == "q1"
+    assert summary["records_scored"] == 2              # a record is scored or failed, never both
+    assert "2 scored, 0 already done, 1 failed (of 3)" in p.stdout
     assert "failed q1:" in p.stdout
     # --retry-failed scores it again, now that the endpoint behaves.
     fixed = run_cli(score_cmd(inp, out, mock, tmp_path / "cache", "--retry-failed"))

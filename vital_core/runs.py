@@ -15,11 +15,13 @@ with its error (``ExampleResult.error`` or a variant's ``error``); the run goes
 on. ``retry_failed=True`` drops such lines first so they are scored again.
 
 ``run_batch`` also writes a summary JSON next to the output
-(``RESULTS.jsonl.summary.json``): records scored / skipped / failed, the
-failures, elapsed time and the backend's LLM usage (calls, cache hits, tokens,
-cost). The summary never contains an API key. It carries ``SUMMARY_FORMAT``: a file
-with its name is replaced only when it has that tag (``output_files``), and both the
-output and its summary are checked before the first record is scored.
+(``RESULTS.jsonl.summary.json``): records scored / skipped / failed (a record
+is either scored or failed, never both), the failures, the records whose
+responses carry warnings (something a model's reply lost), elapsed time and the
+backend's LLM usage (calls, cache hits, tokens, cost). The summary never contains
+an API key. It carries ``SUMMARY_FORMAT``: a file with its name is replaced only
+when it has that tag (``output_files``), and both the output and its summary are
+checked before the first record is scored.
 """
 from __future__ import annotations
 
@@ -78,6 +80,12 @@ def check_outputs(out_path: Path, avoid=()) -> None:
     check_target(summary_path(out_path), SUMMARY, [*avoid, (out_path, "this run's --out")])
 
 
+def record_warnings(record: dict) -> list[str]:
+    """The warnings of a results record's responses, each prefixed with its variant."""
+    return [f"{name}: {w}" for name, variant in (record.get("variants") or {}).items()
+            if isinstance(variant, dict) for w in (variant.get("warnings") or [])]
+
+
 def record_error(record: dict) -> str | None:
     """The first error of a results record (the example's, else a variant's), or None."""
     if record.get("error"):
@@ -109,6 +117,7 @@ class BatchResult:
     scored: int = 0
     failed: int = 0
     failures: list[dict] = field(default_factory=list)   # {"id", "error"} of this run's failed records
+    warned: list[dict] = field(default_factory=list)     # {"id", "warnings"} of this run's records with warnings
     elapsed_s: float = 0.0
     interrupted: bool = False
     backend: dict = field(default_factory=dict)
@@ -125,7 +134,8 @@ class BatchResult:
     def to_dict(self) -> dict:
         return {"format": SUMMARY_FORMAT, "output": self.output, "records_total": self.total, "records_skipped": self.skipped,
                 "records_scored": self.scored, "records_failed": self.failed,
-                "failures": self.failures, "elapsed_s": round(self.elapsed_s, 3),
+                "failures": self.failures, "records_with_warnings": len(self.warned),
+                "warnings": sum(len(w["warnings"]) for w in self.warned), "warned": self.warned, "elapsed_s": round(self.elapsed_s, 3),
                 "interrupted": self.interrupted, "backend": self.backend, "llm_usage": self.usage,
                 "started": self.started, "finished": self.finished,
                 **({"batch_usage": self.batch_usage} if self.batch_usage else {})}
@@ -136,6 +146,13 @@ class BatchResult:
                f"(of {self.total}) in {self.elapsed_s:.1f} s -> {self.output}"]
         if self.interrupted:
             out.append("interrupted: finished records are saved; run the same command again to resume")
+        if self.warned:
+            out.append(f"warnings: {len(self.warned)} record(s) carry "
+                       f"{sum(len(w['warnings']) for w in self.warned)} warning(s): a model's reply lost something "
+                       "and the scores say so (see each response's \"warnings\" and report)")
+            for w in self.warned[:5]:
+                out.append(f"warning {w['id']}: {w['warnings'][0]}"
+                           + (f" (+{len(w['warnings']) - 1} more)" if len(w["warnings"]) > 1 else ""))
         u = self.usage
         if u:
             cost = f"${u['cost_usd']:.4f}" if u.get("cost_usd") is not None else "unknown"
@@ -278,11 +295,15 @@ async def _run_workers(todo: list[InputRecord], process: Callable[[InputRecord],
             line = await process(rec)
             output.append(line, redact)
             error = error_of(line)
-            result.scored += 1
-            if error:
+            if error:      # a record is scored or failed, never both
                 result.failed += 1
                 result.failures.append({"id": rec.id, "error": redact(error) if redact else error})
                 bar.set_postfix(failed=result.failed)
+            else:
+                result.scored += 1
+            warnings = record_warnings(line)
+            if warnings:
+                result.warned.append({"id": rec.id, "warnings": [redact(w) if redact else w for w in warnings]})
             bar.update(1)
 
     tasks = [asyncio.ensure_future(worker()) for _ in range(max(1, concurrency))]

@@ -43,6 +43,9 @@ class BackendSettings:
     use_cache: bool = True
     structured_output: str = "auto"
     prices: str = ""                   # a JSON price table file; "" = the default table
+    # The method's sizes on an endpoint (they change the numbers; results record them).
+    claims_per_call: int = 15          # claims checked per verification call (1 = FActScore's one fact)
+    evidence_tokens: int = 3000        # evidence tokens per verification call (fitted to a known window)
 
     @classmethod
     def from_env(cls, name: str = OFFLINE) -> "BackendSettings":
@@ -130,7 +133,8 @@ def build_backend(settings: BackendSettings, api_key: str = ""):
     """
     if settings.name == OFFLINE:
         return get_backend(OFFLINE)
-    return get_backend(settings.name, **_client_settings(settings, api_key))
+    return get_backend(settings.name, **_client_settings(settings, api_key),
+                       verify_window=settings.claims_per_call, evidence_token_budget=settings.evidence_tokens)
 
 
 # ------------------------------------------------------------------ per-step backends

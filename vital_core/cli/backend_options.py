@@ -49,6 +49,12 @@ def add_backend_arguments(parser: argparse.ArgumentParser, steps: tuple[str, ...
                    help="JSON-schema response_format: auto = use it, fall back to text when rejected")
     g.add_argument("--prices", help="JSON file {\"model\": [input $/1M tokens, output $/1M tokens]} "
                                     "for the cost estimate (default table: see README)")
+    g.add_argument("--claims-per-call", type=number_in(int, 1, 15), default=15,
+                   help="claims checked per verification call, 1-15 (default 15; 1 = FActScore's one fact per "
+                        "call, as many calls as claims). Recorded in the results and shown by report")
+    g.add_argument("--evidence-tokens", type=number_in(int, 100), default=3000,
+                   help="evidence passages per verification call, in tokens (default 3000); lowered to fit "
+                        "the model's context window when it is known")
     g.add_argument("--record-timeout", type=number_in(float, 0, above=True), default=RECORD_TIMEOUT,
                    help="seconds one record may take in all, retries included; after that it is kept with "
                         f"its error and the run goes on (default {RECORD_TIMEOUT:g})")
@@ -107,7 +113,8 @@ def settings_from_args(args: argparse.Namespace) -> config.BackendSettings:
         model=args.model or "", concurrency=args.concurrency, max_attempts=args.max_attempts,
         temperature=args.temperature, max_tokens=args.max_tokens, timeout=args.timeout, backoff=args.backoff,
         cache_dir=args.cache_dir or "", cache_size_mb=args.cache_size_mb, use_cache=not args.no_cache,
-        structured_output=args.structured_output, prices=args.prices or "")
+        structured_output=args.structured_output, prices=args.prices or "",
+        claims_per_call=args.claims_per_call, evidence_tokens=args.evidence_tokens)
 
 
 def steps_from_args(args: argparse.Namespace) -> dict[str, config.StepSettings]:

@@ -12,7 +12,9 @@ still needs (cache misses of the current stage) in the OpenAI Batch input format
 writes no results; ``--batch-import FILE`` loads a Batch output file (OpenAI's, or vLLM's
 ``run_batch``) into the reply cache. Export, run the batch, import, export again: each
 round walks one stage; when an export finds nothing left, a plain run finishes with no
-live call. ``--batch-submit`` does those rounds itself through the endpoint's Files and Batches
+live call. ``--batch-import`` alone never makes live calls for the stages still to come: when
+the cache does not hold every reply yet it stops and says what to run next (``--batch-export``
+for the next stage), unless ``--finish-live`` asks for those calls at full price. ``--batch-submit`` does those rounds itself through the endpoint's Files and Batches
 API (``backends/openai/batch_submit.py``), resumable by batch id, then writes the results.
 Before any request is collected, RESULTS.jsonl is recognised and locked as a plain run does, and only
 the records it does not hold yet (and, with ``--retry-failed``, its failed ones) are collected.
@@ -47,6 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--batch-import", metavar="FILE",
                         help="load a Batch output file (OpenAI or vLLM run_batch) into the reply cache first")
+    parser.add_argument("--finish-live", action="store_true",
+                        help="with --batch-import: make the calls the imported replies do not cover live, at "
+                             "full price (by default the run stops and says what to run next)")
     parser.add_argument("--batch-export", metavar="FILE",
                         help="write the requests this run still needs as an OpenAI Batch input file instead of "
                              "calling the endpoint (no results are written)")
@@ -70,6 +75,8 @@ def check_batch_options(args: argparse.Namespace) -> None:
     for flag in ("--batch-id", "--batch-poll-seconds"):
         if getattr(args, flag[2:].replace("-", "_")) is not None and not args.batch_submit:
             raise UsageError(f"{flag} needs --batch-submit")
+    if args.finish_live and not args.batch_import:
+        raise UsageError("--finish-live needs --batch-import")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
                              "reply cache on")
         if args.batch_import:
             import_batch(backend, Path(args.batch_import))
-        if args.batch_export or args.batch_submit:
+        if args.batch_export or args.batch_submit or not args.finish_live:
             status, opened, batch_usage = batch_phase(backend, records, out, args)
             if status is not None:
                 return status
@@ -105,8 +112,10 @@ def batch_phase(backend, records, out: Path, args: argparse.Namespace):
         todo = opened.todo(records, args.retry_failed)
         if args.batch_export:
             status, usage = export_batch(backend, todo, Path(args.batch_export), out, Path(args.input)), None
-        else:
+        elif args.batch_submit:
             status, usage = submit_batches(backend, todo, out, args)
+        else:
+            status, usage = stop_before_live_calls(backend, todo, args), None
     except BaseException:
         opened.release()
         raise
@@ -170,6 +179,23 @@ def export_batch(backend, records, path: Path, out: Path, source: Path) -> int:
     print(collector.estimate(backend.settings.model, backend.client.prices), file=sys.stderr)
     print(f"wrote {path}: send it as a batch (OpenAI Batch API or vLLM run_batch), then run again with "
           f"--batch-import OUTPUT (and --batch-export for the next stage)", file=sys.stderr)
+    return 0
+
+
+def stop_before_live_calls(backend, records, args: argparse.Namespace) -> int | None:
+    """After ``--batch-import`` alone: None (go on, every reply is cached: no live call) or the exit status
+    of a run that stops because the next stage still needs requests, saying what to run next."""
+    collector = collect_requests(backend, records)
+    if not collector.requests:
+        from vital_core.backends.openai.pricing import UsageTracker
+        llm = backend.client
+        llm.usage = UsageTracker(llm.settings.model, llm.prices)   # the summary is the run's, not the look's
+        return None
+    print(f"the imported replies do not cover every step yet: the next stage needs "
+          f"{collector.estimate(backend.settings.model, backend.client.prices)}. No live call was made and no "
+          f"results were written. Next: run again with --batch-import {args.batch_import} --batch-export "
+          "NEXT.jsonl, send NEXT.jsonl as a batch and import its output (or add --finish-live to make these "
+          "calls live at full price; --batch-submit does every round itself)", file=sys.stderr)
     return 0
 
 
