@@ -29,7 +29,10 @@ the next matching requests: ``rate_limit`` (429 with ``Retry-After``),
 timeout), ``invalid_json``, ``truncated`` (``finish_reason: "length"``),
 ``missing_ids``, ``duplicate_ids``, ``unknown_label`` (rank / verify / assign /
 nugget labels), ``bad_perturbation`` (returns the answer unchanged).
-``reject_response_format=True`` makes it answer 400 to any ``response_format``;
+``small_model=True`` answers as small local models do (``_small_model_reply``): labels in their own
+words ("Vital", "High", "Entailed", "partially supported"), claims and nuggets as objects, and some
+sentences and claim ids left out - some only in a long request (given when asked for alone), some
+always. ``reject_response_format=True`` makes it answer 400 to any ``response_format``;
 ``reject_params=("max_tokens", "temperature")`` does the same for those parameters.
 
 Use as a context manager (``with MockProvider() as mock: mock.base_url``) or
@@ -40,6 +43,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import zlib
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -134,6 +138,7 @@ class MockProvider:
     reject_response_format: bool = False
     reject_params: tuple[str, ...] = ()        # "max_tokens" / "temperature": answered with 400, like o-series models
     model_name: str = "mock-model"
+    small_model: bool = False                  # answer as a small local model does (see _small_model_reply)
 
     def __post_init__(self):
         self.requests: list[RecordedRequest] = []
@@ -304,6 +309,8 @@ class MockProvider:
         structured = (body.get("response_format") or {}).get("type") == "json_schema"
         user = next((m.get("content", "") for m in messages if m.get("role") == "user"), "")
         reply = self._answer(step, system, user, fault.kind if fault else None)
+        if self.small_model:
+            reply = _small_model_reply(step, reply)
         content = self._render(step, reply, structured)
         finish = "stop"
         if fault and fault.kind == "invalid_json":
@@ -437,6 +444,46 @@ class MockProvider:
         if step == prompts.RANK:
             return "Ranked Claims:\n" + "\n".join(i.pop("_line") for i in reply["ranking"])
         return "Here is the result:\n```json\n" + json.dumps(reply, indent=1) + "\n```"
+
+
+# ---------------------------------------------------------------- a small local model's manners
+_SMALL_WORDS = {"label": {"vital": "Vital", "okay": "medium", "less-important": "Low"},
+                "verdict": {"supported": "Entailed", "contradicted": "partially supported",
+                            "not_enough_evidence": "Not enough evidence"},
+                "importance": {"vital": "High", "okay": "OK"},
+                "assignment": {"support": "Supported", "partial_support": "Partially supported",
+                               "not_support": "not supported"}}
+
+
+def _hash(text: str, n: int) -> int:
+    return zlib.crc32(text.encode("utf-8")) % n
+
+
+def _left_out(text: str, in_long_request: bool) -> bool:
+    """Left out always (about 1 in 9), or only in a request of several items (about 1 in 4 more)."""
+    return _hash(text, 9) == 0 or (in_long_request and _hash(text, 4) == 0)
+
+
+def _small_model_reply(step: str | None, reply: Any) -> Any:
+    """The well-behaved reply as a small local model gives it: its own words for the labels, objects for
+    claims and nuggets, items left out. Deterministic from the content, so a re-run replays it."""
+    if step == prompts.DECOMPOSE:
+        items = reply["sentences"]
+        kept = [i for i in items if not _left_out(" ".join(i["claims"]) or str(i["sentence"]), len(items) > 1)]
+        return {"sentences": [{"sentence": i["sentence"], "claims": [{"claim": c} for c in i["claims"]]}
+                              for i in kept]}
+    if step == prompts.NUGGETS_CREATE:
+        return {"nuggets": [{"nugget": t} for t in reply["nuggets"]]}
+    for list_key, value_key in (("ranking", "label"), ("verdicts", "verdict"), ("labels", "importance"),
+                                ("assignments", "assignment")):
+        if isinstance(reply, dict) and list_key in reply:
+            items = reply[list_key]
+            if step == prompts.VERIFY:   # ids left out (the other steps' ids the client asks for again)
+                items = [i for i in items if not _left_out(i["id"] + i.get("reason", "") + i["evidence"],
+                                                           len(items) > 1)]
+            words = _SMALL_WORDS[value_key]
+            return {list_key: [dict(i, **{value_key: words.get(i[value_key], i[value_key])}) for i in items]}
+    return reply
 
 
 # Facts for sample records: (topic, question, answer, wrong answer, extra facts).

@@ -156,7 +156,7 @@ def test_verify_marks_ids_never_answered_as_not_judged(mock, tmp_path):
     assert "[S1]" not in mock.requests[1].body["messages"][1]["content"]
     lost = [v for v in verdicts if v.verdict == NOT_JUDGED]
     assert len(lost) == 1 and "no valid verdict" in lost[0].reason
-    assert lost[0].warnings and "S3 got no valid verdict" in lost[0].warnings[0]
+    assert lost[0].warnings and lost[0].warnings[0].startswith("verification: S3: no valid verdict")
     assert not verdicts[0].warnings
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
 from typing import Awaitable, Callable, Mapping
 
 from vital_core.backends.base import Backend, Evidence
@@ -108,6 +109,23 @@ def apply_verdicts(subclaims: list[Subclaim], verdicts) -> list[str]:
     return out
 
 
+# A warning about one claim or nugget: "STEP: ID: what happened" (ids as the pipeline numbers them).
+_ABOUT_ONE_ID = re.compile(r"^(?P<step>.*?: )?(?P<id>[SRN]\d+): (?P<what>.+)$")
+
+
+def group_warnings(warnings: list[str]) -> list[str]:
+    """One warning per kind of loss, naming every id it hit ("...: the model's verdict 'false' was read as
+    'not_enough_evidence' (S2, S5)"), in first-seen order; other warnings kept as they are, once."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for w in warnings:
+        m = _ABOUT_ONE_ID.match(w)
+        key = (m.group("step") or "", m.group("what")) if m else ("", w)
+        ids = groups.setdefault(key, [])
+        if m and m.group("id") not in ids:
+            ids.append(m.group("id"))
+    return [f"{step}{what} ({', '.join(ids)})" if ids else f"{step}{what}" for (step, what), ids in groups.items()]
+
+
 def step_warnings(sentences) -> list[str]:
     """The warnings a decomposition carries, sentence by sentence."""
     return [w for s in sentences for w in (getattr(s, "warnings", None) or [])]
@@ -164,6 +182,7 @@ async def score_response(backend: Backend, query: str, variant: str, text: str,
             result.reference_claims = ref_claims
     except Exception as exc:  # one variant's failure must not sink the example
         result.error = f"{type(exc).__name__}: {exc}"
+    result.warnings = group_warnings(result.warnings)
     return result
 
 
@@ -190,6 +209,7 @@ async def score_taken_as_correct(backend: Backend, query: str, text: str,
     except Exception as exc:  # its failure is recorded; the other variants say they lost their reference
         result.error = f"{type(exc).__name__}: {exc}"
         return result
+    result.warnings = group_warnings(result.warnings)
     for claim in result.subclaims:
         claim.verdict, claim.reason = SUPPORTED, TAKEN_AS_CORRECT
     result.reference_claims = [dataclasses.replace(c, id=f"R{n}") for n, c in enumerate(result.subclaims, 1)]

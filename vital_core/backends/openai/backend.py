@@ -210,10 +210,11 @@ class OpenAICompatBackend(Backend):
         if len(lost) == len(numbered):
             raise LLMValidationError(f"decomposition: the model's replies left out every sentence of the "
                                      f"response ({len(numbered)}), also when asked for them again")
-        for n in lost:
-            notes.setdefault(n, []).append(
-                f"decomposition: sentence {n} ({_snippet(numbered[n - 1][1])}) was left out by the model, also "
-                "when asked for it alone; its claims are not scored")
+        if lost:
+            notes.setdefault(lost[0], []).append(
+                f"decomposition: the model left out {len(lost)} of {len(numbered)} sentence(s), also when asked "
+                "for them alone; their claims are not scored: "
+                + "; ".join(f"sentence {n} {_snippet(numbered[n - 1][1])}" for n in lost))
         return [DecomposedSentence(text=s, claims=claims.get(n, []), warnings=notes.get(n, []))
                 for n, s in numbered]
 
@@ -326,8 +327,8 @@ class OpenAICompatBackend(Backend):
                     out[s.id] = Verdict(v["verdict"], v["reason"], v["evidence"], warnings=mine)
                 else:
                     out[s.id] = Verdict(NOT_JUDGED, f"no valid verdict from the model after {asked} attempts",
-                                        warnings=mine + [f"verification: {s.id} got no valid verdict from the "
-                                                         f"model in {asked} attempts; it counts as not judged"])
+                                        warnings=mine + [f"verification: {s.id}: no valid verdict from the model "
+                                                         f"in {asked} attempts; counted as not judged"])
             return out
 
         plan = self._plan_verify(query, subclaims, mode, bool(passages))

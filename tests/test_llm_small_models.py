@@ -1,0 +1,96 @@
+"""Small local models, as users run them: ``score`` on the 12 demo records against the mock answering
+as a small model does (labels in its own words, claims and nuggets as objects, sentences and claim ids
+left out). Every response's numbers equal the well-behaved server's, or the response carries a warning
+or an error that says why: nothing is lost in silence."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from tests.mock_provider import MockProvider
+from tests.test_score_cli import REPO, lines, run_cli, score_cmd
+from vital_core.dataset import load_dataset
+from vital_core.report import REPORT_METRICS
+
+DEMO = REPO / "data" / "demo" / "demo_input.jsonl"
+
+
+def per_response_metrics(path: Path) -> dict[tuple[str, str], dict]:
+    frame = load_dataset(path, use_cache=False).frame
+    keys = [k for k in REPORT_METRICS if k in frame.columns]
+    return {(row["example_id"], row["condition"]): {k: row[k] for k in keys}
+            for row in frame.to_dict(orient="records")}
+
+
+def same(a, b) -> bool:
+    missing_a = a is None or (isinstance(a, float) and math.isnan(a))
+    missing_b = b is None or (isinstance(b, float) and math.isnan(b))
+    if missing_a or missing_b:
+        return missing_a and missing_b
+    return math.isclose(float(a), float(b), abs_tol=1e-9)
+
+
+def what_it_says(path: Path) -> dict[tuple[str, str], list[str]]:
+    """(example, variant) -> its warnings and errors (the example's error counts for every variant)."""
+    out = {}
+    for rec in lines(path):
+        for name, variant in rec["variants"].items():
+            out[(rec["id"], name)] = (list(variant.get("warnings") or []) + [variant.get("error") or ""]
+                                      + [rec.get("error") or ""])
+    return {k: [x for x in v if x] for k, v in out.items()}
+
+
+def undisclosed_differences(baseline: Path, other: Path) -> tuple[list, list]:
+    """(responses whose numbers differ from the baseline's, those among them that say nothing about it)."""
+    base, got, said = per_response_metrics(baseline), per_response_metrics(other), what_it_says(other)
+    assert set(base) == set(got)
+    differ = [key for key in base if any(not same(base[key][k], got[key].get(k)) for k in base[key])]
+    return differ, [key for key in differ if not said.get(key)]
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("baseline")
+    with MockProvider() as mock:
+        p = run_cli(score_cmd(DEMO, tmp / "results.jsonl", mock, tmp / "cache"))
+    assert p.returncode == 0, p.stderr
+    assert not any(what_it_says(tmp / "results.jsonl").values())   # the well-behaved server: nothing to say
+    return tmp / "results.jsonl"
+
+
+def test_small_model_replies_lose_nothing_in_silence(baseline, tmp_path):
+    out = tmp_path / "results.jsonl"
+    with MockProvider(small_model=True) as mock:
+        p = run_cli(score_cmd(DEMO, out, mock, tmp_path / "cache"))
+    assert p.returncode in (0, 1), p.stderr
+    differ, silent = undisclosed_differences(baseline, out)
+    assert silent == [], f"{len(silent)} response(s) differ from the baseline without a warning: {silent}"
+    said = what_it_says(out)
+    assert differ, "the small model's manners change some numbers (else this test checks nothing)"
+    assert sum(1 for v in said.values() if v) >= len(differ)
+    # what was lost is named, and counted where a person reads it
+    warnings = [w for v in said.values() for w in v]
+    assert any("the model left out" in w and "also when asked for them alone" in w for w in warnings)
+    assert any("'partially supported' was read as 'not_enough_evidence'" in w for w in warnings)
+    summary = json.loads((tmp_path / "results.jsonl.summary.json").read_text())
+    assert summary["records_with_warnings"] >= 1 and summary["warnings"] == sum(
+        len(w["warnings"]) for w in summary["warned"])
+    assert "warning(s)" in p.stdout
+    # object-shaped claims and nuggets are read: no response lost every claim, every example has nuggets
+    for rec in lines(out):
+        assert rec["nuggets"], rec["id"]
+        for name, variant in rec["variants"].items():
+            assert variant["subclaims"] or variant["error"], (rec["id"], name)
+
+
+def test_the_check_itself_catches_a_silent_difference(baseline, tmp_path):
+    """The comparison is not vacuous: a result changed by hand without a warning is caught."""
+    changed = tmp_path / "changed.jsonl"
+    recs = lines(baseline)
+    recs[0]["variants"]["normal"]["subclaims"] = recs[0]["variants"]["normal"]["subclaims"][:1]
+    changed.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    differ, silent = undisclosed_differences(baseline, changed)
+    assert silent == [(recs[0]["id"], "normal")] == differ
