@@ -252,3 +252,51 @@ def test_one_backend_scores_from_two_threads_at_once(mock, tmp_path):
     for t in threads:
         t.join(timeout=30)
     assert not errors and len(results) == 4 and mock.count(prompts.DECOMPOSE) == 4
+
+
+# ---------------------------------------------------------------- claims per call, evidence, context window
+
+def test_claims_per_call_one_is_factscores_one_fact_per_call(mock, tmp_path):
+    b = backend(mock, tmp_path, verify_window=1)
+    verdicts = run(b.verify(QUERY, claims(4), Evidence("none")))
+    assert mock.count(prompts.VERIFY) == 4 and len(verdicts) == 4
+    assert all(r.body["messages"][1]["content"].count("\n[S") == 1 for r in mock.requests)
+    assert b.info.to_dict()["method"]["claims_per_call"] == 1
+
+
+def _fits(request, window: int) -> bool:
+    body = request.body
+    prompt = sum(estimate_tokens(m["content"]) for m in body["messages"])
+    n = body["messages"][1]["content"].count("\n[S")
+    return prompt + min(4000, 60 + 110 * n) <= window
+
+
+def test_a_verification_that_does_not_fit_the_window_is_split_not_failed(mock, tmp_path, monkeypatch):
+    filler = " ".join(f"filler{i}" for i in range(3000))
+    docs = [Document("D1", f"{filler} Geronimo fact number 3. {filler}")]
+    b = backend(mock, tmp_path)
+    monkeypatch.setattr(b, "_context_window", lambda: 2000)
+    verdicts = run(b.verify(QUERY, claims(15), Evidence("documents", docs)))
+    assert len(verdicts) == 15 and NOT_JUDGED not in [v.verdict for v in verdicts]
+    assert mock.count(prompts.VERIFY) > 1                       # fewer claims per call
+    assert all(_fits(r, 2000) for r in mock.requests)           # each call within the window
+    assert all("<passage" in r.body["messages"][1]["content"] for r in mock.requests)   # still with evidence
+    assert verdicts[2].verdict == SUPPORTED
+
+
+def test_when_nothing_fits_the_error_names_the_options_to_change(mock, tmp_path, monkeypatch):
+    b = backend(mock, tmp_path)
+    monkeypatch.setattr(b, "_context_window", lambda: 400)
+    with pytest.raises(ValueError, match="--max-tokens.*--context-window"):
+        run(b.verify(QUERY, claims(3), Evidence("documents", [Document("D1", "Geronimo fact number 3.")])))
+    assert mock.count(prompts.VERIFY) == 0
+
+
+def test_the_window_is_read_from_the_client_when_it_knows_it(mock, tmp_path):
+    from types import SimpleNamespace
+    b = backend(mock, tmp_path)
+    real = b.client
+    for known, seen in ((3000, 3000), (None, None), (0, None), ("4096", None)):
+        b.client = SimpleNamespace(context_window=known)    # a client that was told or learnt it, or not
+        assert b._context_window() == seen
+    b.client = real

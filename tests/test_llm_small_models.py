@@ -5,6 +5,8 @@ or an error that says why: nothing is lost in silence."""
 from __future__ import annotations
 
 import json
+import re
+import sys
 import math
 from pathlib import Path
 
@@ -94,3 +96,24 @@ def test_the_check_itself_catches_a_silent_difference(baseline, tmp_path):
     changed.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
     differ, silent = undisclosed_differences(baseline, changed)
     assert silent == [(recs[0]["id"], "normal")] == differ
+
+
+def test_report_counts_the_warnings_and_states_what_scored_the_run(baseline, tmp_path):
+    from vital_core.model import PAPER_SETTING
+    out = tmp_path / "results.jsonl"
+    with MockProvider(small_model=True) as mock:
+        assert run_cli(score_cmd(DEMO, out, mock, tmp_path / "cache", "--claims-per-call", "1")).returncode in (0, 1)
+    with_warnings = sum(1 for said in what_it_says(out).values() if said)
+    p = run_cli([sys.executable, "-m", "vital_core", "report", str(out), "--no-cache"])
+    assert p.returncode == 0, p.stderr
+    assert "scored with: openai gpt-4o-mini, 1 claim(s) per verification call (36 responses)" in p.stdout
+    assert PAPER_SETTING in p.stdout
+    line = next(x for x in p.stdout.splitlines() if x.startswith("with warnings"))
+    assert sum(int(n) for n in re.findall(r": (\d+)", line)) == with_warnings
+    p = run_cli([sys.executable, "-m", "vital_core", "report", str(out), "--no-cache", "--json"])
+    got = json.loads(p.stdout)
+    assert sum(got["with_warnings"].values()) == with_warnings and got["paper_setting"] == PAPER_SETTING
+    assert got["scored_with"] == {"openai gpt-4o-mini, 1 claim(s) per verification call": 36}
+    # the well-behaved baseline: 15 claims per call, no warning line
+    p = run_cli([sys.executable, "-m", "vital_core", "report", str(baseline), "--no-cache"])
+    assert "15 claim(s) per verification call" in p.stdout and "with warnings" not in p.stdout

@@ -38,12 +38,15 @@ from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights, f1_at_k_from_counts, median_k
 from vital_core.metrics.vectorised import MetricColumns, column_metrics
 from vital_core.metrics.response import ScoringInput
-from vital_core.model import EVIDENCE_NORMAL, EVIDENCE_UNKNOWN, ExampleResult, condition_order, ordered_conditions
+from vital_core.model import (EVIDENCE_NORMAL, EVIDENCE_UNKNOWN, ExampleResult, backend_label, condition_order,
+                              ordered_conditions)
 
 # released_score: factscore-out's own `score`; evidence_mode: what the verdicts were checked against
-# (documents, reference, the normal response taken as correct, none; "unknown" for a release)
+# (documents, reference, the normal response taken as correct, none; "unknown" for a release);
+# warnings: how many warnings the response carries (a model's reply lost something, it says what);
+# scored_with: ``model.backend_label`` of the result ("" for a release)
 ID_COLUMNS = ["example_id", "index", "condition", "dataset", "subset", "query_type", "query",
-              "response_id", "error", "released_score", "evidence_mode"]
+              "response_id", "error", "released_score", "evidence_mode", "warnings", "scored_with"]
 METRIC_COLUMNS = [k for k in METRICS if k != "f1_at_k"] + ["f1_at_k"]
 # The code a cached frame depends on: these modules and every module of these packages.
 _CODE_MODULES = ("dataset.py", "dataset_cache.py", "model.py", "errors.py")
@@ -76,6 +79,8 @@ class _Rows:
         c["error"].extend([None] * n)
         c["released_score"].extend(scan.released_score)
         c["evidence_mode"].extend([EVIDENCE_UNKNOWN] * n)
+        c["warnings"].extend([0] * n)
+        c["scored_with"].extend([""] * n)
         c_rank = condition_order(source.condition)
         self.sort_key.extend((g_rank, i, c_rank) for i in scan.index)
         self.batches.append(scan.batch)
@@ -89,7 +94,8 @@ class _Rows:
                                ("dataset", example.dataset), ("subset", example.subset),
                                ("query_type", example.query_type), ("query", example.query),
                                ("response_id", response.response_id), ("error", response.error or example.error),
-                               ("released_score", None), ("evidence_mode", response.evidence_mode)):
+                               ("released_score", None), ("evidence_mode", response.evidence_mode),
+                               ("warnings", len(response.warnings)), ("scored_with", backend_label(example.backend))):
                 c[key].append(value)
             self.sort_key.append((*sort_prefix, condition_order(condition)))
         self.batches.append(batch)
@@ -100,6 +106,7 @@ class _Rows:
         values, k = _metric_values(batch, weights, f1_k, failed)
         frame = pd.DataFrame(self.cols)
         frame["index"] = frame["index"].astype("Int64")
+        frame["warnings"] = frame["warnings"].astype("int64")
         frame["released_score"] = frame["released_score"].astype("Float64")
         for key in METRIC_COLUMNS:
             spec = METRICS[key]
@@ -154,6 +161,11 @@ def examples_against_normal(frame: pd.DataFrame) -> int:
     if "evidence_mode" not in frame:
         return 0
     return int(frame.loc[frame["evidence_mode"] == EVIDENCE_NORMAL, "example_id"].nunique())
+
+
+def warning_counts(frame: pd.DataFrame) -> pd.Series:
+    """Per condition, how many responses carry warnings (something a model's reply lost, named there)."""
+    return (frame["warnings"] > 0).groupby(frame["condition"]).sum().astype(int)
 
 
 def failed_counts(frame: pd.DataFrame) -> pd.Series:

@@ -427,6 +427,26 @@ class ExampleResult:
                    error=None if error is None else str(error), place=where)
 
 
+# The paper's setting, stated beside what a run used (``report``'s header, docs/openai-backend.md):
+# gpt-4o for every step (decomposition and verification through FActScore, nuggets through
+# AutoNuggetizer, importance ranking), and FActScore's one fact per verification call.
+PAPER_MODEL = "gpt-4o"
+FACTSCORE_CLAIMS_PER_CALL = 1
+PAPER_SETTING = (f"the paper used {PAPER_MODEL} for every step and FActScore checks one claim per call "
+                 f"(--model {PAPER_MODEL} --claims-per-call {FACTSCORE_CLAIMS_PER_CALL})")
+
+
+def backend_label(backend: dict | None) -> str:
+    """What scored a result, in one line: backend, model and, when recorded, claims per verification
+    call ("" for a record that names no backend, e.g. the release)."""
+    if not isinstance(backend, dict) or not backend.get("name"):
+        return ""
+    method = backend.get("method") if isinstance(backend.get("method"), dict) else {}
+    per_call = method.get("claims_per_call")
+    return (f"{backend['name']} {backend.get('model') or ''}".strip()
+            + (f", {per_call} claim(s) per verification call" if per_call else ""))
+
+
 def strip_generation_prefix(query: str) -> str:
     """Drop the release's generation instruction ("In a paragraph, could you answer: ...")."""
     import re

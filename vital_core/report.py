@@ -21,9 +21,9 @@ import pandas as pd
 
 from vital_core import conventions as conv
 from vital_core import paper_stats, stats
-from vital_core.dataset import Dataset, examples_against_normal, failed_counts
+from vital_core.dataset import Dataset, examples_against_normal, failed_counts, warning_counts
 from vital_core.export import REASON_COLUMN, export_table
-from vital_core.model import ordered_conditions
+from vital_core.model import PAPER_SETTING, ordered_conditions
 from vital_core.metrics.catalog import (ALL_SCORES, EXTRA_COUNTS, FIGURE5_DECAY, METRICS, TABLE3_COUNTS,
                                         TABLE4_SCORES, TABLE5_FLAGS, TESTED)
 
@@ -96,6 +96,8 @@ def build_report(dataset: Dataset, *, conventions: str = conv.PAPER, include_rec
         "conditions": conditions, "undefined": undefined,
         "not_judged": {c: int(n) for c, n in not_judged.items()},
         "failed": {c: int(n) for c, n in failed_counts(frame).items()},
+        "with_warnings": {c: int(n) for c, n in warning_counts(frame).items()},
+        "scored_with": scored_with(frame), "paper_setting": PAPER_SETTING,
         "examples_against_normal": examples_against_normal(frame),
         "records": [], "tests": [{k: _clean(v) for k, v in row.items()}
                                  for row in report_tests(frame, conventions).to_dict(orient="records")],
@@ -108,7 +110,7 @@ def build_report(dataset: Dataset, *, conventions: str = conv.PAPER, include_rec
         # the records are the export's rows under the same convention, with why each empty metric is empty
         keys = defined_metrics(frame, REPORT_METRICS)
         table = export_table(dataset, conventions, keys)
-        cols = ["example_id", "condition", "index", "query", "dataset", "query_type", "error"] + keys \
+        cols = ["example_id", "condition", "index", "query", "dataset", "query_type", "error", "warnings"] + keys \
             + [REASON_COLUMN]
         sub = table[cols].astype(object)
         sub = sub.where(sub.notna(), None)
@@ -202,12 +204,22 @@ def _tests_text(frame: pd.DataFrame, conventions: str) -> list[str]:
             "scores, rate difference for flags; Holm over this table)", _strict_tests_table(tests)]
 
 
+def scored_with(frame: pd.DataFrame) -> dict[str, int]:
+    """What scored the records (backend, model, claims per verification call) -> how many responses."""
+    labels = frame["scored_with"][frame["scored_with"] != ""]
+    return {str(k): int(n) for k, n in labels.value_counts(sort=False).items()}
+
+
 def _header(dataset: Dataset, conventions: str) -> list[str]:
     frame = dataset.frame
     counts = ", ".join(f"{c}: {int((frame.condition == c).sum())}" for c in dataset.conditions)
     out = [f"VITAL report: {dataset.source}",
            f"records: {len(frame)} ({counts}); tier weights vital/okay/less-important = {dataset.weights}",
            conv.DESCRIPTION[conventions]]
+    used = scored_with(frame)
+    if used:
+        out.append("scored with: " + "; ".join(f"{label} ({n} responses)" for label, n in used.items())
+                   + (f"; {PAPER_SETTING}" if any(label.startswith("openai") for label in used) else ""))
     not_judged = conv.not_judged_counts(frame)
     if not_judged.sum():
         out.append("not judged (subclaims, none judged): "
@@ -217,6 +229,11 @@ def _header(dataset: Dataset, conventions: str) -> list[str]:
         out.append(f"checked against the normal response: {against_normal} example(s) had no evidence, so their "
                    "other variants were checked against the normal response taken as correct; that normal "
                    "response's own scores hold by construction, not by measurement")
+    warned = warning_counts(frame)
+    if warned.sum():
+        out.append("with warnings (a model's reply lost something; each response says what, and its scores "
+                   "count only what was kept): "
+                   + ", ".join(f"{c}: {int(warned[c])}" for c in ordered_conditions(warned.index) if warned[c]))
     failed = failed_counts(frame)
     if failed.sum():
         out.append("failed (a step failed; every metric undefined, left out of every mean): "

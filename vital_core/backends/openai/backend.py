@@ -59,10 +59,6 @@ class ContextWindowError(ValueError):
     """Even the smallest verification call cannot fit the model's context window."""
 
 
-# The paper's setting (VITAL: gpt-4o for every step) and FActScore's one fact per verification call,
-# stated with what a run used (docs/openai-backend.md, ``report``'s header).
-PAPER_MODEL = "gpt-4o"
-FACTSCORE_CLAIMS_PER_CALL = 1
 MAX_CLAIMS_PER_CALL = 15
 # Tokens a verification reply needs: a few for the JSON, about this many per claim (id, verdict, one
 # sentence of reason, a quote of up to about 40 words).
@@ -421,5 +417,4 @@ def _merge_passages(passages):
     return merged
 
 
-__all__ = ["OpenAICompatBackend", "LLMCallError", "LLMValidationError", "ContextWindowError", "public_host",
-           "PAPER_MODEL", "FACTSCORE_CLAIMS_PER_CALL"]
+__all__ = ["OpenAICompatBackend", "LLMCallError", "LLMValidationError", "ContextWindowError", "public_host"]
