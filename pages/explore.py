@@ -239,6 +239,9 @@ def render() -> None:
     st.success(f"Loaded {escape_md(loaded.label)}: {frame['example_id'].nunique()} examples, {len(frame)} responses.")
     if skipped:
         st.warning(f"{skipped} bad record(s) were skipped.")
+    warned = explain.warnings_sentence(frame)
+    if warned:
+        st.warning(escape_md(warned))
     for p in problems[:5]:
         st.warning(escape_md(p))
     if frame.empty:

@@ -5,6 +5,7 @@ import gc
 import json
 import os
 import time
+from pathlib import Path
 
 from tests.app_helpers import (assert_clean, hostile, hostile_results_file, leaks, markdown_sources, open_page,
                                texts)
@@ -181,3 +182,16 @@ def test_upload_lives_in_a_session_folder_removed_with_the_session(tmp_path):
     del at
     gc.collect()
     assert not folder.exists(), "the session's uploads go when its state is dropped"
+
+
+def test_responses_with_warnings_are_counted_on_load(tmp_path, monkeypatch):
+    monkeypatch.setenv("VITAL_DATA_ROOTS", str(tmp_path))
+    lines = (Path(__file__).resolve().parents[1] / "data" / "demo" / "demo_results.jsonl").read_text().splitlines()
+    recs = [json.loads(x) for x in lines[:2]]
+    recs[0]["variants"]["normal"]["warnings"] = ["decomposition: the model left out 1 of 9 sentence(s)"]
+    recs[1]["variants"]["wrong"]["warnings"] = ["verification: no valid verdict (S2)", "ranking: x"]
+    path = tmp_path / "warned.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    at = open_page("explore", query_params={"dataset": str(path)})
+    assert_clean(at)
+    assert any(s.startswith("2 response(s) carry warnings (normal 1, wrong 1)") for s in texts(at, "warning"))

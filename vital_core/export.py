@@ -24,7 +24,7 @@ SCHEMA_TAG = b"vital-explorer-frame/2"     # Parquet key-value metadata: {b"vita
 # Exports of earlier versions are ours too: /1 had no ``undefined`` column.
 OWN_TAGS = (b"vital-explorer-frame/1", SCHEMA_TAG)
 # Columns added after the first export: an earlier CSV's header is ours without any of them.
-LATER_COLUMNS = ("evidence_mode", REASON_COLUMN)
+LATER_COLUMNS = ("evidence_mode", "warnings", "scored_with", REASON_COLUMN)
 
 
 def export_format(path: Path) -> str:

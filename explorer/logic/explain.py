@@ -37,6 +37,22 @@ def _quote(text: str) -> str:
     return f"\u201c{text}\u201d"
 
 
+def warnings_sentence(frame) -> str | None:
+    """How many responses of a loaded set carry warnings (what a model's reply lost), per condition;
+    None when none does (or the set, e.g. a release, records none)."""
+    if "warnings" not in frame.columns:
+        return None
+    from vital_core.dataset import warning_counts
+    from vital_core.model import ordered_conditions
+    counts = warning_counts(frame)
+    if not counts.sum():
+        return None
+    per = ", ".join(f"{c} {int(counts[c])}" for c in ordered_conditions(counts.index) if counts[c])
+    return (f"{int(counts.sum())} response(s) carry warnings ({per}): a model's reply lost something (a "
+            "sentence, a claim's verdict, a label read only roughly) and their scores count only what was "
+            "kept. Open one to read what.")
+
+
 def _are(n: int) -> str:
     return "is" if n == 1 else "are"
 
