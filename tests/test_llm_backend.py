@@ -300,3 +300,26 @@ def test_the_window_is_read_from_the_client_when_it_knows_it(mock, tmp_path):
         b.client = SimpleNamespace(context_window=known)    # a client that was told or learnt it, or not
         assert b._context_window() == seen
     b.client = real
+
+
+def test_a_window_learnt_from_a_failed_call_is_fitted_and_asked_again(mock, tmp_path, monkeypatch):
+    b = backend(mock, tmp_path, max_attempts=1)
+    # the client knows no window until a call fails (a server's context error teaches it)
+    monkeypatch.setattr(b, "_context_window", lambda: 2000 if mock.count(prompts.VERIFY) else None)
+    mock.inject("server_error", times=1, step=prompts.VERIFY)
+    verdicts = run(b.verify(QUERY, claims(15), Evidence("none")))
+    assert NOT_JUDGED not in [v.verdict for v in verdicts]
+    assert all(_fits(r, 2000) for r in mock.requests[1:]) and mock.count(prompts.VERIFY) > 2
+
+
+def test_nuggets_fit_a_known_window(mock, tmp_path, monkeypatch):
+    filler = " ".join(f"word{i}" for i in range(4000))
+    docs = [Document("D1", f"Geronimo led the Apache. {filler}")]
+    b = backend(mock, tmp_path)
+    monkeypatch.setattr(b, "_context_window", lambda: 2500)
+    run(b.make_nuggets(QUERY, docs))
+    first = mock.requests[0].body["messages"]
+    assert sum(estimate_tokens(m["content"]) for m in first) + min(4000, 60 + 20 * 30) <= 2500
+    monkeypatch.setattr(b, "_context_window", lambda: 500)
+    with pytest.raises(ValueError, match="--max-tokens"):
+        run(b.make_nuggets(QUERY, docs))

@@ -63,6 +63,7 @@ MAX_CLAIMS_PER_CALL = 15
 # Tokens a verification reply needs: a few for the JSON, about this many per claim (id, verdict, one
 # sentence of reason, a quote of up to about 40 words).
 REPLY_TOKENS_BASE, REPLY_TOKENS_PER_CLAIM = 60, 110
+NUGGET_REPLY_TOKENS = 20     # one short nugget of the creation reply
 # The least evidence a call is given before the window is declared too small (a passage cut short).
 MIN_EVIDENCE_TOKENS = 80
 # Token counts are estimated (characters / 4); keep this share of the window free for the error.
@@ -327,14 +328,39 @@ class OpenAICompatBackend(Backend):
                                                          f"in {asked} attempts; counted as not judged"])
             return out
 
-        plan = self._plan_verify(query, subclaims, mode, bool(passages))
-        results = await asyncio.gather(*(window(part, budget) for part, budget in plan))
+        known = self._context_window()
+        try:
+            results = await asyncio.gather(*(window(part, budget) for part, budget
+                                             in self._plan_verify(query, subclaims, mode, bool(passages))))
+        except LLMCallError:
+            if self._context_window() in (None, known):
+                raise
+            # the client learnt the window from this very error: fit the calls to it and ask again
+            results = await asyncio.gather(*(window(part, budget) for part, budget
+                                             in self._plan_verify(query, subclaims, mode, bool(passages))))
         merged: dict[str, Verdict] = {}
         for r in results:
             merged.update(r)
         return [merged[s.id] for s in subclaims]
 
     # ------------------------------------------------------------ 4. nuggets
+    def _nugget_budget(self, query: str, found: list[str]) -> int:
+        """Document tokens one nugget-creation call may carry: the budget, less what a known context
+        window cannot hold with the prompt and a reply of ``max_nuggets`` short nuggets."""
+        window = self._context_window()
+        if window is None:
+            return self.nugget_token_budget
+        fixed = (estimate_tokens(prompts.NUGGETS_CREATE_PROMPT.system())
+                 + estimate_tokens(prompts.render_nuggets_create(query, found, [], self.max_nuggets)))
+        reply = min(self.settings.max_tokens, REPLY_TOKENS_BASE + NUGGET_REPLY_TOKENS * self.max_nuggets)
+        room = int(window * WINDOW_SAFETY) - fixed - reply
+        if room < MIN_EVIDENCE_TOKENS:
+            raise ContextWindowError(
+                f"building nuggets needs a {reply}-token reply and at least {MIN_EVIDENCE_TOKENS} tokens of "
+                f"documents, more than the model's context window of {window} tokens holds: lower --max-tokens, "
+                "raise --context-window if the model allows more, or use a model with a larger window")
+        return min(self.nugget_token_budget, room)
+
     async def make_nuggets(self, query: str, documents: list[Document]) -> list[Nugget]:
         documents = [d for d in documents if d.text.strip()]
         if not documents:
@@ -343,7 +369,7 @@ class OpenAICompatBackend(Backend):
         for batch in [documents[i:i + self.nugget_doc_window]
                       for i in range(0, len(documents), self.nugget_doc_window)]:
             passages = chunk_documents(batch, self.chunk_words)
-            chosen = select_passages(passages, query, self.nugget_token_budget)
+            chosen = select_passages(passages, query, self._nugget_budget(query, texts))
             user = prompts.render_nuggets_create(query, texts, _merge_passages(chosen), self.max_nuggets)
 
             def parse(reply: str) -> ParsedItems:
