@@ -323,3 +323,40 @@ def test_nuggets_fit_a_known_window(mock, tmp_path, monkeypatch):
     monkeypatch.setattr(b, "_context_window", lambda: 500)
     with pytest.raises(ValueError, match="--max-tokens"):
         run(b.make_nuggets(QUERY, docs))
+
+
+class LeavesOutSentences(MockProvider):
+    """Leaves sentence 2 out of a request for three sentences or more, and the sentences in ``always`` out always."""
+    always: tuple = (3,)
+
+    def _answer(self, step, system, user, fault):
+        reply = super()._answer(step, system, user, fault)
+        if step == prompts.DECOMPOSE:
+            items = reply["sentences"]
+            reply["sentences"] = [i for i in items if i["sentence"] not in self.always
+                                  and not (i["sentence"] == 2 and len(items) > 2)]
+        return reply
+
+
+def test_decompose_asks_again_for_left_out_sentences_and_names_the_lost_ones(tmp_path):
+    text = "Geronimo was an Apache leader. He was born in 1829. He surrendered in 1886."
+    with LeavesOutSentences() as mock:
+        sentences = run(backend(mock, tmp_path).decompose(QUERY, text))
+        assert mock.count(prompts.DECOMPOSE) == 2
+        follow_up = mock.requests[1].body["messages"][1]["content"].split(prompts.SENTENCES_HEADER)[1]
+        assert "[2]" in follow_up and "[3]" in follow_up and "[1]" not in follow_up
+    assert [bool(s.claims) for s in sentences] == [True, True, False]       # 2 recovered, 3 lost
+    warnings = [w for s in sentences for w in s.warnings]
+    assert len(warnings) == 1 and "left out 1 of 3 sentence(s)" in warnings[0] and "sentence 3" in warnings[0]
+    # the pipeline puts it on the response
+    with LeavesOutSentences() as mock:
+        ex = run(score_example(backend(mock, tmp_path / "b"), example_id="x", query=QUERY,
+                               responses={"normal": text}))
+    assert any("sentence 3" in w for w in ex.variants["normal"].warnings)
+
+
+def test_a_decomposition_that_loses_every_sentence_fails_with_its_reason(tmp_path):
+    with LeavesOutSentences() as mock:
+        mock.always = (1, 2, 3)
+        with pytest.raises(LLMValidationError, match="left out every sentence"):
+            run(backend(mock, tmp_path).decompose(QUERY, "A is one. B is two. C is three."))

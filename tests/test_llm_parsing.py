@@ -247,7 +247,7 @@ def test_claims_as_objects_are_read_and_unreadable_ones_are_violations():
     assert r.values[1] == ["A is B.", "C is D.", "E is F."]
     assert r.values[3] == []                 # the model said: no claim in sentence 3
     assert any("sentence 2: claim 1" in p for p in r.problems)   # never an empty claim list in silence
-    assert r.missing == [4]
+    assert r.missing == [2, 4]               # sentence 2's claims could not be read: not "no claims"
 
 
 def test_nuggets_as_objects_and_an_unreadable_nugget_raises():

@@ -201,13 +201,16 @@ def parse_decomposition(obj: Any, numbers: list[int]) -> ParsedItems:
         if not isinstance(claims, list):
             out.problems.append(f"sentence {number}: 'claims' is {_shape(claims)}; give a list of strings")
             continue
-        texts = out.values.setdefault(number, [])
+        texts = []
         for k, c in enumerate(claims, start=1):
             text = item_text(c, CLAIM_KEYS)
             if text is None:
                 out.problems.append(f"sentence {number}: claim {k} is {_shape(c)}; give each claim as a string")
             elif text and text not in texts:
                 texts.append(text)
+        if texts or not claims:      # claims that could not be read at all are not "no claims"
+            out.values.setdefault(number, [])
+            out.values[number] += [t for t in texts if t not in out.values[number]]
     out.missing = [n for n in numbers if n not in out.values]
     return out
 
