@@ -259,3 +259,19 @@ def test_options_are_checked_by_the_same_rules_as_the_app(monkeypatch):
     for argv in (["--concurrency", "0"], ["--backend", "openai", "--max-attempts", "0"]):
         with pytest.raises(SystemExit):       # out-of-range values are argparse usage errors now
             parser.parse_args(argv)
+
+
+def test_resuming_with_other_claims_per_call_is_refused(mock, tmp_path):
+    inp = write_input(tmp_path / "in.jsonl", 2)
+    out = tmp_path / "results.jsonl"
+    first = subprocess.run(score_cmd(inp, out, mock, tmp_path / "cache", "--claims-per-call", "1"), cwd=REPO,
+                           env=env(), capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    lines_before = out.read_text()
+    recs = [json.loads(x) for x in lines_before.splitlines()]
+    assert all(r["backend"]["method"] == {"claims_per_call": 1, "evidence_tokens": 3000} for r in recs)
+    out.write_text(lines_before.splitlines(keepends=True)[0])          # one record done, one to go
+    p = run_cli(score_cmd(inp, out, mock, tmp_path / "cache"))
+    assert p.returncode == 2 and "claims per call 1" in p.stderr and "claims per call 15" in p.stderr
+    assert "--claims-per-call" in p.stderr
+    assert out.read_text() == lines_before.splitlines(keepends=True)[0]

@@ -180,12 +180,21 @@ def same_backend(backend_info: dict, path: Path) -> Callable[[dict, int], None]:
     def show(d: dict) -> str:
         return ", ".join(f"{k} {d.get(k) or '-'}" for k in keys)
 
+    def method(d: dict) -> str:
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted((d.get("method") or {}).items())) or "-"
+
     def check(rec: dict, line_no: int) -> None:
         theirs = rec.get("backend") if isinstance(rec.get("backend"), dict) else {}
         if any(str(theirs.get(k, "")) != str(backend_info.get(k, "")) for k in keys):
             raise InputError(f"{where(path, line_no)}: scored with {show(theirs)}; this run uses "
                              f"{show(backend_info)}. Use the same settings to resume, or another --out.",
                              path, line_no)
+        # claims per call and evidence tokens change the numbers too (a line written before they were
+        # recorded used the fixed 15 and 3000, today's defaults, so it is not refused for lacking them)
+        if theirs.get("method") and theirs.get("method") != backend_info.get("method"):
+            raise InputError(f"{where(path, line_no)}: scored with {method(theirs)}; this run uses "
+                             f"{method(backend_info)} (--claims-per-call, --evidence-tokens). Use the same "
+                             "settings to resume, or another --out.", path, line_no)
     return check
 
 
