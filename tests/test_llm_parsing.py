@@ -260,3 +260,12 @@ def test_nuggets_as_objects_and_an_unreadable_nugget_raises():
 def test_verdict_ids_left_out_are_missing_not_violations():
     r = parse_verdicts({"verdicts": [{"id": "S1", "verdict": "supported", "reason": "", "evidence": ""}]}, IDS)
     assert r.missing == ["S2", "S3"] and r.problems == []
+
+
+def test_id_keyed_answers_are_read_as_entries():
+    r = parse_ranking('{"ranking": {"S1": "Vital", "S2": "low", "S3": "medium"}}', IDS)
+    assert r.labels == {"S1": "vital", "S2": "less-important", "S3": "okay"} and not r.problems
+    v = parse_verdicts({"S1": {"verdict": "entailed", "reason": "r"}, "S2": "refuted", "S3": "neutral"}, IDS)
+    assert [v.values[i]["verdict"] for i in IDS] == ["supported", "contradicted", "not_enough_evidence"]
+    with pytest.raises(ReplyParseError):       # a mapping that is not id-keyed is no list of answers
+        parse_verdicts({"verdicts": {"first": "supported"}}, IDS)

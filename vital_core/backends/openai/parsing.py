@@ -96,14 +96,31 @@ def extract_json(text: str | None) -> Any:
     raise ReplyParseError(f"no JSON object found in the reply (starts {snippet!r})")
 
 
-def _list_under(obj: Any, *keys: str) -> list:
-    """The list held under one of ``keys`` (or ``obj`` itself when it is a list)."""
+_AN_ID = re.compile(r"^\[?[A-Za-z]{0,3}\d+\]?$")
+
+
+def _id_mapping(obj: Any, value_key: str) -> list | None:
+    """``{"S1": "vital", "S2": {...}}``, a shape small models use for id-keyed answers, as the entries
+    ``[{"id": "S1", value_key: "vital"}, ...]``; None when ``obj`` is not such a mapping."""
+    if not isinstance(obj, dict) or not obj or not all(_AN_ID.match(str(k).strip()) for k in obj):
+        return None
+    return [dict(v, id=k) if isinstance(v, dict) else {"id": k, value_key: v} for k, v in obj.items()]
+
+
+def _list_under(obj: Any, *keys: str, value_key: str | None = None) -> list:
+    """The list held under one of ``keys`` (or ``obj`` itself when it is a list); with ``value_key``,
+    an id-keyed mapping there (or as the whole reply) is read as that list too."""
     if isinstance(obj, list):
         return obj
     if isinstance(obj, dict):
         for k in keys:
             if isinstance(obj.get(k), list):
                 return obj[k]
+        if value_key:
+            for candidate in [obj.get(k) for k in keys] + [obj]:
+                entries = _id_mapping(candidate, value_key)
+                if entries is not None:
+                    return entries
         lists = [v for v in obj.values() if isinstance(v, list)]
         if len(lists) == 1:
             return lists[0]
@@ -235,7 +252,7 @@ def ranking_entries(reply: str) -> list[tuple[str, Any]]:
     """(id, raw label) pairs in reply order, from JSON or from ``[S1] text: "label"`` lines."""
     try:
         obj = extract_json(reply)
-        items = _list_under(obj, "ranking", "claims", "labels")
+        items = _list_under(obj, "ranking", "claims", "labels", value_key="label")
         entries = []
         for item in items:
             if isinstance(item, dict):
@@ -284,7 +301,7 @@ def _parse_labelled_items(obj: Any, ids: list[str], list_keys: tuple[str, ...], 
     value_key = value_keys[0]
 
     def entries():
-        for item in _list_under(obj, *list_keys):
+        for item in _list_under(obj, *list_keys, value_key=value_key):
             if not isinstance(item, dict):
                 raise ReplyParseError(f"each entry must be an object with 'id' and '{value_key}'")
             yield _clean_id(item.get("id", "")), item
