@@ -32,7 +32,7 @@ nugget labels), ``bad_perturbation`` (returns the answer unchanged).
 ``small_model=True`` answers as small local models do (``_small_model_reply``): labels in their own
 words ("Vital", "High", "Entailed", "partially supported"), claims and nuggets as objects, and some
 sentences and claim ids left out - some only in a long request (given when asked for alone), some
-always. ``reject_response_format=True`` makes it answer 400 to any ``response_format``;
+always - and a few claims never ranked. ``reject_response_format=True`` makes it answer 400 to any ``response_format``;
 ``reject_params=("max_tokens", "temperature")`` does the same for those parameters.
 
 Use as a context manager (``with MockProvider() as mock: mock.base_url``) or
@@ -478,9 +478,11 @@ def _small_model_reply(step: str | None, reply: Any) -> Any:
                                 ("assignments", "assignment")):
         if isinstance(reply, dict) and list_key in reply:
             items = reply[list_key]
-            if step == prompts.VERIFY:   # ids left out (the other steps' ids the client asks for again)
+            if step == prompts.VERIFY:   # claim ids left out
                 items = [i for i in items if not _left_out(i["id"] + i.get("reason", "") + i["evidence"],
                                                            len(items) > 1)]
+            if step == prompts.RANK:     # a claim left unranked (the same in every attempt)
+                items = [i for i in items if _hash(i["id"] + i.get("text", ""), 13)]
             words = _SMALL_WORDS[value_key]
             return {list_key: [dict(i, **{value_key: words.get(i[value_key], i[value_key])}) for i in items]}
     return reply

@@ -77,6 +77,7 @@ def test_small_model_replies_lose_nothing_in_silence(baseline, tmp_path):
     warnings = [w for v in said.values() for w in v]
     assert any("the model left out" in w and "also when asked for them alone" in w for w in warnings)
     assert any("'partially supported' was read as 'not_enough_evidence'" in w for w in warnings)
+    assert any(w.startswith("ranking: the model broke the rules") and "unlabelled" in w for w in warnings)
     summary = json.loads((tmp_path / "results.jsonl.summary.json").read_text())
     assert summary["records_with_warnings"] >= 1 and summary["warnings"] == sum(
         len(w["warnings"]) for w in summary["warned"])
