@@ -8,6 +8,7 @@ import json
 import re
 import sys
 import math
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -63,11 +64,17 @@ def baseline(tmp_path_factory) -> Path:
     return tmp / "results.jsonl"
 
 
-def test_small_model_replies_lose_nothing_in_silence(baseline, tmp_path):
-    out = tmp_path / "results.jsonl"
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    tmp = tmp_path_factory.mktemp("small")
     with MockProvider(small_model=True) as mock:
-        p = run_cli(score_cmd(DEMO, out, mock, tmp_path / "cache"))
+        p = run_cli(score_cmd(DEMO, tmp / "results.jsonl", mock, tmp / "cache"))
     assert p.returncode in (0, 1), p.stderr
+    return tmp / "results.jsonl", p
+
+
+def test_small_model_replies_lose_nothing_in_silence(baseline, small_run):
+    out, p = small_run
     differ, silent = undisclosed_differences(baseline, out)
     assert silent == [], f"{len(silent)} response(s) differ from the baseline without a warning: {silent}"
     said = what_it_says(out)
@@ -78,7 +85,7 @@ def test_small_model_replies_lose_nothing_in_silence(baseline, tmp_path):
     assert any("the model left out" in w and "also when asked for them alone" in w for w in warnings)
     assert any("'partially supported' was read as 'not_enough_evidence'" in w for w in warnings)
     assert any(w.startswith("ranking: the model broke the rules") and "unlabelled" in w for w in warnings)
-    summary = json.loads((tmp_path / "results.jsonl.summary.json").read_text())
+    summary = json.loads(out.with_name(out.name + ".summary.json").read_text())
     assert summary["records_with_warnings"] >= 1 and summary["warnings"] == sum(
         len(w["warnings"]) for w in summary["warned"])
     assert "warning(s)" in p.stdout
@@ -99,22 +106,28 @@ def test_the_check_itself_catches_a_silent_difference(baseline, tmp_path):
     assert silent == [(recs[0]["id"], "normal")] == differ
 
 
-def test_report_counts_the_warnings_and_states_what_scored_the_run(baseline, tmp_path):
+def test_report_counts_the_warnings_and_states_what_scored_the_run(baseline, small_run):
     from vital_core.model import PAPER_SETTING
-    out = tmp_path / "results.jsonl"
-    with MockProvider(small_model=True) as mock:
-        assert run_cli(score_cmd(DEMO, out, mock, tmp_path / "cache", "--claims-per-call", "1")).returncode in (0, 1)
+    out, _ = small_run
     with_warnings = sum(1 for said in what_it_says(out).values() if said)
     p = run_cli([sys.executable, "-m", "vital_core", "report", str(out), "--no-cache"])
     assert p.returncode == 0, p.stderr
-    assert "scored with: openai gpt-4o-mini, 1 claim(s) per verification call (36 responses)" in p.stdout
+    assert "scored with: openai gpt-4o-mini, 15 claim(s) per verification call (36 responses)" in p.stdout
     assert PAPER_SETTING in p.stdout
     line = next(x for x in p.stdout.splitlines() if x.startswith("with warnings"))
     assert sum(int(n) for n in re.findall(r": (\d+)", line)) == with_warnings
     p = run_cli([sys.executable, "-m", "vital_core", "report", str(out), "--no-cache", "--json"])
     got = json.loads(p.stdout)
     assert sum(got["with_warnings"].values()) == with_warnings and got["paper_setting"] == PAPER_SETTING
-    assert got["scored_with"] == {"openai gpt-4o-mini, 1 claim(s) per verification call": 36}
-    # the well-behaved baseline: 15 claims per call, no warning line
+    assert got["scored_with"] == {"openai gpt-4o-mini, 15 claim(s) per verification call": 36}
+    # the well-behaved baseline: no warning line
     p = run_cli([sys.executable, "-m", "vital_core", "report", str(baseline), "--no-cache"])
-    assert "15 claim(s) per verification call" in p.stdout and "with warnings" not in p.stdout
+    assert "scored with: openai gpt-4o-mini" in p.stdout and "with warnings" not in p.stdout
+
+
+def test_what_scored_a_result_in_one_line():
+    from vital_core.model import backend_label
+    assert backend_label({"name": "openai", "model": "gpt-4o", "method": {"claims_per_call": 1}}) == \
+        "openai gpt-4o, 1 claim(s) per verification call"
+    assert backend_label({"name": "offline", "model": "minilm-int8 + rules"}) == "offline minilm-int8 + rules"
+    assert backend_label({}) == backend_label(None) == ""
