@@ -21,6 +21,8 @@ from vital_core.steps import RANK, VERIFY
 OFFLINE, OPENAI = BACKEND_NAMES
 # Where the offline backend's quality benchmark leaves its measured figures.
 OFFLINE_QUALITY_FILE = Path(__file__).resolve().parent / "offline" / "quality.json"
+# The most claims one verification call checks (``--claims-per-call``; the backend's window).
+MAX_CLAIMS_PER_CALL = 15
 # How a front end names the settings in ``validate``'s messages (the app's words by default).
 APP_TERMS = {"base_url": "base URL", "concurrency": "concurrency", "max_attempts": "max attempts",
              "api_key": "set OPENAI_API_KEY or type a key in the sidebar"}
@@ -44,7 +46,7 @@ class BackendSettings:
     structured_output: str = "auto"
     prices: str = ""                   # a JSON price table file; "" = the default table
     # The method's sizes on an endpoint (they change the numbers; results record them).
-    claims_per_call: int = 15          # claims checked per verification call (1 = FActScore's one fact)
+    claims_per_call: int = MAX_CLAIMS_PER_CALL   # claims checked per verification call (1 = FActScore's one fact)
     evidence_tokens: int = 3000        # evidence tokens per verification call (fitted to a known window)
 
     @classmethod

@@ -49,12 +49,15 @@ def add_backend_arguments(parser: argparse.ArgumentParser, steps: tuple[str, ...
                    help="JSON-schema response_format: auto = use it, fall back to text when rejected")
     g.add_argument("--prices", help="JSON file {\"model\": [input $/1M tokens, output $/1M tokens]} "
                                     "for the cost estimate (default table: see README)")
-    g.add_argument("--claims-per-call", type=number_in(int, 1, 15), default=15,
-                   help="claims checked per verification call, 1-15 (default 15; 1 = FActScore's one fact per "
-                        "call, as many calls as claims). Recorded in the results and shown by report")
-    g.add_argument("--evidence-tokens", type=number_in(int, 100), default=3000,
-                   help="evidence passages per verification call, in tokens (default 3000); lowered to fit "
-                        "the model's context window when it is known")
+    if "verify" in steps:     # only a command that verifies offers the verification sizes
+        most, default = config.MAX_CLAIMS_PER_CALL, config.BackendSettings
+        g.add_argument("--claims-per-call", type=number_in(int, 1, most), default=default.claims_per_call,
+                       help=f"claims checked per verification call, 1-{most} (default {default.claims_per_call}; "
+                            "1 = FActScore's one fact per call, as many calls as claims). Recorded in the "
+                            "results and shown by report")
+        g.add_argument("--evidence-tokens", type=number_in(int, 100), default=default.evidence_tokens,
+                       help=f"evidence passages per verification call, in tokens (default "
+                            f"{default.evidence_tokens}); lowered to fit the model's context window when it is known")
     g.add_argument("--record-timeout", type=number_in(float, 0, above=True), default=RECORD_TIMEOUT,
                    help="seconds one record may take in all, retries included; after that it is kept with "
                         f"its error and the run goes on (default {RECORD_TIMEOUT:g})")
@@ -114,7 +117,7 @@ def settings_from_args(args: argparse.Namespace) -> config.BackendSettings:
         temperature=args.temperature, max_tokens=args.max_tokens, timeout=args.timeout, backoff=args.backoff,
         cache_dir=args.cache_dir or "", cache_size_mb=args.cache_size_mb, use_cache=not args.no_cache,
         structured_output=args.structured_output, prices=args.prices or "",
-        claims_per_call=args.claims_per_call, evidence_tokens=args.evidence_tokens)
+        **{k: getattr(args, k) for k in ("claims_per_call", "evidence_tokens") if hasattr(args, k)})
 
 
 def steps_from_args(args: argparse.Namespace) -> dict[str, config.StepSettings]:

@@ -39,6 +39,7 @@ import math
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
+from vital_core.backends.config import MAX_CLAIMS_PER_CALL, BackendSettings
 from vital_core.backends.openai import prompts
 from vital_core.backends.openai.client import LLMCallError, LLMClient, LLMSettings
 from vital_core.backends.openai.parsing import (ParsedItems, ParsedRanking, ReplyParseError, extract_json, parse_assignments,
@@ -59,7 +60,6 @@ class ContextWindowError(ValueError):
     """Even the smallest verification call cannot fit the model's context window."""
 
 
-MAX_CLAIMS_PER_CALL = 15
 # Tokens a verification reply needs: a few for the JSON, about this many per claim (id, verdict, one
 # sentence of reason, a quote of up to about 40 words).
 REPLY_TOKENS_BASE, REPLY_TOKENS_PER_CLAIM = 60, 110
@@ -94,7 +94,8 @@ class OpenAICompatBackend(Backend):
                  *, timeout: float = 60.0, max_attempts: int = 4, backoff_initial: float = 1.0,
                  backoff_max: float = 30.0, retry_after_max: float = 120.0, cache_size_limit: int = 2 ** 30,
                  use_cache: bool = True, structured_output: str = "auto", prices: Any = None,
-                 decompose_window: int = 8, verify_window: int = 15, evidence_token_budget: int = 3000,
+                 decompose_window: int = 8, verify_window: int = BackendSettings.claims_per_call,
+                 evidence_token_budget: int = BackendSettings.evidence_tokens,
                  context_token_budget: int = 3000, nugget_doc_window: int = 10, nugget_token_budget: int = 6000,
                  max_nuggets: int = 30, assign_window: int = 15, validation_attempts: int = 3,
                  perturb_attempts: int = 2, chunk_words: int = 160):
