@@ -57,7 +57,7 @@ class LLMValidationError(ValueError):
 
 
 class ContextWindowError(ValueError):
-    """Even the smallest verification call cannot fit the model's context window."""
+    """Even the smallest call of a step (verification, nugget creation) cannot fit the model's context window."""
 
 
 # Tokens a verification reply needs: a few for the JSON, about this many per claim (id, verdict, one
@@ -66,7 +66,7 @@ REPLY_TOKENS_BASE, REPLY_TOKENS_PER_CLAIM = 60, 110
 NUGGET_REPLY_TOKENS = 20     # one short nugget of the creation reply
 # The least evidence a call is given before the window is declared too small (a passage cut short).
 MIN_EVIDENCE_TOKENS = 80
-# Token counts are estimated (characters / 4); keep this share of the window free for the error.
+# Token counts are estimated (characters / 4): plan within this share of the window, the rest a margin.
 WINDOW_SAFETY = 0.9
 
 
