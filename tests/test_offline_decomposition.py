@@ -155,3 +155,42 @@ def test_she_is_the_person_named_before_not_a_one_word_subject_in_between():
     # a one-word subject that is the person's surname still stands for them
     assert resolve_pronouns(["Charles Darwin was a naturalist.", "Darwin sailed on the Beagle.",
                              "He wrote a book."])[2] == "Darwin wrote a book."
+
+
+# Atomic claims: subordinate clauses, participle phrases, appositives, second predicates and adverbial
+# detail become claims of their own, so that the key fact of a sentence stands as a short claim.
+ATOMIC = [
+    ("The Berlin Wall fell on the night of 9 November 1989, when East German authorities unexpectedly "
+     "opened the border crossings.",
+     ["The Berlin Wall fell on 9 November 1989.", "The Berlin Wall fell at night.",
+      "East German authorities opened the border crossings.",
+      "East German authorities unexpectedly opened the border crossings."]),
+    ("Pluto, found in 1930, is a dwarf planet.", ["Pluto is a dwarf planet.", "Pluto was found in 1930."]),
+    ("The wall had divided the city since 1961, separating families and friends for almost three decades.",
+     ["The wall had divided the city since 1961.",
+      "The wall separated families and friends for almost three decades."]),
+    ("Marie Curie, a Polish physicist, won the Nobel Prize in 1903 and became the first woman to do so.",
+     ["Marie Curie won the Nobel Prize in 1903.", "Marie Curie became the first woman to do so.",
+      "Marie Curie was a Polish physicist."]),
+    ("Built between 1473 and 1481, the Sistine Chapel is the pope's own chapel.",
+     ["The Sistine Chapel is the pope's own chapel.", "The Sistine Chapel was built between 1473 and 1481."]),
+    ("The river flows through Egypt, carrying silt to the delta.",
+     ["The river flows through Egypt.", "The river carries silt to the delta."]),
+]
+
+
+def test_clauses_phrases_and_detail_become_claims_of_their_own():
+    for sentence, expected in ATOMIC:
+        assert decompose_sentence(sentence) == expected, sentence
+
+
+def test_cuts_that_would_leave_a_fragment_are_not_made():
+    # a pronoun subject, a clause too short to check, a participle standing for the whole statement,
+    # an adverb that changes what is said
+    for sentence in ("She never knew her father, who died in Greece when she was eight.",
+                     "Kobe Bryant won two of them after Shaquille O'Neal left.",
+                     "The lake covers about 31,500 square kilometres, making it the largest lake in Africa.",
+                     "The tower was nearly destroyed in 1909."):
+        claims = decompose_sentence(sentence)
+        assert not any(c.startswith(("She was", "Shaquille", "The lake made", "The tower was destroyed"))
+                       for c in claims), claims

@@ -14,6 +14,7 @@ import re
 
 from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
 from vital_core.backends.offline.answer_types import (FUNCTION_CAPS, PLACE_WORDS)
+from vital_core.backends.offline.clause_cuts import cut_claim
 from vital_core.backends.offline.lexicon import DEMONYMS
 from vital_core.backends.offline.nlp import analyse
 
@@ -336,9 +337,9 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None) -> li
             for claim in _split_list(part):
                 for n, aside in enumerate(asides):
                     claim = claim.replace(f"\u27e8{n}\u27e9", aside)
-                claim = _finish(claim)
-                if len(claim.split()) >= 2 and claim not in claims:
-                    claims.append(claim)
+                for atom in cut_claim(_finish(claim), _finish):
+                    if len(atom.split()) >= 2 and atom not in claims:
+                        claims.append(atom)
     return claims or [_finish(sentence)]
 
 

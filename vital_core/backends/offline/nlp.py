@@ -22,7 +22,8 @@ _CACHE: OrderedDict[str, tuple["Tok", ...]] = OrderedDict()
 
 @dataclass(frozen=True, slots=True)
 class Tok:
-    """One token: its text, lemma (lower case), coarse part of speech, dependency label and head index."""
+    """One token: its text, lemma (lower case), coarse part of speech, dependency label, head index, character
+    offset and fine tag (VBD past, VBN/VBG participles: how a clause cut off a sentence is put back in tense)."""
     i: int
     text: str
     lemma: str
@@ -30,6 +31,7 @@ class Tok:
     dep: str
     head: int
     start: int     # character offset
+    tag: str = ""
 
 
 class ParserNotAvailable(RuntimeError):
@@ -57,7 +59,8 @@ _LEMMA_FIXES = {"wed": "wed"}    # the lemmatizer's exceptions still read "wed" 
 
 
 def _tokens(doc) -> tuple[Tok, ...]:
-    return tuple(Tok(t.i, t.text, _LEMMA_FIXES.get(t.text.lower(), t.lemma_.lower()), t.pos_, t.dep_, t.head.i, t.idx)
+    return tuple(Tok(t.i, t.text, _LEMMA_FIXES.get(t.text.lower(), t.lemma_.lower()), t.pos_, t.dep_, t.head.i, t.idx,
+                     t.tag_)
                  for t in doc)
 
 

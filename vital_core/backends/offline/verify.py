@@ -26,6 +26,7 @@ quote the claim's words as written and the evidence sentence.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -184,6 +185,15 @@ def verbatim(claim: Analysis, sentence: Analysis, max_gap: int = 3) -> bool:
     return False
 
 
+_WORD = re.compile(r"[\w'’\-]+")
+
+
+def written_in(item: str, text: str) -> bool:
+    """Is ``item`` (a word, name or value as a reason writes it) written in ``text``, as whole words?"""
+    wanted = _WORD.findall(item.lower())
+    return bool(wanted) and f" {' '.join(wanted)} " in f" {' '.join(_WORD.findall(text.lower()))} "
+
+
 def _quote(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " ..."
 
@@ -311,12 +321,22 @@ def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.nda
             and s.polarity_ok:
         return ClaimVerdict(SUPPORTED, f"supported: the evidence states it (similarity {best:.2f}, "
                                        f"{coverage:.0%} of its words) — \"{_quote(quote)}\"", quote, best)
-    if s.unstated:
-        reason = f"not enough evidence: the evidence does not mention {'; '.join(s.unstated)}"
-    elif not s.predicate_ok:
-        reason = f"not enough evidence: the evidence does not say '{claim.content.get(claim.predicate, claim.predicate)}'"
-    elif s.missing_words:
-        reason = f"not enough evidence: the closest evidence does not say {', '.join(repr(w) for w in s.missing_words[:4])}"
+    # a reason never calls absent what the evidence writes: a value it gives for something else
+    # ("Pluto, found in 1930, ..." against "discovered in 1930 by ...") is named as given, not as missing
+    evidence_text = index.everything.text if index.everything else quote
+    absent = [x for x in s.unstated if not written_in(x, evidence_text)]
+    elsewhere = [x for x in s.unstated if written_in(x, evidence_text)]
+    verb = claim.content.get(claim.predicate, claim.predicate)
+    words_absent = [w for w in s.missing_words if not written_in(w, quote)]
+    if absent:
+        reason = f"not enough evidence: the evidence does not mention {'; '.join(absent)}"
+    elif elsewhere:
+        reason = (f"not enough evidence: the evidence gives {'; '.join(elsewhere)}, but not in a sentence that "
+                  f"states the rest of the claim")
+    elif not s.predicate_ok and not written_in(verb, quote):
+        reason = f"not enough evidence: the evidence does not say '{verb}'"
+    elif words_absent:
+        reason = f"not enough evidence: the closest evidence does not say {', '.join(repr(w) for w in words_absent[:4])}"
     else:
         reason = "not enough evidence: the closest evidence does not state the claim the same way"
     return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"{reason} (closest: \"{_quote(quote)}\", similarity {best:.2f})",

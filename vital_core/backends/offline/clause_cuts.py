@@ -1,0 +1,308 @@
+"""Parse-based cuts of one claim into atomic claims, each standing alone with its subject restored.
+
+``decompose`` first cuts a sentence at coordinated clauses, ", which/who" and lists with word rules;
+this module reads the remaining claim's dependency parse and cuts off, as claims of their own:
+
+* a subordinate clause with its own named subject ("..., when East German authorities opened the
+  border" -> "East German authorities opened the border");
+* a participle phrase on the main verb or set off by commas after a noun ("..., separating families"
+  -> "The wall separated families"; "Pluto, found in 1930, is ..." -> "Pluto was found in 1930");
+* an appositive of a name ("Marie Curie, a Polish physicist, won ..." -> "Marie Curie was a Polish
+  physicist");
+* a second predicate of the same subject ("... won the prize and became ..." -> "Marie Curie became ...");
+* adverbial detail that is a fact of its own: "on the night of 9 November 1989" -> "on 9 November
+  1989" and, apart, "at night"; a manner adverb ("unexpectedly opened") -> the claim without it, and
+  the claim with it kept as the detail.
+
+The key fact of a sentence thus ends up as a short claim that evidence stating it in fewer words
+supports. Cuts that would leave a fragment (a subject that is a pronoun, a clause of fewer than four
+words, a participle that stands for the whole statement: "..., making it the largest") are not made.
+"""
+from __future__ import annotations
+
+from vital_core.backends.offline.nlp import Tok, analyse
+
+# Words that open a subordinate clause whose content is a fact of its own.
+SUBORDINATORS = {"when", "after", "because", "while", "since", "before", "although", "though", "once",
+                 "until", "whereas", "where", "as"}
+# A participle that stands for the whole statement, not for the subject: "..., making it the largest".
+_SENTENTIAL = {"make", "mean", "give", "bring", "leave", "result", "cause", "lead", "allow", "render"}
+# Adverbs in -ly that change what the claim says (degree, hedge, frequency, order in time), so the claim
+# without them would be another claim: never cut off.
+KEPT_ADVERBS = {
+    "only", "nearly", "almost", "barely", "hardly", "scarcely", "largely", "mostly", "partly", "partially",
+    "roughly", "approximately", "exactly", "fully", "entirely", "completely", "early", "likely", "probably",
+    "possibly", "reportedly", "allegedly", "supposedly", "apparently", "mainly", "primarily", "chiefly",
+    "solely", "merely", "simply", "really", "actually", "certainly", "definitely", "initially", "originally",
+    "previously", "formerly", "finally", "eventually", "subsequently", "recently", "currently", "newly",
+    "rarely", "frequently", "usually", "generally", "typically", "commonly", "widely", "highly", "poorly",
+    "slightly", "strongly", "closely", "directly", "indirectly", "effectively", "relatively", "particularly",
+    "especially", "officially", "traditionally", "historically", "technically", "legally", "nominally",
+    "briefly", "temporarily", "permanently", "ultimately", "jointly", "independently", "respectively",
+    "increasingly", "mistakenly", "wrongly", "falsely", "falsly", "supposedly", "seemingly", "arguably",
+    "personally", "only", "daily", "weekly", "monthly", "yearly", "annually", "early", "lately", "shortly",
+    "nearly", "equally", "fairly", "reasonably", "extremely", "incredibly", "remarkably", "notably",
+    "successfully", "unsuccessfully", "twice", "publicly", "privately", "internationally", "locally",
+    "posthumously", "immediately", "quickly", "rapidly", "slowly", "gradually", "steadily", "continuously",
+}
+# "on the night of 9 November 1989": the time of day is a fact beside the date.
+_TIMES_OF_DAY = {"night": "at night", "morning": "in the morning", "evening": "in the evening",
+                 "afternoon": "in the afternoon"}
+_MONTHS = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december"}
+# Past tenses a regular rule gets wrong, for the verbs a participle phrase most often opens with.
+IRREGULAR_PAST = dict(pair.split(":") for pair in """become:became begin:began bring:brought build:built buy:bought
+catch:caught choose:chose come:came draw:drew drive:drove fall:fell feel:felt fight:fought find:found fly:flew
+get:got give:gave go:went grow:grew have:had hold:held keep:kept know:knew lead:led leave:left lose:lost make:made
+meet:met pay:paid put:put rise:rose run:ran say:said see:saw sell:sold send:sent set:set sing:sang sit:sat
+speak:spoke spend:spent stand:stood strike:struck take:took teach:taught tell:told think:thought throw:threw
+win:won write:wrote overtake:overtook undergo:underwent withstand:withstood""".split())
+SUBJECT_DEPS = ("nsubj", "nsubjpass")
+MIN_CLAUSE_WORDS = 4     # a cut-off clause with fewer words is too little to check on its own
+MAX_DEPTH = 3
+
+
+class _Parse:
+    """A claim's tokens with the helpers the cuts need: children, subtrees, text of a token set."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.toks: tuple[Tok, ...] = analyse(text)
+        self.children: dict[int, list[int]] = {t.i: [] for t in self.toks}
+        for t in self.toks:
+            if t.head != t.i:
+                self.children[t.head].append(t.i)
+        self.root = next((t for t in self.toks if t.dep == "ROOT"), None)
+
+    def subtree(self, i: int) -> set[int]:
+        out, todo = set(), [i]
+        while todo:
+            j = todo.pop()
+            if j not in out:
+                out.add(j)
+                todo.extend(self.children[j])
+        return out
+
+    def child(self, i: int, *deps: str) -> Tok | None:
+        return next((self.toks[c] for c in self.children[i] if self.toks[c].dep in deps), None)
+
+    def words(self, keep: set[int]) -> str:
+        """The kept tokens as text: spaced as written, loose commas tidied, no final stop."""
+        out = ""
+        for t in self.toks:
+            if t.i not in keep:
+                continue
+            attached = t.start > 0 and not self.text[t.start - 1].isspace()
+            out += ("" if attached or not out else " ") + t.text
+        out = out.replace(" ,", ",")
+        while ",," in out:
+            out = out.replace(",,", ",")
+        return out.strip(" ,;:-.")
+
+    def comma_before(self, span: set[int]) -> int | None:
+        first = min(span) - 1
+        return first if first >= 0 and self.toks[first].text == "," else None
+
+    def comma_after(self, span: set[int]) -> int | None:
+        nxt = max(span) + 1
+        return nxt if nxt < len(self.toks) and self.toks[nxt].text == "," else None
+
+    def set_off(self, span: set[int]) -> bool:
+        """The span stands between commas (or a comma and the sentence's end)."""
+        nxt = max(span) + 1
+        ends = nxt >= len(self.toks) or self.toks[nxt].text in (",", ".", ";", "!", "?")
+        return self.comma_before(span) is not None and ends
+
+    def past(self, verb: Tok) -> bool:
+        return verb.tag == "VBD" or any(self.toks[c].tag == "VBD" and self.toks[c].dep in ("aux", "auxpass")
+                                        for c in self.children[verb.i])
+
+    def plural(self, noun: Tok) -> bool:
+        return noun.tag in ("NNS", "NNPS") or any(self.toks[c].dep == "conj" for c in self.children[noun.i])
+
+
+def _lower_first(parse: _Parse, span: set[int]) -> str:
+    """The span's words, its first in lower case when it only opened the sentence ("Built in 1481, ...")."""
+    text = parse.words(span)
+    return text[:1].lower() + text[1:] if min(span) == 0 and parse.toks[0].pos != "PROPN" else text
+
+
+def _finite(verb: Tok, past: bool, plural: bool) -> str:
+    """The verb of a participle phrase ("separating", "becoming") as its subject's finite verb."""
+    lemma = verb.lemma
+    if lemma == "be":
+        return ("were" if plural else "was") if past else ("are" if plural else "is")
+    if past:
+        if lemma in IRREGULAR_PAST:
+            return IRREGULAR_PAST[lemma]
+        if verb.text.lower().endswith("ing") and len(verb.text) > 5 and verb.text[-4] == verb.text[-5] \
+                and not lemma.endswith(verb.text[-4] * 2):
+            return verb.text[:-3].lower() + "ed"          # "stopping" -> "stopped"
+        if lemma.endswith("e"):
+            return lemma + "d"
+        if lemma.endswith("y") and lemma[-2:-1] not in "aeiou":
+            return lemma[:-1] + "ied"
+        return lemma + "ed"
+    if plural:
+        return lemma
+    if lemma == "have":
+        return "has"
+    if lemma.endswith(("s", "x", "z", "ch", "sh", "o")):
+        return lemma + "es"
+    if lemma.endswith("y") and lemma[-2:-1] not in "aeiou":
+        return lemma[:-1] + "ies"
+    return lemma + "s"
+
+
+def _be(parse: _Parse, noun: Tok, past: bool) -> str:
+    plural = parse.plural(noun)
+    return ("were" if plural else "was") if past else ("are" if plural else "is")
+
+
+def _noun_phrase(parse: _Parse, head: Tok, cut: set[int]) -> str:
+    """The noun phrase of ``head`` without the pieces set off from it (clauses, appositives)."""
+    span = set(parse.subtree(head.i))
+    for c in parse.children[head.i]:
+        tok = parse.toks[c]
+        if tok.dep in ("acl", "relcl", "appos", "conj", "cc", "punct") and tok.i > head.i:
+            span -= parse.subtree(c)
+    return parse.words(span - cut)
+
+
+def _subject(parse: _Parse) -> Tok | None:
+    subj = parse.child(parse.root.i, *SUBJECT_DEPS)
+    if subj is None or subj.pos == "PRON" or subj.pos == "DET":
+        return None
+    return subj
+
+
+def _enough(text: str) -> bool:
+    return len(text.split()) >= MIN_CLAUSE_WORDS - 1
+
+
+def _structural_cut(parse: _Parse) -> tuple[set[int], list[str]] | None:
+    """The first clause-sized piece to cut off: (its tokens, with their commas; the claims it gives)."""
+    root = parse.root
+    subject = _subject(parse)
+    for t in parse.toks:
+        if t.i == root.i:
+            continue
+        span = parse.subtree(t.i)
+        if root.i in span:
+            continue
+        first = parse.toks[min(span)]
+        # 1. a subordinate clause with its own (non-pronoun) subject
+        if t.dep in ("advcl", "relcl") and first.lemma in SUBORDINATORS and first.i != t.i:
+            own = parse.child(t.i, *SUBJECT_DEPS)
+            body = span - {first.i}
+            if own is not None and own.pos not in ("PRON", "DET") and len(body) >= MIN_CLAUSE_WORDS \
+                    and (parse.comma_before(span) is not None or min(span) == 0) \
+                    and not any(parse.toks[i].lemma in SUBORDINATORS and parse.toks[i].dep == "mark"
+                                and i != first.i for i in body):
+                return _with_commas(parse, span), [parse.words(body)]
+        # 2. a participle phrase on the main verb, set off by a comma: the subject did it too
+        if t.dep == "advcl" and t.head == root.i and t.tag in ("VBG", "VBN") and first.i == t.i \
+                and subject is not None and t.lemma not in _SENTENTIAL \
+                and parse.child(t.i, *SUBJECT_DEPS, "mark") is None \
+                and (parse.set_off(span) or min(span) == 0 and parse.comma_after(span) is not None) \
+                and len(span) >= MIN_CLAUSE_WORDS - 1:
+            noun = _noun_phrase(parse, subject, span)
+            if t.tag == "VBN":   # "Built in 1481, the chapel is ...": built then
+                said = f"{_be(parse, subject, True)} {_lower_first(parse, span)}"
+            else:                # "..., separating families" -> "The wall separated families"
+                said = " ".join([_finite(t, parse.past(root), parse.plural(subject)),
+                                 parse.words(span - {t.i})]).strip()
+            return _with_commas(parse, span), [f"{noun} {said}"]
+        # 3. a past participle set off by commas after a noun: "Pluto, found in 1930, is ..."
+        if t.dep == "acl" and t.tag == "VBN" and first.i == t.i and parse.set_off(span) \
+                and parse.toks[t.head].pos in ("PROPN", "NOUN") and len(span) >= MIN_CLAUSE_WORDS - 1:
+            head = parse.toks[t.head]
+            return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} "
+                                               f"{_be(parse, head, True)} {parse.words(span)}"]
+        # 4. an appositive of a name: "Marie Curie, a Polish physicist, won ..."
+        if t.dep == "appos" and parse.toks[t.head].pos == "PROPN" and t.pos in ("NOUN", "PROPN") \
+                and t.tag != "NNS" and parse.set_off(span) and len(span) >= 2 \
+                and parse.toks[t.head].dep != "conj" and parse.child(t.head, "conj") is None \
+                and not any(parse.toks[i].text in ("and", "or") for i in range(t.head, min(span))):
+            head = parse.toks[t.head]
+            return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} "
+                                               f"{_be(parse, head, parse.past(root))} {parse.words(span)}"]
+        # 5. a second predicate of the same subject: "... won the prize and became the first woman ..."
+        if t.dep == "conj" and t.head == root.i and t.pos in ("VERB", "AUX") and subject is not None \
+                and parse.child(t.i, *SUBJECT_DEPS, "expl") is None and t.i > root.i:
+            cc = parse.child(root.i, "cc")
+            if cc is None or not root.i < cc.i < t.i or cc.lemma not in ("and", "but"):
+                continue
+            aux = ""
+            if t.tag in ("VBN", "VBG") and parse.child(t.i, "aux", "auxpass") is None:
+                aux = " ".join(parse.toks[c].text for c in parse.children[root.i]
+                               if parse.toks[c].dep in ("aux", "auxpass", "neg"))
+                if not aux:
+                    continue    # "won the prize and called ...": no auxiliary to share, so no safe tense
+            text = parse.words(span)
+            if len(span) < MIN_CLAUSE_WORDS - 1:
+                continue
+            cut = span | {cc.i} | ({cc.i - 1} if parse.toks[cc.i - 1].text == "," else set())
+            noun = _noun_phrase(parse, subject, cut)
+            return cut, [" ".join(p for p in (noun, aux, text) if p)]
+    return None
+
+
+def _with_commas(parse: _Parse, span: set[int]) -> set[int]:
+    """The span with the commas that set it off ("Pluto, found in 1930, is" -> "Pluto is")."""
+    return span | {i for i in (parse.comma_before(span), parse.comma_after(span)) if i is not None}
+
+
+def _detail_cut(parse: _Parse) -> tuple[str, str, bool] | None:
+    """(the claim without a detail, the detail as a claim, whether the detail claim may be cut further) for
+    a time of day or a manner adverb (whose detail claim is the claim as written: cut no further)."""
+    everything = {t.i for t in parse.toks}
+    for t in parse.toks:
+        # "on the night of 9 November 1989" -> "on 9 November 1989" + "... at night"
+        if t.lemma in _TIMES_OF_DAY and t.dep == "pobj" and parse.toks[t.head].lemma in ("on", "in", "during"):
+            det = parse.child(t.i, "det")
+            of = parse.child(t.i, "prep")
+            if det is None or of is None or of.lemma != "of" or of.i != t.i + 1:
+                continue
+            date = parse.subtree(of.i) - {of.i}
+            if not any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in _MONTHS for i in date):
+                continue
+            prep = parse.toks[t.head]
+            without_time = everything - {det.i, t.i, of.i}
+            without_date = everything - parse.subtree(prep.i)
+            detail = parse.words({i for i in without_date if i < prep.i})
+            rest = parse.words({i for i in without_date if i > prep.i})
+            return (parse.words(without_time), f"{detail} {_TIMES_OF_DAY[t.lemma]}" + (f" {rest}" if rest else ""),
+                    True)
+        # a manner adverb: "unexpectedly opened" -> "opened", and the claim as written is the detail
+        if t.dep == "advmod" and t.tag == "RB" and t.lemma.endswith("ly") and len(t.lemma) >= 6 \
+                and t.lemma not in KEPT_ADVERBS and parse.toks[t.head].pos == "VERB":
+            return parse.words(everything - {t.i}), parse.words(everything), False
+    return None
+
+
+def cut_claim(claim: str, finish, depth: int = 0) -> list[str]:
+    """The atomic claims of ``claim`` (itself when nothing can be cut). ``finish`` tidies a claim's text."""
+    parse = _Parse(claim)
+    if depth >= MAX_DEPTH or parse.root is None or parse.root.pos not in ("VERB", "AUX"):
+        return [claim]
+    structural = _structural_cut(parse)
+    if structural is not None:
+        removed, extras = structural
+        main = parse.words({t.i for t in parse.toks} - removed)
+        if _enough(main) and all(_enough(e) for e in extras):
+            out: list[str] = []
+            for piece in [main] + extras:
+                for atom in cut_claim(finish(piece), finish, depth + 1):
+                    if atom not in out:
+                        out.append(atom)
+            return out
+    detail = _detail_cut(parse)
+    if detail is not None and _enough(detail[0]) and _enough(detail[1]):
+        main, extra = finish(detail[0]), finish(detail[1])
+        out = cut_claim(main, finish, depth + 1)
+        for atom in (cut_claim(extra, finish, depth + 1) if detail[2] else [extra]):
+            if atom not in out:
+                out.append(atom)
+        return out
+    return [claim]
