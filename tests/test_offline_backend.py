@@ -118,3 +118,18 @@ def test_offline_variants_go_through_the_shared_check(monkeypatch):
     monkeypatch.setattr(perturbation, "make_wrong", lambda query, response: response)   # unchanged: invalid
     with pytest.raises(PerturbationCheckError):
         perturbation.perturb(QUERY, NORMAL, "wrong")
+
+
+def test_a_vital_claim_left_undecided_carries_the_paraphrase_hint():
+    from vital_core.backends.base import Evidence
+    from vital_core.backends.offline.verify import PARAPHRASE_HINT
+    from vital_core.model import LESS_IMPORTANT, NOT_ENOUGH_EVIDENCE, Subclaim
+    claims = [Subclaim(id="c1", text="The ship capsized in a gust of wind.", importance=VITAL),
+              Subclaim(id="c2", text="The ship capsized in a gust of wind.", importance=LESS_IMPORTANT),
+              Subclaim(id="c3", text="The Vasa sank in 1628.", importance=VITAL)]
+    evidence = Evidence(mode="documents", documents=[Document(id="d", text="The Vasa sank in 1628 in Stockholm. "
+                                                                         "Its guns were salvaged later.")])
+    verdicts = OfflineBackend._verify(claims, evidence)
+    assert verdicts[0].verdict == NOT_ENOUGH_EVIDENCE and verdicts[0].reason.endswith(PARAPHRASE_HINT)
+    assert verdicts[1].verdict == NOT_ENOUGH_EVIDENCE and PARAPHRASE_HINT not in verdicts[1].reason
+    assert verdicts[2].verdict == SUPPORTED and PARAPHRASE_HINT not in verdicts[2].reason

@@ -170,8 +170,18 @@ ATOMIC = [
      ["The wall had divided the city since 1961.",
       "The wall separated families and friends for almost three decades."]),
     ("Marie Curie, a Polish physicist, won the Nobel Prize in 1903 and became the first woman to do so.",
-     ["Marie Curie won the Nobel Prize in 1903.", "Marie Curie became the first woman to do so.",
-      "Marie Curie was a Polish physicist."]),
+     ["Marie Curie won the Nobel Prize in 1903.", "Marie Curie was a Polish physicist.",
+      "Marie Curie became the first woman to do so."]),
+    ("Voyager 1 was launched on 5 September 1977 from Cape Canaveral on a Titan rocket.",
+     ["Voyager 1 was launched on 5 September 1977.", "Voyager 1 was launched from Cape Canaveral.",
+      "Voyager 1 was launched on a Titan rocket."]),
+    ("The army was discovered near Xi'an in 1974, when farmers digging a well broke into one of the pits.",
+     ["The army was discovered near Xi'an.", "The army was discovered in 1974.",
+      "Farmers digging a well broke into one of the pits."]),
+    ("The painting hangs in the Rijksmuseum, where it has its own room.",
+     ["The painting hangs in the Rijksmuseum.", "The painting has its own room."]),
+    ("Dynamite was invented by Alfred Nobel who patented it in 1867.",
+     ["Dynamite was invented by Alfred Nobel.", "Alfred Nobel patented it in 1867."]),
     ("Built between 1473 and 1481, the Sistine Chapel is the pope's own chapel.",
      ["The Sistine Chapel is the pope's own chapel.", "The Sistine Chapel was built between 1473 and 1481."]),
     ("The river flows through Egypt, carrying silt to the delta.",
@@ -190,7 +200,9 @@ def test_cuts_that_would_leave_a_fragment_are_not_made():
     for sentence in ("She never knew her father, who died in Greece when she was eight.",
                      "Kobe Bryant won two of them after Shaquille O'Neal left.",
                      "The lake covers about 31,500 square kilometres, making it the largest lake in Africa.",
-                     "The tower was nearly destroyed in 1909."):
+                     "The tower was nearly destroyed in 1909.",
+                     "Voyager 1 was launched from Cape Canaveral, Florida."):
         claims = decompose_sentence(sentence)
-        assert not any(c.startswith(("She was", "Shaquille", "The lake made", "The tower was destroyed"))
+        assert not any(c.startswith(("She was", "Shaquille", "The lake made", "The tower was destroyed",
+                                     "Cape Canaveral was"))
                        for c in claims), claims

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
-from vital_core.model import EVIDENCE_NONE, EVIDENCE_REFERENCE, Document, Nugget, Subclaim
+from vital_core.model import (EVIDENCE_NONE, EVIDENCE_REFERENCE, NOT_ENOUGH_EVIDENCE, VITAL, Document, Nugget,
+                              Subclaim)
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
 from vital_core.backends.offline import decompose, importance, nuggets, perturb, verify
 from vital_core.backends.offline.embedder import get_embedder
@@ -76,7 +77,11 @@ class OfflineBackend(Backend):
         verdicts = verify.verify_claims(
             claims, documents, reference=reference,
             source_sentences=[s.sentence or s.text for s in subclaims] if reference else None)
-        return [Verdict(verdict=v.verdict, reason=v.reason, evidence=v.evidence) for v in verdicts]
+        # a vital claim left undecided says what could decide it: these rules match words, not meaning
+        return [Verdict(verdict=v.verdict, evidence=v.evidence,
+                        reason=f"{v.reason} — {verify.PARAPHRASE_HINT}"
+                        if v.verdict == NOT_ENOUGH_EVIDENCE and s.importance == VITAL and documents else v.reason)
+                for s, v in zip(subclaims, verdicts)]
 
     async def make_nuggets(self, query: str, documents: list[Document]) -> list[Nugget]:
         return await asyncio.to_thread(nuggets.make_nuggets, query, documents)

@@ -180,72 +180,178 @@ def _enough(text: str) -> bool:
     return len(text.split()) >= MIN_CLAUSE_WORDS - 1
 
 
-def _structural_cut(parse: _Parse) -> tuple[set[int], list[str]] | None:
-    """The first clause-sized piece to cut off: (its tokens, with their commas; the claims it gives)."""
-    root = parse.root
+Cut = tuple[set[int], list[str]]    # the tokens cut off the main claim (with their commas), the claims they give
+_CLEAR_SUBORDINATORS = {"when", "although", "though", "because", "whereas", "while"}   # no comma needed
+
+
+def _subordinate(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+    """A subordinate clause with its own named subject: "..., when East German authorities opened ..."."""
+    first = parse.toks[min(span)]
+    if t.dep not in ("advcl", "relcl") or first.lemma not in SUBORDINATORS or first.i == t.i:
+        return None
+    head = parse.toks[t.head]
+    if head.i != parse.root.i and head.pos not in ("NOUN", "PROPN", "NUM"):
+        return None      # hangs on a word the parser misread ("... broke into the pits" read as an adjective)
+    own = parse.child(t.i, *SUBJECT_DEPS)
+    body = span - {first.i}
+    if own is None or own.pos == "DET" or len(body) < MIN_CLAUSE_WORDS:
+        return None
+    stands_for = ""
+    if own.pos == "PRON":
+        stands_for = _pronoun_antecedent(parse, own)
+        if not stands_for:
+            return None
+    if parse.comma_before(span) is None and min(span) != 0 and first.lemma not in _CLEAR_SUBORDINATORS:
+        return None      # "won two of them after Shaquille O'Neal left": one statement
+    if any(parse.toks[i].lemma in SUBORDINATORS and parse.toks[i].dep == "mark" and i != first.i for i in body):
+        return None
+    text = parse.words(body)
+    if stands_for:      # "..., where it has its own place" -> "The painting has its own place"
+        text = parse.words({i for i in body if i < own.i}) + f" {stands_for} " + parse.words(
+            {i for i in body if i > own.i})
+    return _with_commas(parse, span), [text.strip()]
+
+
+def _pronoun_antecedent(parse: _Parse, pronoun: Tok) -> str:
+    """The main subject a subordinate clause's "it"/"they" stands for, when it agrees in number and is
+    a thing, not a person; "" otherwise ("when she was eight": who she is stays unsaid)."""
     subject = _subject(parse)
-    for t in parse.toks:
-        if t.i == root.i:
-            continue
-        span = parse.subtree(t.i)
-        if root.i in span:
-            continue
-        first = parse.toks[min(span)]
-        # 1. a subordinate clause with its own (non-pronoun) subject
-        if t.dep in ("advcl", "relcl") and first.lemma in SUBORDINATORS and first.i != t.i:
-            own = parse.child(t.i, *SUBJECT_DEPS)
-            body = span - {first.i}
-            if own is not None and own.pos not in ("PRON", "DET") and len(body) >= MIN_CLAUSE_WORDS \
-                    and (parse.comma_before(span) is not None or min(span) == 0) \
-                    and not any(parse.toks[i].lemma in SUBORDINATORS and parse.toks[i].dep == "mark"
-                                and i != first.i for i in body):
-                return _with_commas(parse, span), [parse.words(body)]
-        # 2. a participle phrase on the main verb, set off by a comma: the subject did it too
-        if t.dep == "advcl" and t.head == root.i and t.tag in ("VBG", "VBN") and first.i == t.i \
-                and subject is not None and t.lemma not in _SENTENTIAL \
-                and parse.child(t.i, *SUBJECT_DEPS, "mark") is None \
-                and (parse.set_off(span) or min(span) == 0 and parse.comma_after(span) is not None) \
-                and len(span) >= MIN_CLAUSE_WORDS - 1:
-            noun = _noun_phrase(parse, subject, span)
-            if t.tag == "VBN":   # "Built in 1481, the chapel is ...": built then
-                said = f"{_be(parse, subject, True)} {_lower_first(parse, span)}"
-            else:                # "..., separating families" -> "The wall separated families"
-                said = " ".join([_finite(t, parse.past(root), parse.plural(subject)),
-                                 parse.words(span - {t.i})]).strip()
-            return _with_commas(parse, span), [f"{noun} {said}"]
-        # 3. a past participle set off by commas after a noun: "Pluto, found in 1930, is ..."
-        if t.dep == "acl" and t.tag == "VBN" and first.i == t.i and parse.set_off(span) \
-                and parse.toks[t.head].pos in ("PROPN", "NOUN") and len(span) >= MIN_CLAUSE_WORDS - 1:
-            head = parse.toks[t.head]
-            return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} "
-                                               f"{_be(parse, head, True)} {parse.words(span)}"]
-        # 4. an appositive of a name: "Marie Curie, a Polish physicist, won ..."
-        if t.dep == "appos" and parse.toks[t.head].pos == "PROPN" and t.pos in ("NOUN", "PROPN") \
-                and t.tag != "NNS" and parse.set_off(span) and len(span) >= 2 \
-                and parse.toks[t.head].dep != "conj" and parse.child(t.head, "conj") is None \
-                and not any(parse.toks[i].text in ("and", "or") for i in range(t.head, min(span))):
-            head = parse.toks[t.head]
-            return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} "
-                                               f"{_be(parse, head, parse.past(root))} {parse.words(span)}"]
-        # 5. a second predicate of the same subject: "... won the prize and became the first woman ..."
-        if t.dep == "conj" and t.head == root.i and t.pos in ("VERB", "AUX") and subject is not None \
-                and parse.child(t.i, *SUBJECT_DEPS, "expl") is None and t.i > root.i:
-            cc = parse.child(root.i, "cc")
-            if cc is None or not root.i < cc.i < t.i or cc.lemma not in ("and", "but"):
+    if subject is None or pronoun.text.lower() not in ("it", "they"):
+        return ""
+    if (pronoun.text.lower() == "they") != parse.plural(subject) or subject.pos == "PROPN" \
+            and pronoun.text.lower() == "it" and parse.child(subject.i, "det") is None:
+        return ""       # ("Jane Austen wrote Emma when it ...": "it" is no person)
+    return _noun_phrase(parse, subject, set())
+
+
+def _relative_of_name(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+    """"Alfred Nobel who patented it in 1867": a relative clause on a name adds a fact, comma or not."""
+    first = parse.toks[min(span)]
+    head = parse.toks[t.head]
+    if t.dep != "relcl" or head.pos != "PROPN" or first.lemma not in ("who", "which") \
+            or first.dep not in SUBJECT_DEPS or len(span) < MIN_CLAUSE_WORDS:
+        return None
+    return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} {parse.words(span - {first.i})}"]
+
+
+def _participle(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+    """A participle phrase on the main verb, set off by a comma: the subject did it too."""
+    root, subject = parse.root, _subject(parse)
+    if t.dep != "advcl" or t.head != root.i or t.tag not in ("VBG", "VBN") or min(span) != t.i \
+            or subject is None or t.lemma in _SENTENTIAL or parse.child(t.i, *SUBJECT_DEPS, "mark") is not None \
+            or not (parse.set_off(span) or min(span) == 0 and parse.comma_after(span) is not None) \
+            or len(span) < MIN_CLAUSE_WORDS - 1:
+        return None
+    noun = _noun_phrase(parse, subject, span)
+    if t.tag == "VBN":   # "Built in 1481, the chapel is ...": built then
+        said = f"{_be(parse, subject, True)} {_lower_first(parse, span)}"
+    else:                # "..., separating families" -> "The wall separated families"
+        said = " ".join([_finite(t, parse.past(root), parse.plural(subject)), parse.words(span - {t.i})]).strip()
+    return _with_commas(parse, span), [f"{noun} {said}"]
+
+
+def _participle_of_noun(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+    """A past participle set off by commas after a noun: "Pluto, found in 1930, is ..."."""
+    if t.dep != "acl" or t.tag != "VBN" or min(span) != t.i or not parse.set_off(span) \
+            or parse.toks[t.head].pos not in ("PROPN", "NOUN") or len(span) < MIN_CLAUSE_WORDS - 1:
+        return None
+    head = parse.toks[t.head]
+    return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} {_be(parse, head, True)} "
+                                       f"{parse.words(span)}"]
+
+
+def _appositive(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+    """An appositive of a name: "Marie Curie, a Polish physicist, won ..."."""
+    head = parse.toks[t.head]
+    if t.dep != "appos" or head.pos != "PROPN" or t.tag == "NNS" \
+            or not (t.pos == "NOUN" or t.pos == "PROPN" and parse.child(t.i, "det") is not None) \
+            or not parse.set_off(span) or len(span) < 2 or head.dep == "conj" \
+            or parse.child(head.i, "conj") is not None \
+            or any(parse.toks[i].text in ("and", "or") for i in range(head.i, min(span))) \
+            or any(parse.toks[i].dep == "conj" and parse.toks[i].pos == "PROPN" for i in span):
+        return None      # ("Cape Canaveral, Florida" is a place in its region; a list of people with their
+                         # appositives is one the parser often misreads)
+    return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} {_be(parse, head, parse.past(parse.root))} "
+                                       f"{parse.words(span)}"]
+
+
+def _second_predicate(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+    """A second predicate of the same subject: "... won the prize and became the first woman ..."."""
+    root, subject = parse.root, _subject(parse)
+    if t.dep != "conj" or t.head != root.i or t.pos not in ("VERB", "AUX") or subject is None \
+            or parse.child(t.i, *SUBJECT_DEPS, "expl") is not None or t.i < root.i \
+            or len(span) < MIN_CLAUSE_WORDS - 1:
+        return None
+    cc = parse.child(root.i, "cc")
+    if cc is None or not root.i < cc.i < t.i or cc.lemma not in ("and", "but"):
+        return None
+    aux = ""
+    if t.tag in ("VBN", "VBG") and parse.child(t.i, "aux", "auxpass") is None:
+        aux = " ".join(parse.toks[c].text for c in parse.children[root.i]
+                       if parse.toks[c].dep in ("aux", "auxpass", "neg"))
+        if not aux:
+            return None    # "won the prize and called ...": no auxiliary to share, so no safe tense
+    cut = span | {cc.i} | ({cc.i - 1} if parse.toks[cc.i - 1].text == "," else set())
+    return cut, [" ".join(p for p in (_noun_phrase(parse, subject, cut), aux, parse.words(span)) if p)]
+
+
+# Tried in this order over every token: the clause-sized pieces first, so that an appositive inside a
+# subordinate clause goes with its clause.
+_SHAPES = (_subordinate, _relative_of_name, _participle, _participle_of_noun, _second_predicate, _appositive)
+
+
+def _structural_cut(parse: _Parse) -> Cut | None:
+    """The first clause-sized piece to cut off."""
+    root = parse.root
+    subject = parse.child(root.i, *SUBJECT_DEPS)
+    for shape in _SHAPES:
+        for t in parse.toks:
+            if t.i == root.i:
                 continue
-            aux = ""
-            if t.tag in ("VBN", "VBG") and parse.child(t.i, "aux", "auxpass") is None:
-                aux = " ".join(parse.toks[c].text for c in parse.children[root.i]
-                               if parse.toks[c].dep in ("aux", "auxpass", "neg"))
-                if not aux:
-                    continue    # "won the prize and called ...": no auxiliary to share, so no safe tense
-            text = parse.words(span)
-            if len(span) < MIN_CLAUSE_WORDS - 1:
+            span = parse.subtree(t.i)
+            if root.i in span:
                 continue
-            cut = span | {cc.i} | ({cc.i - 1} if parse.toks[cc.i - 1].text == "," else set())
-            noun = _noun_phrase(parse, subject, cut)
-            return cut, [" ".join(p for p in (noun, aux, text) if p)]
+            # a piece between the subject and its verb must be set off by commas on both sides
+            if subject is not None and subject.i < min(span) < root.i and not (
+                    parse.comma_before(span) is not None and parse.comma_after(span) is not None):
+                continue
+            cut = shape(parse, t, span)
+            if cut is not None:
+                return cut
     return None
+
+
+# What a verb's modifiers may be, for one claim per modifier; any other child keeps the claim whole.
+_MODIFIERS = {"prep", "npadvmod", "agent", "advcl", "ccomp"}
+_CORE = {"nsubj", "nsubjpass", "aux", "auxpass", "neg", "dobj", "attr", "acomp", "oprd", "dative", "prt",
+         "punct", "advmod", "expl"}
+
+
+def modifier_split(parse: _Parse) -> list[str] | None:
+    """One claim per modifier of the main verb: "was launched on 5 September 1977 from Cape Canaveral on a
+    Titan rocket" -> "... was launched on 5 September 1977", "... from Cape Canaveral", "... on a Titan
+    rocket". Only for a verb whose other children are its subject, objects and auxiliaries."""
+    root = parse.root
+    if root.pos != "VERB" or parse.child(root.i, *SUBJECT_DEPS) is None:
+        return None
+    kids = [parse.toks[c] for c in parse.children[root.i]]
+    mods = [k for k in kids if k.dep in _MODIFIERS and k.i > root.i]
+    if len(mods) < 2 or any(k.dep not in _MODIFIERS | _CORE for k in kids) \
+            or any(k.dep in _MODIFIERS and k.i < root.i for k in kids):
+        return None
+    spans = [parse.subtree(m.i) for m in mods]
+    core = {t.i for t in parse.toks} - set().union(*spans)
+    core -= {parse.comma_before(span) for span in spans} | {parse.comma_after(span) for span in spans}
+    claims = []
+    for m, span in zip(mods, spans):
+        opening = parse.toks[min(span)]
+        subjects = [parse.toks[i] for i in span if parse.toks[i].dep in SUBJECT_DEPS]
+        if m.dep in ("advcl", "ccomp") and opening.lemma in SUBORDINATORS and opening.i != m.i \
+                and subjects and not any(t.pos in ("PRON", "DET") for t in subjects):
+            claims.append(parse.words(span - {opening.i}))    # a clause with its own subject stands alone
+        else:
+            claims.append(parse.words(core | span))
+    return claims if all(_enough(c) for c in claims) else None
 
 
 def _with_commas(parse: _Parse, span: set[int]) -> set[int]:
@@ -297,6 +403,14 @@ def cut_claim(claim: str, finish, depth: int = 0) -> list[str]:
                     if atom not in out:
                         out.append(atom)
             return out
+    pieces = modifier_split(parse)
+    if pieces is not None:
+        out = []
+        for piece in pieces:
+            for atom in cut_claim(finish(piece), finish, depth + 1):
+                if atom not in out:
+                    out.append(atom)
+        return out
     detail = _detail_cut(parse)
     if detail is not None and _enough(detail[0]) and _enough(detail[1]):
         main, extra = finish(detail[0]), finish(detail[1])

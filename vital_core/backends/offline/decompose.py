@@ -106,6 +106,9 @@ def _split_clauses(sentence: str) -> list[str]:
         if not out and not any(t.pos in ("VERB", "AUX") for t in analyse(piece)):
             carry = piece      # "Under the chief engineer Goethals, and with Gorgas ..., the Americans succeeded"
             continue
+        if out and _open_subordinate(out[-1]):
+            out[-1] = f"{out[-1]}, and {piece}"   # "..., when X, a hunter, and Y reached ...": subjects of one clause
+            continue
         if out and not _starts_clause(piece):
             words = piece.split()
             # "..., and won two titles": a verb phrase sharing the subject
@@ -118,6 +121,16 @@ def _split_clauses(sentence: str) -> list[str]:
     if carry:
         out.append(carry)
     return out or parts
+
+
+_SUBORDINATE_OPENING = re.compile(r"\b(?:when|after|because|while|although|before|since|where|until)\s+(.*)$")
+
+
+def _open_subordinate(piece: str) -> bool:
+    """Does ``piece`` end in a subordinate clause still waiting for its verb ("..., when Jacques Balmat, a
+    crystal hunter")?"""
+    match = _SUBORDINATE_OPENING.search(piece)
+    return bool(match) and not any(t.pos in ("VERB", "AUX") for t in analyse(match.group(1)))
 
 
 _SENTENTIAL = {"makes", "made", "making", "means", "meant", "gives", "gave", "explains", "shows", "showed"}

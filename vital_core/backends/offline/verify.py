@@ -44,6 +44,9 @@ from vital_core.backends.offline.values import DateContext, Value, in_context
 from vital_core.backends.offline.wording import substitution
 
 NO_EVIDENCE_REASON = "not judged: no evidence was given and the offline backend has no world knowledge"
+# Added to a vital claim's "not enough evidence": the offline rules compare words, not meaning.
+PARAPHRASE_HINT = ("the offline checker only matches wording; an LLM endpoint can judge whether the evidence "
+                   "says this in other words")
 
 ALIGN_MIN = 0.30            # below this no evidence sentence is about the claim
 CONFLICT_MIN = 0.45         # a sentence this close may contradict the claim
