@@ -20,6 +20,7 @@ words, a participle that stands for the whole statement: "..., making it the lar
 """
 from __future__ import annotations
 
+from vital_core.backends.offline.lexicon import place_kind
 from vital_core.backends.offline.nlp import Tok, analyse
 
 # Words that open a subordinate clause whose content is a fact of its own.
@@ -234,6 +235,27 @@ def _relative_of_name(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
     return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} {parse.words(span - {first.i})}"]
 
 
+def _relative_inside(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+    """A relative clause set off by a comma whose pronoun sits inside it: "102 passengers, about a third of
+    whom were separatists" -> "About a third of the passengers were separatists"; "Dr. No, in which Sean
+    Connery played the agent" -> "Sean Connery played the agent in Dr. No"."""
+    head = parse.toks[t.head]
+    if t.dep != "relcl" or head.pos not in ("NOUN", "PROPN") or parse.comma_before(span) is None \
+            or len(span) < MIN_CLAUSE_WORDS:
+        return None
+    pronoun = next((parse.toks[i] for i in sorted(span) if parse.toks[i].lemma in ("whom", "which", "who")
+                    and parse.toks[i].dep == "pobj"), None)
+    if pronoun is None:
+        return None
+    noun = _noun_phrase(parse, head, span) if head.pos == "PROPN" else f"the {head.text}"
+    prep = parse.toks[pronoun.head]
+    if prep.i == min(span):     # "in which ..." -> "... in Dr. No"
+        return _with_commas(parse, span), [f"{parse.words(span - {prep.i, pronoun.i})} {prep.text} {noun}"]
+    before = parse.words({i for i in span if i < pronoun.i})
+    after = parse.words({i for i in span if i > pronoun.i})
+    return _with_commas(parse, span), [f"{before} {noun} {after}".strip()]
+
+
 def _participle(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
     """A participle phrase on the main verb, set off by a comma: the subject did it too."""
     root, subject = parse.root, _subject(parse)
@@ -258,6 +280,25 @@ def _participle_of_noun(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
     head = parse.toks[t.head]
     return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} {_be(parse, head, True)} "
                                        f"{parse.words(span)}"]
+
+
+def _place_in_region(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+    """A place with its region or country: "born in Tupelo, Mississippi" -> "... born in Tupelo" and
+    "Tupelo is in Mississippi"; "hangs in the Rijksmuseum in Amsterdam" -> "... in the Rijksmuseum" and
+    "The Rijksmuseum is in Amsterdam". Only a region the lexicon knows as a place."""
+    head = parse.toks[t.head]
+    if head.pos != "PROPN" or parse.child(head.i, "conj") is not None or head.dep not in ("pobj", "dobj"):
+        return None
+    if t.dep == "appos" and t.pos == "PROPN" and parse.child(t.i, "det") is None and parse.set_off(span):
+        region = parse.words(span)
+    elif t.dep == "prep" and t.lemma == "in" and min(span) == t.i and max(span) == max(parse.subtree(head.i)):
+        region = parse.words(span - {t.i})
+    else:
+        return None
+    if not place_kind(region):
+        return None
+    place = _noun_phrase(parse, head, span)
+    return _with_commas(parse, span), [f"{place[:1].upper() + place[1:]} is in {region}"]
 
 
 def _appositive(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
@@ -297,7 +338,8 @@ def _second_predicate(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
 
 # Tried in this order over every token: the clause-sized pieces first, so that an appositive inside a
 # subordinate clause goes with its clause.
-_SHAPES = (_subordinate, _relative_of_name, _participle, _participle_of_noun, _second_predicate, _appositive)
+_SHAPES = (_subordinate, _relative_of_name, _relative_inside, _participle, _participle_of_noun, _second_predicate,
+           _place_in_region, _appositive)
 
 
 def _structural_cut(parse: _Parse) -> Cut | None:
@@ -380,6 +422,11 @@ def _detail_cut(parse: _Parse) -> tuple[str, str, bool] | None:
             rest = parse.words({i for i in without_date if i > prep.i})
             return (parse.words(without_time), f"{detail} {_TIMES_OF_DAY[t.lemma]}" + (f" {rest}" if rest else ""),
                     True)
+        # "..., which made it the tallest ...": "which" stands for the whole statement, so the statement
+        # is a claim without it and the claim as written keeps the consequence
+        if t.dep in ("relcl", "advcl", "ccomp") and t.lemma in _SENTENTIAL and parse.comma_before(parse.subtree(t.i)) \
+                is not None and parse.toks[min(parse.subtree(t.i))].lemma == "which":
+            return parse.words(everything - _with_commas(parse, parse.subtree(t.i))), parse.words(everything), False
         # a manner adverb: "unexpectedly opened" -> "opened", and the claim as written is the detail
         if t.dep == "advmod" and t.tag == "RB" and t.lemma.endswith("ly") and len(t.lemma) >= 6 \
                 and t.lemma not in KEPT_ADVERBS and parse.toks[t.head].pos == "VERB":

@@ -37,6 +37,7 @@ class Context:
     sentences: list[Analysis]
     others: list[Analysis]          # the other aligned sentences
     evidence: Analysis | None = None  # all the evidence as one text
+    rest_needed: float = 0.75       # share of the rest of the claim the sentence must state (REST_COVERAGE)
 
 
 NAME_WEIGHT = 1.5
@@ -45,7 +46,7 @@ VALUE_CONTEXT_COVERAGE = 0.35
 NEIGHBOURHOOD = 4
 OWN_STATEMENT = 0.6     # a sentence stating this much of the claim, with the claim's value, states it
 
-REST_COVERAGE = 0.75
+REST_COVERAGE = 0.75      # (Context.rest_needed's default)
 NEGATION_COVERAGE = 0.85
 # Adjectives a measured value already says ("8,849 metres" is a height whether or not "tall" is written).
 DIMENSION_WORDS = {"tall", "high", "long", "deep", "wide", "heavy", "far", "old", "big", "large", "distance",
@@ -329,6 +330,25 @@ def _anchor(claim: Analysis, value: Value) -> Analysis | None:
     return Analysis(text=claim.text, toks=(), content=words) if words else None
 
 
+STAND_IN_DETERMINERS = {"the", "this"}
+
+
+def stand_in(claim: Analysis, target: Analysis) -> tuple[str, ...]:
+    """The claim's subject noun when it stands for the sentence's named subject: "The film was directed
+    by Howard Hawks" against "Casablanca was directed by Michael Curtiz" — "the film" is Casablanca, so
+    its word need not be stated for the rest of the claim to be. Only a bare "the/this + noun" subject of
+    the claim's main verb, against a sentence whose main subject is a name."""
+    if not claim.toks or not target.subject:
+        return ()
+    for t in claim.toks:
+        if t.dep in ("nsubj", "nsubjpass") and claim.toks[t.head].dep == "ROOT" and t.pos == "NOUN":
+            kids = [k for k in claim.toks if k.head == t.i and k.i != t.i]
+            if kids and all(k.dep == "det" and k.lemma in STAND_IN_DETERMINERS for k in kids) \
+                    and not lemma_found(t.lemma, target):
+                return (t.lemma,)
+    return ()
+
+
 def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
     """A claim value whose slot the sentence fills with another value, the rest of the claim stated."""
     for value in claim.values:
@@ -349,8 +369,10 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
         if anchor is not None and not _said_near(anchor, target, [_token_at(target, v.start) for v in rivals],
                                                  {value.dim.lstrip("#")}):
             continue   # "Born in 1678, he was ordained": 1703 stands by "priest", not by "born"
-        if rest_coverage(claim, context.joined, skip_value=value, soft=True) >= REST_COVERAGE and \
-                rest_coverage(claim, _with_subject(target, context), skip_value=value, soft=True) >= REST_COVERAGE:
+        skip = stand_in(claim, context.sentences[0])
+        if rest_coverage(claim, context.joined, skip, skip_value=value, soft=True) >= context.rest_needed and \
+                rest_coverage(claim, _with_subject(target, context), skip, skip_value=value,
+                              soft=True) >= context.rest_needed:
             kind = "date" if value.kind in ("year", "date", "century") else "number"
             return f"{kind} mismatch: the claim says {value.text}, the evidence says {rivals[0].text}"
     return None
@@ -428,8 +450,10 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
                 and not name_found(name, context.sentences[0]) \
                 and any(may_be_one_person(name, rival, context.evidence.text) for rival in rivals):
             continue   # the evidence knows this person elsewhere: "Maria Skłodowska" may be "Marie Curie"
-        if rest_coverage(claim, context.joined, skip_names=(name,), soft=True) >= REST_COVERAGE and \
-                rest_coverage(claim, _with_subject(target, context), skip_names=(name,), soft=True) >= REST_COVERAGE:
+        skip = stand_in(claim, context.sentences[0])
+        if rest_coverage(claim, context.joined, skip, skip_names=(name,), soft=True) >= context.rest_needed and \
+                rest_coverage(claim, _with_subject(target, context), skip, skip_names=(name,),
+                              soft=True) >= context.rest_needed:
             return f"name mismatch: the claim names {name}, the evidence names {rivals[0]}"
     return None
 

@@ -206,6 +206,7 @@ RULES = (("roles", role_conflict), ("negation", negation_conflict), ("opposite w
 
 
 CLAUSE_ONLY = ("negation", "opposite wording")
+SLOT_RULES = tuple((label, rule) for label, rule in RULES if label in ("value", "name"))
 
 
 def joined(units: list[Analysis]) -> Analysis:
@@ -228,13 +229,18 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
     best = index.analyses[top[0]]
     for i in top:
         sim = float(sims[i])
-        if sim < CONFLICT_MIN:
+        if sim < ALIGN_MIN:
             break
+        # a changed value or name lowers the cosine ("The film was directed by Howard Hawks" / "Casablanca was
+        # directed by Michael Curtiz": 0.36); below CONFLICT_MIN only those two rules judge, and only when the
+        # sentence states all the rest of the claim
+        close = sim >= CONFLICT_MIN
         sentence = index.analyses[i]
         context = conflicts.Context(sentence if i == top[0] else joined([sentence, best]),
                                     [sentence] if i == top[0] else [sentence, best],
-                                    [index.analyses[j] for j in top if j != i], index.everything)
-        for label, rule in RULES:
+                                    [index.analyses[j] for j in top if j != i], index.everything,
+                                    conflicts.REST_COVERAGE if close else 1.0)
+        for label, rule in (RULES if close else SLOT_RULES):
             # a negation or an opposite word is read in its own clause ("not in New Mexico; in Colorado")
             units = index.clauses[i] if label in CLAUSE_ONLY and index.clauses[i] else [sentence] + index.clauses[i]
             for claim in claims:
