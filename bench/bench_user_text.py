@@ -2,12 +2,15 @@
 
     python -m bench.bench_user_text --set user24                   # scored with the documents
     python -m bench.bench_user_text --set user24 --reference-only  # with the one-sentence reference alone
+    python -m bench.bench_user_text --set user24 --normal-as-reference   # no evidence: variants against normal
     python -m bench.bench_user_text --set user24 --json out.json
 
 Each case of ``data/{set}/cases.jsonl`` (fields in its README) has a normal answer, a wrong variant
 (one value changed: ``right_value`` -> ``wrong_value``) and a missing variant (the key sentence removed).
 The three are scored through ``vital_core.pipeline.score_example`` with the offline backend, either
-with the case's documents (no reference) or with its reference alone (no documents). Printed:
+with the case's documents (no reference), with its reference alone (no documents), or with neither, so
+that the variants are checked against the normal answer taken as correct (the normal answer itself is
+then not verified, so its figures are not printed). Printed:
 
 * key claim supported: a claim of the normal answer that holds ``right_value`` is supported;
 * wrong value contradicted: a claim of the wrong variant that holds ``wrong_value`` is contradicted;
@@ -85,9 +88,10 @@ def _holding(subclaims, value: str) -> list:
     return [s for s in subclaims if key in s.text.lower()]
 
 
-def score_case(backend: OfflineBackend, case: dict, reference_only: bool) -> dict:
+def score_case(backend: OfflineBackend, case: dict, mode: str = "documents") -> dict:
     responses = {"normal": case["normal"], "wrong": case["wrong"], "missing": case["missing"]}
-    evidence = {"reference": case["reference"]} if reference_only else {"documents": _documents(case)}
+    evidence = {"reference": {"reference": case["reference"]}, "documents": {"documents": _documents(case)},
+                "normal": {}}[mode]
     start = time.perf_counter()
     example = run_sync(score_example(backend, example_id=case["id"], query=case["query"], responses=responses,
                                      **evidence))
@@ -144,21 +148,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", default="user24", help="a folder of data/ holding cases.jsonl")
     parser.add_argument("--reference-only", action="store_true",
                         help="score with the one-sentence reference alone (no documents)")
+    parser.add_argument("--normal-as-reference", action="store_true",
+                        help="no documents and no reference: the variants are checked against the normal answer")
     parser.add_argument("--rows", action="store_true", help="print one line per case")
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args(argv)
     cases = load_cases(args.set)
     backend = OfflineBackend()
     backend.warm_up()
-    rows = [score_case(backend, c, args.reference_only) for c in cases]
+    mode = "reference" if args.reference_only else "normal" if args.normal_as_reference else "documents"
+    rows = [score_case(backend, c, mode) for c in cases]
     fig = figures(rows)
-    mode = "reference alone" if args.reference_only else "documents"
-    print(f"set: data/{args.set} ({fig['n']} cases), evidence: {mode}")
+    print(f"set: data/{args.set} ({fig['n']} cases), evidence: "
+          f"{ {'reference': 'reference alone', 'normal': 'the normal answer', 'documents': 'documents'}[mode]}")
     if args.rows:
         for r in rows:
             flags = " ".join(f"{key[:8]}={int(r[key])}" for _, key, _ in FIGURES)
             print(f"   {r['id']:<8} {flags}  bad reasons {len(r['bad_reasons'])}")
     for label, key, target in FIGURES:
+        if mode == "normal" and key in ("key_supported", "rlp_on_normal", "vital_more_than_factscore"):
+            continue    # the normal answer is the evidence: not verified, and FactScore is undefined on it
         print(f"   {label:<46} {fig[key]:>3} of {fig['n']}   target {target}")
     print(f"   {'reasons contradicting their quote':<46} {fig['reasons_contradicting_quote']:>3}          target 0")
     print(f"   seconds per response (median): {fig['seconds_per_response_median']:.2f}")
