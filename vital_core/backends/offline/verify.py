@@ -206,7 +206,8 @@ RULES = (("roles", role_conflict), ("negation", negation_conflict), ("opposite w
 
 
 CLAUSE_ONLY = ("negation", "opposite wording")
-SLOT_RULES = tuple((label, rule) for label, rule in RULES if label in ("value", "name"))
+SLOT_LABELS = ("value", "name")
+SLOT_RULES = tuple((label, rule) for label, rule in RULES if label in SLOT_LABELS)
 
 
 def joined(units: list[Analysis]) -> Analysis:
@@ -236,6 +237,7 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
         # sentence states all the rest of the claim
         close = sim >= CONFLICT_MIN
         sentence = index.analyses[i]
+
         context = conflicts.Context(sentence if i == top[0] else joined([sentence, best]),
                                     [sentence] if i == top[0] else [sentence, best],
                                     [index.analyses[j] for j in top if j != i], index.everything,
@@ -244,12 +246,31 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
             # a negation or an opposite word is read in its own clause ("not in New Mexico; in Colorado")
             units = index.clauses[i] if label in CLAUSE_ONLY and index.clauses[i] else [sentence] + index.clauses[i]
             for claim in claims:
+                if label in SLOT_LABELS and not _states_relation(claim, sentence):
+                    continue
                 for unit in units:
                     why = rule(claim, unit, context)
                     if why:
                         return ClaimVerdict(CONTRADICTED, f"{why} — "
                                                           f"\"{_quote(index.sentences[i])}\"", index.sentences[i], sim)
     return None
+
+
+SLOT_MIN_ITEMS = 3     # words, names and values a claim needs for another value or name to contradict it
+
+
+def _states_relation(claim: Analysis, sentence: Analysis) -> bool:
+    """Another value or name contradicts a claim only in a sentence with the claim's main verb or a synonym
+    of it, and only when the claim says enough to tell one statement from another: "MTV went on 1 August
+    1981" (verb "go", one name) against "the 1979 single" is too little; short atomic claims state little
+    besides their slot."""
+    if len(claim.content) + len(claim.names) + len(claim.values) < SLOT_MIN_ITEMS:
+        return False
+    predicate = claim.predicate
+    root = next((t.lemma for t in claim.toks if t.dep == "ROOT"), "")
+    if root in ("be", "become") and (not predicate or any(predicate in n.lower().split() for n in claim.names)):
+        return bool({"be", "become"} & sentence.lemmas)   # "The first film was Goldfinger": the slot is the name
+    return bool(predicate) and lemma_found(predicate, sentence, soft=True)
 
 
 CLAUSE_BINDING = 0.6   # a clause holding the claim's value and this share of its other words states the value
