@@ -365,6 +365,7 @@ def _structural_cut(parse: _Parse) -> Cut | None:
 
 # What a verb's modifiers may be, for one claim per modifier; any other child keeps the claim whole.
 _MODIFIERS = {"prep", "npadvmod", "agent", "advcl", "ccomp"}
+PHRASAL_VERBS = {"go", "come", "take", "make", "get", "do", "have", "put", "set", "give", "turn", "run", "keep"}
 _CORE = {"nsubj", "nsubjpass", "aux", "auxpass", "neg", "dobj", "attr", "acomp", "oprd", "dative", "prt",
          "punct", "advmod", "expl"}
 
@@ -374,8 +375,8 @@ def modifier_split(parse: _Parse) -> list[str] | None:
     Titan rocket" -> "... was launched on 5 September 1977", "... from Cape Canaveral", "... on a Titan
     rocket". Only for a verb whose other children are its subject, objects and auxiliaries."""
     root = parse.root
-    if root.pos != "VERB" or parse.child(root.i, *SUBJECT_DEPS) is None:
-        return None
+    if root.pos != "VERB" or parse.child(root.i, *SUBJECT_DEPS) is None or root.lemma in PHRASAL_VERBS:
+        return None     # ("went on the air on 1 August": "on the air" belongs to "went")
     kids = [parse.toks[c] for c in parse.children[root.i]]
     mods = [k for k in kids if k.dep in _MODIFIERS and k.i > root.i]
     if len(mods) < 2 or any(k.dep not in _MODIFIERS | _CORE for k in kids) \

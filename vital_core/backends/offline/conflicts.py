@@ -337,7 +337,9 @@ def stand_in(claim: Analysis, target: Analysis) -> tuple[str, ...]:
     """The claim's subject noun when it stands for the sentence's named subject: "The film was directed
     by Howard Hawks" against "Casablanca was directed by Michael Curtiz" — "the film" is Casablanca, so
     its word need not be stated for the rest of the claim to be. Only a bare "the/this + noun" subject of
-    the claim's main verb, against a sentence whose main subject is a name."""
+    the claim's main verb, against a sentence whose main subject is a name, and only where the sentence
+    must state all the rest of the claim (``Context.rest_needed`` 1.0: ``verify`` asks it of a sentence
+    the claim's changed slot made less similar)."""
     if not claim.toks or not target.subject:
         return ()
     for t in claim.toks:
@@ -369,7 +371,7 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
         if anchor is not None and not _said_near(anchor, target, [_token_at(target, v.start) for v in rivals],
                                                  {value.dim.lstrip("#")}):
             continue   # "Born in 1678, he was ordained": 1703 stands by "priest", not by "born"
-        skip = stand_in(claim, context.sentences[0])
+        skip = stand_in(claim, context.sentences[0]) if context.rest_needed >= 1.0 else ()
         if rest_coverage(claim, context.joined, skip, skip_value=value, soft=True) >= context.rest_needed and \
                 rest_coverage(claim, _with_subject(target, context), skip, skip_value=value,
                               soft=True) >= context.rest_needed:
@@ -450,7 +452,7 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
                 and not name_found(name, context.sentences[0]) \
                 and any(may_be_one_person(name, rival, context.evidence.text) for rival in rivals):
             continue   # the evidence knows this person elsewhere: "Maria Skłodowska" may be "Marie Curie"
-        skip = stand_in(claim, context.sentences[0])
+        skip = stand_in(claim, context.sentences[0]) if context.rest_needed >= 1.0 else ()
         if rest_coverage(claim, context.joined, skip, skip_names=(name,), soft=True) >= context.rest_needed and \
                 rest_coverage(claim, _with_subject(target, context), skip, skip_names=(name,),
                               soft=True) >= context.rest_needed:

@@ -246,7 +246,7 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
             # a negation or an opposite word is read in its own clause ("not in New Mexico; in Colorado")
             units = index.clauses[i] if label in CLAUSE_ONLY and index.clauses[i] else [sentence] + index.clauses[i]
             for claim in claims:
-                if label in SLOT_LABELS and not _states_relation(claim, sentence):
+                if not close and not _states_relation(claim, sentence):
                     continue
                 for unit in units:
                     why = rule(claim, unit, context)
@@ -256,14 +256,13 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
     return None
 
 
-SLOT_MIN_ITEMS = 3     # words, names and values a claim needs for another value or name to contradict it
+SLOT_MIN_ITEMS = 3     # words, names and values a claim needs to be judged on a sentence below CONFLICT_MIN
 
 
 def _states_relation(claim: Analysis, sentence: Analysis) -> bool:
-    """Another value or name contradicts a claim only in a sentence with the claim's main verb or a synonym
-    of it, and only when the claim says enough to tell one statement from another: "MTV went on 1 August
-    1981" (verb "go", one name) against "the 1979 single" is too little; short atomic claims state little
-    besides their slot."""
+    """Below CONFLICT_MIN another value or name contradicts a claim only when the claim says enough besides
+    its slot to tell one statement from another, and the sentence has the claim's main verb (or a soft
+    match of it; after "was" whose complement is the slot, "The first film was Goldfinger", "be")."""
     if len(claim.content) + len(claim.names) + len(claim.values) < SLOT_MIN_ITEMS:
         return False
     predicate = claim.predicate
