@@ -264,6 +264,8 @@ def _participle(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
             or not (parse.set_off(span) or min(span) == 0 and parse.comma_after(span) is not None) \
             or len(span) < MIN_CLAUSE_WORDS - 1:
         return None
+    if t.tag == "VBN" and min(span) > root.i:
+        return None     # "... in On the Origin of Species, published in 1859": the book was, not the subject
     noun = _noun_phrase(parse, subject, span)
     if t.tag == "VBN":   # "Built in 1481, the chapel is ...": built then
         said = f"{_be(parse, subject, True)} {_lower_first(parse, span)}"
