@@ -35,6 +35,21 @@ sentences and claim ids left out - some only in a long request (given when asked
 always - and a few claims never ranked. ``reject_response_format=True`` makes it answer 400 to any ``response_format``;
 ``reject_params=("max_tokens", "temperature")`` does the same for those parameters.
 
+How real servers differ, each switchable (the client's table in docs/openai-backend.md):
+
+- ``json_schema_refusal=400``: old vLLM, 400 with pydantic's literal error for a ``json_schema``
+  ``response_format`` (``json_object`` works); ``=500``: llama-cpp-python's server, the same
+  error answered as HTTP 500 (``LLAMA_CPP_PYTHON_JSON_SCHEMA_500``, its body as seen from 0.3.x);
+- ``reasoning="think"``: a reasoning model that thinks in ``content``, writing a *draft* JSON
+  (different values) inside ``<think>…</think>`` before the answer; ``"reasoning_content"`` /
+  ``"reasoning"``: the answer only in that message field (after a draft), ``content`` empty
+  (vLLM and llama.cpp spell it ``reasoning_content``; newer vLLM, Ollama and OpenRouter ``reasoning``);
+- ``context_window=4096``: prompt + ``max_tokens`` over the window is refused with vLLM's message
+  ("'max_tokens' or 'max_completion_tokens' is too large: …"), a prompt alone over it with
+  "… your request has N input tokens"; a reply longer than ``max_tokens`` is cut off
+  (``finish_reason: "length"``); ``serve_window=True`` lists it as ``max_model_len`` in
+  ``/v1/models`` (vLLM does).
+
 Use as a context manager (``with MockProvider() as mock: mock.base_url``) or
 through the ``mock_provider`` pytest fixture (import it into a test module).
 """
@@ -64,6 +79,18 @@ _STOP = set("""a an and are as at be but by for from has have he her his in is i
 their they this to was were which who with what when where how why does did do could you answer in paragraph
 tell me about""".split())
 _ITEM = re.compile(r"^\[(?P<id>[^\]]+)\]\s?(?P<text>.*)$")
+# llama-cpp-python's server answering a json_schema response_format: FastAPI's validation error caught by its
+# route handler and returned as an internal error (HTTP 500).
+LLAMA_CPP_PYTHON_JSON_SCHEMA_500 = {"error": {
+    "message": "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be "
+               "'text' or 'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' or 'json_object'\"}}]",
+    "type": "internal_server_error", "param": None, "code": None}}
+# old vLLM: the same pydantic error as a 400
+OLD_VLLM_JSON_SCHEMA_400 = {"object": "error", "message": (
+    "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or "
+    "'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' or 'json_object'\"}}]"),
+    "type": "BadRequestError", "param": None, "code": 400}
+REASONING_MODES = ("think", "reasoning_content", "reasoning")
 
 
 def _words(text: str) -> list[str]:
@@ -139,6 +166,10 @@ class MockProvider:
     reject_params: tuple[str, ...] = ()        # "max_tokens" / "temperature": answered with 400, like o-series models
     model_name: str = "mock-model"
     small_model: bool = False                  # answer as a small local model does (see _small_model_reply)
+    json_schema_refusal: int | None = None     # 400 (old vLLM) / 500 (llama-cpp-python) to a json_schema format
+    reasoning: str | None = None               # think / reasoning_content / reasoning (REASONING_MODES)
+    context_window: int | None = None          # tokens; None = no limit
+    serve_window: bool = False                 # list context_window as max_model_len in /v1/models
 
     def __post_init__(self):
         self.requests: list[RecordedRequest] = []
@@ -177,8 +208,10 @@ class MockProvider:
                 if provider.extra_routes is not None and provider.extra_routes.handle(self, "GET"):
                     return
                 if self.path.rstrip("/").endswith("/models"):
-                    provider._send(self, 200, {"object": "list", "data": [{"id": provider.model_name,
-                                                                            "object": "model"}]})
+                    entry = {"id": provider.model_name, "object": "model"}
+                    if provider.serve_window and provider.context_window:
+                        entry["max_model_len"] = provider.context_window
+                    provider._send(self, 200, {"object": "list", "data": [entry]})
                 else:
                     provider._send(self, 404, {"error": {"message": "not found"}})
 
@@ -289,6 +322,9 @@ class MockProvider:
             return self._send(handler, 400, {"error": {
                 "message": "Invalid parameter: 'response_format' of type 'json_schema' is not supported "
                            "by this server.", "type": "invalid_request_error", "param": "response_format"}})
+        if self.json_schema_refusal and (body.get("response_format") or {}).get("type") == "json_schema":
+            refusal = LLAMA_CPP_PYTHON_JSON_SCHEMA_500 if self.json_schema_refusal >= 500 else OLD_VLLM_JSON_SCHEMA_400
+            return self._send(handler, self.json_schema_refusal, refusal)
         if "max_tokens" in self.reject_params and "max_tokens" in body:
             return self._send(handler, 400, {"error": {
                 "message": "Unsupported parameter: 'max_tokens' is not supported with this model. "
@@ -297,6 +333,11 @@ class MockProvider:
             return self._send(handler, 400, {"error": {
                 "message": "Unsupported value: 'temperature' does not support 0.0 with this model.",
                 "type": "invalid_request_error"}})
+        prompt_chars = sum(len(str(m.get("content", ""))) for m in messages)
+        budget = body.get("max_completion_tokens", body.get("max_tokens"))
+        if self.context_window and (overflow := self._overflow(prompt_chars // 4 + 1, budget)):
+            return self._send(handler, 400, {"error": {"message": overflow, "type": "BadRequestError",
+                                                       "param": None, "code": 400}})
         if fault and fault.kind == "rate_limit":
             return self._send(handler, 429, {"error": {"message": "Rate limit reached (mock).",
                                                        "type": "rate_limit_error"}},
@@ -306,28 +347,81 @@ class MockProvider:
                                                        "type": "server_error"}})
         if fault and fault.kind == "slow":
             time.sleep(fault.delay)
-        structured = (body.get("response_format") or {}).get("type") == "json_schema"
+        structured = (body.get("response_format") or {}).get("type") in ("json_schema", "json_object")
         user = next((m.get("content", "") for m in messages if m.get("role") == "user"), "")
         reply = self._answer(step, system, user, fault.kind if fault else None)
         if self.small_model:
             reply = _small_model_reply(step, reply)
+        draft = json.dumps(self._draft(reply)) if self.reasoning else ""
         content = self._render(step, reply, structured)
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if self.reasoning == "think":
+            message["content"] = f"<think>\nA first draft:\n{draft}\nNo, let me check each item again.\n</think>\n\n{content}"
+        elif self.reasoning in ("reasoning_content", "reasoning"):
+            answer = content if content.lstrip().startswith("{") else json.dumps(self._plain(reply))
+            message["content"] = None if self.reasoning == "reasoning_content" else ""
+            message[self.reasoning] = f"A first draft: {draft}\nOn checking again, the answer is:\n{answer}"
         finish = "stop"
         if fault and fault.kind == "invalid_json":
-            content = "Sure! Here are the results: {\"oops\": [1, 2,"
+            message["content"] = "Sure! Here are the results: {\"oops\": [1, 2,"
         if fault and fault.kind == "truncated":
-            content, finish = content[:max(1, len(content) // 2)], "length"
-        prompt_chars = sum(len(str(m.get("content", ""))) for m in messages)
-        usage = {"prompt_tokens": prompt_chars // 4 + 1, "completion_tokens": len(content) // 4 + 1}
+            message["content"], finish = content[:max(1, len(content) // 2)], "length"
+        said = message.get(self.reasoning) if self.reasoning in ("reasoning_content", "reasoning") else message["content"]
+        usage = {"prompt_tokens": prompt_chars // 4 + 1, "completion_tokens": len(said or "") // 4 + 1}
+        if self.context_window and budget is not None and usage["completion_tokens"] > budget:
+            message["content"], finish = (said or "")[:budget * 4], "length"     # the reply budget ran out
+            message.pop(self.reasoning or "", None)
         if self.latency_per_token:
             time.sleep(self.latency_per_token * usage["completion_tokens"])
         usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
         self._send(handler, 200, {
             "id": f"chatcmpl-mock-{len(self.requests)}", "object": "chat.completion",
             "created": int(time.time()), "model": body.get("model") or self.model_name,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
-                         "finish_reason": finish}],
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
             "usage": usage})
+
+    def _overflow(self, prompt_tokens: int, budget: int | None) -> str | None:
+        """vLLM's refusal when the prompt, or the prompt plus the reply budget, exceeds the window."""
+        window = self.context_window
+        if prompt_tokens >= window:
+            return (f"This model's maximum context length is {window} tokens. However, your request has "
+                    f"{prompt_tokens} input tokens. Please reduce the length of the input messages.")
+        if budget is not None and prompt_tokens + budget > window:
+            return (f"'max_tokens' or 'max_completion_tokens' is too large: {budget}. This model's maximum "
+                    f"context length is {window} tokens and your request has {prompt_tokens} input tokens "
+                    f"({budget} > {window} - {prompt_tokens}).")
+        return None
+
+    @staticmethod
+    def _draft(reply: Any) -> Any:
+        """A reasoning model's first draft: the same shape, other values (read as the answer, it changes
+        every number)."""
+        swap = {"vital": "less-important", "okay": "vital", "less-important": "okay",
+                "supported": "contradicted", "contradicted": "not_enough_evidence",
+                "not_enough_evidence": "supported", "support": "not_support", "not_support": "support",
+                "partial_support": "support"}
+        if isinstance(reply, dict):
+            out = {}
+            for k, v in reply.items():
+                if k == "claims" and isinstance(v, list):
+                    out[k] = [" ".join(v)] if v else v            # one claim per sentence, not atomic
+                elif k == "nuggets" and isinstance(v, list) and all(isinstance(x, str) for x in v):
+                    out[k] = v[:1]
+                elif k == "modified_response":
+                    out[k] = "A draft that changes nothing."
+                else:
+                    out[k] = MockProvider._draft(v)
+            return out
+        if isinstance(reply, list):
+            return [MockProvider._draft(x) for x in reply]
+        return swap.get(reply, reply) if isinstance(reply, str) else reply
+
+    @staticmethod
+    def _plain(reply: Any) -> Any:
+        """The reply as JSON (the rank step's rendering keeps a ``text`` only for its lines)."""
+        if isinstance(reply, dict) and "ranking" in reply:
+            return {"ranking": [{k: v for k, v in i.items() if not k.startswith("_")} for i in reply["ranking"]]}
+        return reply
 
     def _transport_fault(self, handler, fault: _Fault) -> bool:
         """A subclass's own fault: answer (or not) and return True; the base has none."""

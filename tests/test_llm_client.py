@@ -143,17 +143,23 @@ def test_giving_up_after_max_attempts_raises_a_redacted_error(mock, tmp_path):
 
 
 def test_rejected_response_format_falls_back_to_text_and_is_remembered(tmp_path):
-    with MockProvider(reject_response_format=True) as mock:
+    with MockProvider(reject_response_format=True) as mock:     # refuses json_schema and json_object alike
         client = make_client(mock, tmp_path)
         first = call(client)
         assert first.value.order == ["S1", "S2"] and not first.value.problems   # parsed from plain text
-        assert mock.count() == 2 and "response_format" not in mock.requests[1].body
+        sent = [r.body.get("response_format", {}).get("type") for r in mock.requests]
+        assert sent == ["json_schema", "json_object", None]
+        assert client.usage.summary()["notes"] == [
+            "this server does not accept json_schema; using json_object",
+            "this server accepts neither json_schema nor json_object; using plain text with the tolerant parser"]
         call(make_client(mock, tmp_path), user=USER + "\n")              # a new call, same endpoint
-        assert mock.count() == 3 and "response_format" not in mock.requests[2].body
+        assert mock.count() == 4 and "response_format" not in mock.requests[3].body
         # Remembered across runs too (stored in the cache) and the reply is cached under the text request.
         LLMClient._learnt.clear()
-        assert call(make_client(mock, tmp_path)).cached
-        assert mock.count() == 3
+        again = make_client(mock, tmp_path)
+        assert call(again).cached
+        assert mock.count() == 4
+        assert all("learnt earlier" in n for n in again.usage.summary()["notes"])
 
 
 def test_endpoints_wanting_max_completion_tokens_and_no_temperature_are_handled(tmp_path):

@@ -23,6 +23,7 @@ import dataclasses
 import re
 from typing import Awaitable, Callable, Mapping
 
+from vital_core.backends import response_notes
 from vital_core.backends.base import Backend, Evidence
 from vital_core.model import (EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE, NORMAL,
                               NOT_JUDGED, SUPPORT, SUPPORTED, TAKEN_AS_CORRECT, UNLABELLED, Document, ExampleResult,
@@ -155,6 +156,16 @@ async def score_response(backend: Backend, query: str, variant: str, text: str,
     """One variant through the steps. ``reference_claims`` (shared by the variants of an
     example) are checked against this response for factual-correctness recall."""
     result = ResponseResult(variant=variant, text=text, evidence_mode=evidence.mode)
+    with response_notes.collecting() as notes:
+        await _score_response(backend, query, result, evidence, on_step, reference_claims)
+    response_notes.add_to(result.warnings, notes)
+    result.warnings = group_warnings(result.warnings)
+    return result
+
+
+async def _score_response(backend: Backend, query: str, result: ResponseResult, evidence: Evidence,
+                          on_step: StepCallback, reference_claims: Awaitable[ReferenceClaims] | None) -> None:
+    variant, text = result.variant, result.text
     try:
         await _decompose_and_rank(backend, query, result, on_step)
         if result.subclaims:
@@ -182,8 +193,6 @@ async def score_response(backend: Backend, query: str, variant: str, text: str,
             result.reference_claims = ref_claims
     except Exception as exc:  # one variant's failure must not sink the example
         result.error = f"{type(exc).__name__}: {exc}"
-    result.warnings = group_warnings(result.warnings)
-    return result
 
 
 async def _decompose_and_rank(backend: Backend, query: str, result: ResponseResult, on_step: StepCallback) -> None:
@@ -204,10 +213,13 @@ async def score_taken_as_correct(backend: Backend, query: str, text: str,
     what the others are checked against): its claims, and its claims as the reference's, are supported
     with the reason ``TAKEN_AS_CORRECT``."""
     result = ResponseResult(variant=NORMAL, text=text, evidence_mode=EVIDENCE_NORMAL)
-    try:
-        await _decompose_and_rank(backend, query, result, on_step)
-    except Exception as exc:  # its failure is recorded; the other variants say they lost their reference
-        result.error = f"{type(exc).__name__}: {exc}"
+    with response_notes.collecting() as notes:
+        try:
+            await _decompose_and_rank(backend, query, result, on_step)
+        except Exception as exc:  # its failure is recorded; the other variants say they lost their reference
+            result.error = f"{type(exc).__name__}: {exc}"
+    response_notes.add_to(result.warnings, notes)
+    if result.error:
         return result
     result.warnings = group_warnings(result.warnings)
     for claim in result.subclaims:
@@ -252,6 +264,19 @@ async def score_example(backend: Backend, *, example_id: str, query: str,
                         max_words: int | None = MAX_WORDS) -> ExampleResult:
     """Score every variant of one example. A variant over ``max_words`` words is not sent to the backend:
     it keeps an error saying so, and the others go on."""
+    # Notes of the calls the variants share (nuggets, the reference's claims) go to every variant.
+    with response_notes.collecting() as shared:
+        example = await _score_example(backend, example_id=example_id, query=query, responses=responses,
+                                       documents=documents, reference=reference, dataset=dataset, subset=subset,
+                                       query_type=query_type, on_step=on_step, max_words=max_words)
+    for variant in example.variants.values():
+        response_notes.add_to(variant.warnings, shared)
+    return example
+
+
+async def _score_example(backend: Backend, *, example_id: str, query: str, responses: Mapping[str, str],
+                         documents: list[Document] | None, reference: str | None, dataset: str, subset: str,
+                         query_type: str | None, on_step: StepCallback, max_words: int | None) -> ExampleResult:
     documents = list(documents or [])
     texts = {name: text for name, text in responses.items() if text is not None}
     evidence = choose_evidence(documents, reference,
@@ -328,10 +353,12 @@ async def _assign(backend: Backend, query: str, nuggets, variant: ResponseResult
     if variant.evidence_mode == EVIDENCE_NORMAL and variant.variant == NORMAL:
         variant.nugget_assignment = {n.id: SUPPORT for n in nuggets}
         return
-    try:
-        variant.nugget_assignment = await backend.assign_nuggets(query, nuggets, variant.text)
-    except Exception as exc:
-        variant.error = f"nugget assignment: {type(exc).__name__}: {exc}"
+    with response_notes.collecting() as notes:
+        try:
+            variant.nugget_assignment = await backend.assign_nuggets(query, nuggets, variant.text)
+        except Exception as exc:
+            variant.error = f"nugget assignment: {type(exc).__name__}: {exc}"
+    response_notes.add_to(variant.warnings, notes)
 
 
 def run_sync(coro):

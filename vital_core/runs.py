@@ -160,6 +160,10 @@ class BatchResult:
                        f"{u['retries']} retries, {u['failures']} failed calls; tokens {u['prompt_tokens']} in + "
                        f"{u['completion_tokens']} out; cost {cost}"
                        + (f" ({u['cost_note']})" if u.get("cost_note") else ""))
+            if u.get("answers_from_reasoning"):
+                out.append(f"warning: {u['answers_from_reasoning']} repl(ies) had an empty message.content; their "
+                           "answer was read from the reasoning field (each response says so in its warnings)")
+            out.extend(f"endpoint: {note}" for note in u.get("notes") or ())
         b = self.batch_usage
         if b:
             cost = f"~${b['cost_usd']:.4f}" if b.get("cost_usd") is not None else "unknown"

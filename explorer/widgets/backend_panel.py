@@ -16,7 +16,8 @@ from vital_core.backends import (config as backend_settings)
 # The sidebar's widget keys. Streamlit forgets a widget's value when a page that does not draw
 # it runs; every page draws the sidebar, but each page is its own script, so the values are
 # carried over by re-assigning them at the start of each run (Streamlit's documented way).
-SIDEBAR_KEYS = ("backend_name", "backend_base_url", "backend_model", "backend_api_key") + per_step_choice.SESSION_KEYS
+SIDEBAR_KEYS = ("backend_name", "backend_base_url", "backend_model", "backend_api_key",
+                "backend_context_window") + per_step_choice.SESSION_KEYS
 
 
 def keep_sidebar_state() -> None:
@@ -37,7 +38,8 @@ def current_settings() -> backend_settings.BackendSettings:
     return backend_settings.BackendSettings(
         name=backend_settings.OPENAI,
         base_url=(st.session_state.get("backend_base_url") or "").strip(),
-        model=(st.session_state.get("backend_model") or "").strip())
+        model=(st.session_state.get("backend_model") or "").strip(),
+        context_window=int(st.session_state.get("backend_context_window") or 0))
 
 
 def current_api_key() -> str:
@@ -182,6 +184,10 @@ def sidebar_backend() -> None:
         sb.text_input("Base URL", key="backend_base_url", placeholder="https://api.openai.com/v1",
                       help="Any OpenAI-compatible server: OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp.")
         sb.text_input("Model", key="backend_model", placeholder="e.g. gpt-4o-mini")
+        sb.number_input("Context window (tokens)", key="backend_context_window", min_value=256, step=1024,
+                        value=None, placeholder="ask the server",
+                        help="The model's context window; reply budgets are fitted to it. Empty: asked from "
+                             "the server (vLLM, llama.cpp) or learnt from its first context-length error.")
         has_env_key = bool(backend_settings.env_api_key())
         sb.text_input("API key", key="backend_api_key", type="password",
                       placeholder="using OPENAI_API_KEY" if has_env_key else "sk-…",

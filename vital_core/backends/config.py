@@ -23,6 +23,9 @@ OFFLINE, OPENAI = BACKEND_NAMES
 OFFLINE_QUALITY_FILE = Path(__file__).resolve().parent / "offline" / "quality.json"
 # The most claims one verification call checks (``--claims-per-call``; the backend's window).
 MAX_CLAIMS_PER_CALL = 15
+# The structured-output settings of the OpenAI-compatible client: auto steps down json_schema -> json_object
+# -> plain text as the server refuses them; the others use only that level.
+STRUCTURED_OUTPUT_MODES = ("auto", "json_schema", "json_object", "off")
 # How a front end names the settings in ``validate``'s messages (the app's words by default).
 APP_TERMS = {"base_url": "base URL", "concurrency": "concurrency", "max_attempts": "max attempts",
              "api_key": "set OPENAI_API_KEY or type a key in the sidebar"}
@@ -48,6 +51,7 @@ class BackendSettings:
     # The method's sizes on an endpoint (they change the numbers; results record them).
     claims_per_call: int = MAX_CLAIMS_PER_CALL   # claims checked per verification call (1 = FActScore's one fact)
     evidence_tokens: int = 3000        # evidence tokens per verification call (fitted to a known window)
+    context_window: int = 0            # the model's context window in tokens; 0 = ask the server / learn it
 
     @classmethod
     def from_env(cls, name: str = OFFLINE) -> "BackendSettings":
@@ -124,7 +128,8 @@ def _client_settings(settings: BackendSettings, api_key: str) -> dict:
                 concurrency=settings.concurrency, timeout=settings.timeout,
                 max_attempts=settings.max_attempts, backoff_initial=settings.backoff,
                 backoff_max=max(30.0, settings.backoff), cache_size_limit=settings.cache_size_mb * 2 ** 20,
-                use_cache=settings.use_cache, structured_output=settings.structured_output)
+                use_cache=settings.use_cache, structured_output=settings.structured_output,
+                **({"context_window": settings.context_window} if settings.context_window else {}))
 
 
 def build_backend(settings: BackendSettings, api_key: str = ""):

@@ -38,6 +38,7 @@ def merge_usage(parts: list[dict]) -> dict:
     merged["cost_usd"] = None if None in costs else round(sum(costs), 6)
     notes = [p["cost_note"] for p in parts if p.get("cost_note")]
     merged["cost_note"] = "; ".join(notes) or None
+    merged["notes"] = [n for p in parts for n in p.get("notes") or ()]
     return merged
 
 

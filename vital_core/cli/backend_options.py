@@ -40,13 +40,19 @@ def add_backend_arguments(parser: argparse.ArgumentParser, steps: tuple[str, ...
     g.add_argument("--no-cache", action="store_true", help="neither read nor write the reply cache")
     g.add_argument("--temperature", type=number_in(float, 0, 2), default=0.0, help="sampling temperature (default 0)")
     g.add_argument("--max-tokens", type=number_in(int, 1), default=4000, help="reply token limit per call (default 4000)")
+    g.add_argument("--context-window", type=number_in(int, 256), default=None,
+                   help="the model's context window in tokens; reply budgets (--max-tokens) are fitted to it "
+                        "(default: asked from the server - vLLM's /v1/models, llama.cpp's /props - else learnt "
+                        "from its first context-length error)")
     g.add_argument("--timeout", type=number_in(float, 0, above=True), default=60.0, help="seconds per request (default 60)")
     g.add_argument("--max-attempts", type=number_in(int, 1, 100), default=4,
                    help="attempts per call, first included, on 429/5xx/timeouts/bad replies (default 4)")
     g.add_argument("--backoff", type=number_in(float, 0, 3600), default=1.0,
                    help="first retry delay in seconds, doubled each retry, plus jitter (default 1)")
-    g.add_argument("--structured-output", choices=("auto", "json_schema", "off"), default="auto",
-                   help="JSON-schema response_format: auto = use it, fall back to text when rejected")
+    g.add_argument("--structured-output", choices=config.STRUCTURED_OUTPUT_MODES, default="auto",
+                   help="response_format: auto = json_schema, stepping down to json_object and then to plain "
+                        "text when the server does not accept it; json_schema / json_object = only that; off = "
+                        "plain text")
     g.add_argument("--prices", help="JSON file {\"model\": [input $/1M tokens, output $/1M tokens]} "
                                     "for the cost estimate (default table: see README)")
     if "verify" in steps:     # only a command that verifies offers the verification sizes
@@ -117,6 +123,7 @@ def settings_from_args(args: argparse.Namespace) -> config.BackendSettings:
         temperature=args.temperature, max_tokens=args.max_tokens, timeout=args.timeout, backoff=args.backoff,
         cache_dir=args.cache_dir or "", cache_size_mb=args.cache_size_mb, use_cache=not args.no_cache,
         structured_output=args.structured_output, prices=args.prices or "",
+        context_window=args.context_window or 0,
         **{k: getattr(args, k) for k in ("claims_per_call", "evidence_tokens") if hasattr(args, k)})
 
 

@@ -94,6 +94,7 @@ class OpenAICompatBackend(Backend):
                  *, timeout: float = 60.0, max_attempts: int = 4, backoff_initial: float = 1.0,
                  backoff_max: float = 30.0, retry_after_max: float = 120.0, cache_size_limit: int = 2 ** 30,
                  use_cache: bool = True, structured_output: str = "auto", prices: Any = None,
+                 context_window: int | None = None,
                  decompose_window: int = 8, verify_window: int = BackendSettings.claims_per_call,
                  evidence_token_budget: int = BackendSettings.evidence_tokens,
                  context_token_budget: int = 3000, nugget_doc_window: int = 10, nugget_token_budget: int = 6000,
@@ -104,7 +105,7 @@ class OpenAICompatBackend(Backend):
             timeout=timeout, max_attempts=max_attempts, backoff_initial=backoff_initial,
             backoff_max=backoff_max, retry_after_max=retry_after_max, concurrency=concurrency,
             cache_dir=cache_dir, cache_size_limit=cache_size_limit, use_cache=use_cache,
-            structured_output=structured_output, prices=prices)
+            structured_output=structured_output, prices=prices, context_window=context_window)
         self.client = LLMClient(self.settings)
         self.decompose_window = max(1, decompose_window)
         self.verify_window = max(1, min(MAX_CLAIMS_PER_CALL, verify_window))

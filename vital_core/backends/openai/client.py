@@ -14,9 +14,18 @@ that call it
   "length"``), with exponential backoff plus jitter, honouring ``Retry-After``
   (``retry-after-ms`` too), up to ``max_attempts`` attempts;
 - asks for structured output (``response_format`` = JSON schema) and, when an
-  endpoint rejects it with a 400/422 naming ``response_format``, falls back to
-  plain text with the robust parser and remembers that for the endpoint (also
-  across runs, in the cache);
+  endpoint does not accept it (a 400/422 naming it, or a 5xx whose body says so:
+  ``server_errors``), steps down to ``json_object``, then to plain text with the
+  robust parser; each step is learnt once per endpoint and model, reported once
+  (``usage`` notes, the log) and remembered across runs in the cache. Only a
+  refusal classified as such is remembered: a context-window error never is;
+- fits the reply budget (``max_tokens``) to the model's context window: given
+  (``context_window``), served (vLLM's ``/v1/models`` ``max_model_len``,
+  llama.cpp's ``/props``) or read from the first context error's numbers; when
+  nothing fits, the error is one sentence naming the option to change;
+- reads the answer, never the thinking: ``message.content``, else (a reasoning
+  server that left it empty) ``message.reasoning_content`` / ``reasoning``, which
+  the result then says (``response_notes``, counted in ``usage``);
 - counts requests, cache hits, retries, failures and tokens per step, and
   prices them with a configurable table (unknown model -> cost unknown).
 
@@ -39,11 +48,14 @@ from typing import Any, Callable
 
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
+from vital_core.backends import response_notes
 from vital_core.backends.openai import prompts
-from vital_core.backends.openai.parsing import ReplyParseError
+from vital_core.backends.openai.parsing import ReplyParseError, answer_in_reasoning, strip_reasoning
 from vital_core.backends.openai.pricing import UsageTracker, load_prices
 from vital_core.backends.openai.batch import BatchCollector, DeferredToBatch
-from vital_core.backends.openai.retries import BackoffWait, RetryableReplyError, is_retryable, rejects_param
+from vital_core.backends.openai.retries import BackoffWait, RetryableReplyError, is_retryable
+from vital_core.backends.openai.retrieval import estimate_tokens
+from vital_core.backends.openai.server_errors import JSON_OBJECT, JSON_SCHEMA, ContextOverflow, Rejection, classify
 
 log = logging.getLogger("vital_core.backends.openai")
 
@@ -52,12 +64,32 @@ DEFAULT_CACHE_DIR = Path.home() / ".cache" / "vital-explorer" / "llm"
 CACHE_FORMAT = 1  # bump when the stored value's shape changes
 
 
+# What an endpoint was found not to take, as stored per (endpoint, model), and how a run reports it.
+NO_JSON_SCHEMA, NO_RESPONSE_FORMAT = "no_json_schema", "no_response_format"
+MAX_COMPLETION_TOKENS, NO_TEMPERATURE = "max_completion_tokens", "no_temperature"
+CAPABILITY_NOTES = {
+    NO_JSON_SCHEMA: "this server does not accept json_schema; using json_object",
+    NO_RESPONSE_FORMAT: "this server accepts neither json_schema nor json_object; using plain text with the "
+                        "tolerant parser",
+    MAX_COMPLETION_TOKENS: "this model does not take max_tokens; using max_completion_tokens",
+    NO_TEMPERATURE: "this model does not take a temperature; using its default"}
+# The fields a reasoning server may leave the answer in when ``content`` is empty: vLLM and llama.cpp
+# (reasoning_content), newer vLLM, Ollama and OpenRouter (reasoning).
+REASONING_FIELDS = ("reasoning_content", "reasoning")
+MIN_REPLY_TOKENS = 256       # a reply budget below this is no budget: the request does not fit
+
+
 class LLMCallError(RuntimeError):
     """A call that failed for good (after retries, or a non-retryable error)."""
 
     def __init__(self, message: str, *, step: str = "", attempts: int = 0):
         super().__init__(message)
         self.step, self.attempts = step, attempts
+
+
+class EndpointRefusal(RuntimeError):
+    """The endpoint refuses the request in a way no retry changes (context window, a forced
+    response format): the message is one sentence naming the option to change."""
 
 
 @dataclass
@@ -77,7 +109,8 @@ class LLMSettings:
     cache_dir: str | os.PathLike | None = None
     cache_size_limit: int = 2 ** 30    # bytes
     use_cache: bool = True
-    structured_output: str = "auto"    # auto (try JSON schema, fall back) | json_schema | off
+    structured_output: str = "auto"    # auto (json_schema, then json_object, then text) | json_schema | json_object | off
+    context_window: int | None = None  # the model's context window in tokens; None = ask the server / learn it
     prices: Any = None                 # dict / JSON path / None (defaults + VITAL_PRICES)
 
     @classmethod
@@ -100,6 +133,7 @@ class CallResult:
     attempts: int              # HTTP requests made for this call (0 when cached)
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    answer_field: str = "content"  # the message field the answer was read from
 
 
 def redact(text: str, secret: str | None) -> str:
@@ -147,6 +181,7 @@ class LLMClient:
         self._cache = None
         self._cache_lock = threading.Lock()
         self.collector: BatchCollector | None = None   # set for a batch export (batch.py)
+        self._probes: dict[int, asyncio.Future] = {}   # event loop -> the context-window probe under way
 
     # ------------------------------------------------------------ resources
     def _resources(self):
@@ -223,7 +258,8 @@ class LLMClient:
         return "caps:" + hashlib.sha256(raw).hexdigest()
 
     def capabilities(self) -> set[str]:
-        """Downgrades learnt for this endpoint: no_response_format, max_completion_tokens, no_temperature."""
+        """Downgrades learnt for this endpoint and model: no_json_schema, no_response_format,
+        max_completion_tokens, no_temperature (``CAPABILITY_NOTES``)."""
         with self._learnt_lock:
             flags = self._learnt.get(self._endpoint())
         if flags is None:
@@ -232,32 +268,154 @@ class LLMClient:
             with self._learnt_lock:
                 self._learnt.setdefault(self._endpoint(), set()).update(flags)
                 flags = set(self._learnt[self._endpoint()])
+            for flag in sorted(flags):   # learnt in an earlier run: this run says so too
+                self._report(flag, " (learnt earlier, kept in the cache)")
         return set(flags)
 
+    def _report(self, flag: str, suffix: str = "") -> None:
+        text = CAPABILITY_NOTES.get(flag, flag) + suffix
+        if self.usage.note(text):
+            log.warning("endpoint %s, model %s: %s", redact(self._endpoint()[0], self.settings.api_key),
+                        self.settings.model, text)
+
     def _learn(self, flag: str) -> None:
-        log.warning("endpoint %s rejected a parameter; continuing with %s",
-                    redact(self._endpoint()[0], self.settings.api_key), flag)
+        """Remember a refusal classified by ``server_errors`` (never anything else) and report it once."""
         with self._learnt_lock:
             flags = self._learnt.setdefault(self._endpoint(), set())
+            new = flag not in flags
             flags.add(flag)
             snapshot = sorted(flags)
+        if new:
+            self._report(flag)
         if self.cache is not None:
             self.cache.set(self._caps_key(), snapshot)
 
-    def structured_output_enabled(self) -> bool:
+    def response_format_level(self) -> str | None:
+        """The structured-output level requests carry: json_schema, json_object or None (plain text)."""
         mode = self.settings.structured_output
-        return mode != "off" and (mode == "json_schema" or "no_response_format" not in self.capabilities())
+        if mode in (JSON_SCHEMA, JSON_OBJECT):
+            return mode
+        if mode == "off":
+            return None
+        caps = self.capabilities()
+        return None if NO_RESPONSE_FORMAT in caps else JSON_OBJECT if NO_JSON_SCHEMA in caps else JSON_SCHEMA
+
+    def structured_output_enabled(self) -> bool:
+        return self.response_format_level() is not None
+
+    @staticmethod
+    def _response_format(level: str | None, prompt: prompts.Prompt) -> dict | None:
+        return prompt.response_format() if level == JSON_SCHEMA else {"type": JSON_OBJECT} if level else None
+
+    # ------------------------------------------------------------ context window
+    # Windows known this process, (base_url, model) -> tokens or None (asked, not said). Never stored on
+    # disk: a window is asked again each run, or read again from the first context error.
+    _windows: dict[tuple[str, str], int | None] = {}
+
+    @property
+    def context_window(self) -> int | None:
+        """The model's context window in tokens: given, or served or learnt this process (the smaller of
+        the two when both are known: the server's own number wins over a wrong setting), else None."""
+        with self._learnt_lock:
+            learnt = self._windows.get(self._endpoint())
+        given = int(self.settings.context_window) if self.settings.context_window else None
+        return min(w for w in (given, learnt) if w) if (given or learnt) else None
+
+    def _learn_window(self, tokens: int, source: str = "its context-length error") -> None:
+        with self._learnt_lock:
+            known = self._windows.get(self._endpoint())
+            self._windows[self._endpoint()] = min(known, tokens) if known else tokens
+        self._report_window(tokens, source)
+
+    def _report_window(self, tokens: int, source: str) -> None:
+        text = f"the model's context window is {tokens:,} tokens (the server said so in {source}); reply " \
+               "budgets (max_tokens) are fitted to it"
+        if self.usage.note(text):
+            log.warning("endpoint %s, model %s: %s", redact(self._endpoint()[0], self.settings.api_key),
+                        self.settings.model, text)
+
+    async def probe_context_window(self) -> int | None:
+        """Ask the server for the model's context window once per process and endpoint: vLLM serves
+        ``max_model_len`` in ``/v1/models``, llama.cpp ``n_ctx`` in ``/props``. None when neither says
+        (OpenAI, Ollama) or when ``context_window`` was given."""
+        if self.settings.context_window or not self.settings.base_url:
+            return self.context_window
+        with self._learnt_lock:
+            if self._endpoint() in self._windows:
+                return self._windows[self._endpoint()]
+            probe = self._probes.get(id(asyncio.get_running_loop()))
+            if probe is None:
+                probe = asyncio.ensure_future(self._ask_window())
+                self._probes[id(asyncio.get_running_loop())] = probe
+        window, source = await asyncio.shield(probe)
+        if window:
+            self._report_window(window, source)
+        with self._learnt_lock:
+            self._windows.setdefault(self._endpoint(), window)
+            return self._windows[self._endpoint()]
+
+    async def _ask_window(self) -> tuple[int | None, str]:
+        import httpx
+        client, _ = self._resources()
+        timeout = min(10.0, float(self.settings.timeout))
+        try:
+            listing = await client.models.list(timeout=timeout)
+            models = list(getattr(listing, "data", None) or [])
+            entries = [m.model_dump() if hasattr(m, "model_dump") else dict(m) for m in models]
+            mine = [e for e in entries if e.get("id") == self.settings.model] or (entries if len(entries) == 1 else [])
+            for entry in mine:
+                for name, value in (("max_model_len", entry.get("max_model_len")),
+                                    ("context_length", entry.get("context_length")),
+                                    ("meta.n_ctx", (entry.get("meta") or {}).get("n_ctx"))):
+                    if isinstance(value, int) and value > 0:
+                        return value, f"/models {name}"
+        except Exception as exc:   # a server without the listing: the window is learnt from an error instead
+            log.debug("no context window from /models: %s", type(exc).__name__)
+        root = _canonical_base_url(self.settings.base_url)
+        root = root[:-3] if root.endswith("/v1") else root
+        try:
+            response = await client.get(root + "/props", cast_to=httpx.Response, options={"timeout": timeout})
+            props = response.json()
+            value = (props.get("default_generation_settings") or {}).get("n_ctx") or props.get("n_ctx")
+            if isinstance(value, int) and value > 0:
+                return value, "/props n_ctx"
+        except Exception as exc:
+            log.debug("no context window from /props: %s", type(exc).__name__)
+        return None, ""
+
+    def _reply_budget(self, messages: list[dict], wanted: int, prompt_tokens: int | None = None) -> int:
+        """``wanted`` reply tokens, or what the known window leaves after the prompt (estimated, or as
+        the server counted it). Raises ``EndpointRefusal`` when that is less than ``MIN_REPLY_TOKENS``."""
+        window = self.context_window
+        if not window:
+            return wanted
+        if prompt_tokens is None:    # characters / 4, plus a margin for the chat template and tokeniser
+            chars = sum(len(str(m.get("content") or "")) for m in messages)
+            prompt_tokens = int(estimate_tokens("x" * chars) * 1.1) + 8 * len(messages) + 32
+        else:
+            prompt_tokens += 16
+        room = window - prompt_tokens
+        if room >= wanted:
+            return wanted
+        if room < MIN_REPLY_TOKENS:
+            raise EndpointRefusal(
+                f"the prompt (about {prompt_tokens:,} tokens) leaves {max(room, 0):,} of the model's "
+                f"{window:,}-token context window for the reply, less than the {MIN_REPLY_TOKENS} a reply needs: "
+                f"lower --evidence-tokens (less evidence per call), or serve the model with a larger window "
+                f"(and raise --context-window if you gave it)")
+        return room
 
     # ------------------------------------------------------------ the call
     def _request(self, messages: list[dict], prompt: prompts.Prompt) -> tuple[dict, str]:
         caps = self.capabilities()
         kwargs: dict[str, Any] = {"model": self.settings.model, "messages": messages}
-        if "no_temperature" not in caps:
+        if NO_TEMPERATURE not in caps:
             kwargs["temperature"] = self.settings.temperature
-        tokens_key = "max_completion_tokens" if "max_completion_tokens" in caps else "max_tokens"
+        tokens_key = MAX_COMPLETION_TOKENS if MAX_COMPLETION_TOKENS in caps else "max_tokens"
         kwargs[tokens_key] = self.settings.max_tokens
-        if self.structured_output_enabled():
-            kwargs["response_format"] = prompt.response_format()
+        response_format = self._response_format(self.response_format_level(), prompt)
+        if response_format is not None:
+            kwargs["response_format"] = response_format
         return kwargs, self._key(kwargs, messages, prompt)
 
     def _key(self, kwargs: dict, messages: list[dict], prompt: prompts.Prompt) -> str:
@@ -274,6 +432,14 @@ class LLMClient:
         with a follow-up message saying what was wrong. ``cache_if(value)`` may keep a
         parsed but unwanted reply out of the cache (so a later run asks afresh).
         """
+        result = await self._complete(prompt, messages, parse, cache_if)
+        if result.answer_field != "content":
+            response_notes.note(f"answer_field: {result.answer_field} (the server left message.content empty; "
+                                f"the {prompt.step} reply was read from message.{result.answer_field})")
+        return result
+
+    async def _complete(self, prompt: prompts.Prompt, messages: list[dict],
+                        parse: Callable[[str], Any], cache_if: Callable[[Any], bool] | None) -> CallResult:
         step = prompt.step
         self.usage.add(step, calls=1)
         kwargs, key = self._request(messages, prompt)
@@ -287,7 +453,8 @@ class LLMClient:
                     value = None  # a parser change made the entry unreadable: ask again
                 else:
                     self.usage.add(step, cache_hits=1)
-                    return CallResult(value, stored["content"], cached=True, attempts=0)
+                    return CallResult(value, stored["content"], cached=True, attempts=0,
+                                      answer_field=stored.get("answer_field", "content"))
 
         if self.collector is not None:     # a batch export: record the request, send nothing
             self.collector.add(key, dict(kwargs, messages=messages))
@@ -297,13 +464,14 @@ class LLMClient:
         loop_key = (id(asyncio.get_running_loop()), key)
         while (pending := self._in_flight.get(loop_key)) is not None:
             try:
-                content = (await asyncio.shield(pending)).content
+                first = await asyncio.shield(pending)
             except asyncio.CancelledError:
                 if not pending.cancelled() or asyncio.current_task().cancelling():
                     raise
                 continue          # the caller it waited for gave up (its record timed out): ask itself
             self.usage.add(step, cache_hits=1)
-            return CallResult(parse(content), content, cached=True, attempts=0)
+            return CallResult(parse(first.content), first.content, cached=True, attempts=0,
+                              answer_field=first.answer_field)
         shared = asyncio.get_running_loop().create_future()
         self._in_flight[loop_key] = shared
         try:
@@ -339,7 +507,7 @@ class LLMClient:
                     if attempts > 1:
                         self.usage.add(step, retries=1)
                     try:
-                        content, usage = await self._send(step, kwargs, current + followups)
+                        content, usage, field = await self._send(step, kwargs, current + followups, prompt)
                         value = parse(content)
                     except RetryableReplyError as exc:
                         followups = [{"role": "user", "content": exc.followup}]
@@ -354,36 +522,49 @@ class LLMClient:
                              f"{type(exc).__name__}: {exc}", self.settings.api_key)
             log.warning("%s", message)
             raise LLMCallError(message, step=step, attempts=attempts) from None
+        if field != "content":
+            self.usage.add(step, answers_from_reasoning=1)
         if cache is not None and (cache_if is None or cache_if(value)):
             # Keyed by the request as finally sent (a parameter the endpoint rejected is not in it),
             # which is the request the next run builds once the downgrade is remembered.
-            cache.set(self._key(kwargs, messages, prompt), {"content": content, "model": self.settings.model})
+            entry = {"content": content, "model": self.settings.model}
+            if field != "content":
+                entry["answer_field"] = field
+            cache.set(self._key(kwargs, messages, prompt), entry)
         return CallResult(value, content, cached=False, attempts=attempts,
-                          prompt_tokens=usage[0], completion_tokens=usage[1])
+                          prompt_tokens=usage[0], completion_tokens=usage[1], answer_field=field)
 
-    async def _send(self, step: str, kwargs: dict, messages: list[dict]) -> tuple[str, tuple[int, int]]:
-        """One HTTP request (with the parameter fallbacks an endpoint asks for)."""
+    async def _send(self, step: str, kwargs: dict, messages: list[dict],
+                    prompt: prompts.Prompt) -> tuple[str, tuple[int, int], str]:
+        """One HTTP request, adapted to what the endpoint takes; returns (answer text, (prompt, completion)
+        tokens, the message field the answer came from). ``kwargs`` keeps the adaptations for the
+        call's later attempts and its cache key."""
         client, semaphore = self._resources()
+        await self.probe_context_window()
+        counted, refitted = None, False     # the prompt's tokens as the server counted them, once it said
         while True:
-            request = dict(kwargs, messages=messages)
             try:
                 async with semaphore:
+                    self._apply_known(kwargs, prompt)   # what other calls learnt while this one waited
+                    tokens_key = MAX_COMPLETION_TOKENS if MAX_COMPLETION_TOKENS in kwargs else "max_tokens"
+                    budget = self._reply_budget(messages, kwargs[tokens_key], counted)
+                    request = dict(kwargs, messages=messages)
+                    request[tokens_key] = budget
                     self.usage.add(step, requests=1)
                     response = await client.chat.completions.create(**request)
+            except EndpointRefusal:
+                raise
             except Exception as exc:
-                # A 400/422 about an optional parameter: drop it, remember, try again at once.
-                if ("response_format" in request and self.settings.structured_output == "auto"
-                        and rejects_param(exc, "response_format", "json_schema")):
-                    self._learn("no_response_format")
-                    kwargs.pop("response_format", None)
+                verdict = classify(exc, request)
+                if isinstance(verdict, ContextOverflow):
+                    if refitted or not (verdict.window or self.context_window):
+                        raise EndpointRefusal(self._overflow_sentence(exc, verdict, budget)) from None
+                    if verdict.window:
+                        self._learn_window(verdict.window)
+                    counted, refitted = verdict.prompt_tokens, True
                     continue
-                if "max_tokens" in request and rejects_param(exc, "max_completion_tokens"):
-                    self._learn("max_completion_tokens")
-                    kwargs["max_completion_tokens"] = kwargs.pop("max_tokens")
-                    continue
-                if "temperature" in request and rejects_param(exc, "temperature"):
-                    self._learn("no_temperature")
-                    kwargs.pop("temperature", None)
+                if isinstance(verdict, Rejection):
+                    self._adapt(verdict, exc)
                     continue
                 raise
             break
@@ -398,7 +579,71 @@ class LLMClient:
             raise RetryableReplyError("the reply has no choices", prompts.INVALID_JSON_FOLLOWUP.format(
                 error="empty reply"))
         choice = choices[0]
-        content = getattr(choice.message, "content", None) or ""
+        content, field = _answer_of(choice.message)
         if choice.finish_reason == "length":
-            raise RetryableReplyError("the reply was cut off (finish_reason=length)", prompts.TRUNCATED_FOLLOWUP)
-        return content, (prompt_tokens, completion_tokens)
+            cut = "the reply was cut off (finish_reason=length)"
+            if budget < kwargs[tokens_key]:
+                cut += (f" at the {budget:,} tokens the {self.context_window:,}-token context window left: "
+                        f"lower --evidence-tokens if it keeps happening")
+            raise RetryableReplyError(cut, prompts.TRUNCATED_FOLLOWUP)
+        return content, (prompt_tokens, completion_tokens), field
+
+    def _apply_known(self, kwargs: dict, prompt: prompts.Prompt) -> None:
+        """Make ``kwargs`` what the endpoint is known to take (``capabilities``)."""
+        caps = self.capabilities()
+        if NO_TEMPERATURE in caps:
+            kwargs.pop("temperature", None)
+        if MAX_COMPLETION_TOKENS in caps and "max_tokens" in kwargs:
+            kwargs[MAX_COMPLETION_TOKENS] = kwargs.pop("max_tokens")
+        if self.settings.structured_output == "auto" and "response_format" in kwargs:
+            below = self._response_format(self.response_format_level(), prompt)
+            if below is None:
+                kwargs.pop("response_format")
+            else:
+                kwargs["response_format"] = below
+
+    def _adapt(self, rejection: Rejection, exc: BaseException) -> None:
+        """Learn a refused parameter (``_apply_known`` then drops or steps it down); a refusal the
+        settings forbid adapting to (a forced response format) raises ``EndpointRefusal``."""
+        if rejection.param == "response_format":
+            if self.settings.structured_output != "auto":
+                raise EndpointRefusal(
+                    f"the server does not accept response_format {rejection.level} (--structured-output "
+                    f"{self.settings.structured_output}): use --structured-output auto to step down to what it "
+                    f"takes ({_first_line(exc)})") from None
+            self._learn(NO_JSON_SCHEMA if rejection.level == JSON_SCHEMA else NO_RESPONSE_FORMAT)
+        elif rejection.param == "max_tokens":
+            self._learn(MAX_COMPLETION_TOKENS)
+        else:
+            self._learn(NO_TEMPERATURE)
+
+    def _overflow_sentence(self, exc: BaseException, overflow: ContextOverflow, budget: int) -> str:
+        window = overflow.window or self.context_window
+        said = _first_line(exc)
+        if window:
+            return (f"the request does not fit the model's {window:,}-token context window even with the reply "
+                    f"budget fitted to {budget:,} tokens: lower --evidence-tokens (less evidence per call) or "
+                    f"--max-tokens, or serve the model with a larger window (server said: {said})")
+        return (f"the request does not fit the model's context window and the server did not say its size: "
+                f"give it with --context-window N so the reply budget (--max-tokens, now {budget:,}) is fitted "
+                f"to it, or lower --max-tokens (server said: {said})")
+
+
+def _first_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:300]
+
+
+def _answer_of(message: Any) -> tuple[str, str]:
+    """The reply text and the field it came from: ``content`` when it holds more than thinking, else
+    the first non-empty reasoning field (its last JSON object: ``answer_in_reasoning``)."""
+    content = getattr(message, "content", None) or ""
+    if isinstance(content, list):   # content parts
+        content = "".join(str(p.get("text", "")) if isinstance(p, dict) else str(p) for p in content)
+    if strip_reasoning(str(content)):
+        return str(content), "content"
+    extra = getattr(message, "model_extra", None) or {}
+    for name in REASONING_FIELDS:
+        value = getattr(message, name, None) or extra.get(name)
+        if isinstance(value, str) and value.strip():
+            return answer_in_reasoning(value), name
+    return str(content), "content"

@@ -1,7 +1,11 @@
 """Reading model replies: JSON (structured or not) and the plain-text fallbacks.
 
 ``extract_json`` finds the JSON object in a reply even when the model wrapped
-it in prose or a code fence, or left a trailing comma. The ``parse_*``
+it in prose or a code fence, or left a trailing comma; a reasoning model's
+thinking (``<think>…</think>`` and the other spellings servers pass through)
+is removed first, so a draft written while thinking is never read as the
+answer (``strip_reasoning``). ``answer_in_reasoning`` reads an answer that a
+server left in ``message.reasoning_content``: the last JSON object there. The ``parse_*``
 functions turn a reply into the step's values *and a list of violations*
 (duplicated or unknown ids, labels outside the allowed set, items it cannot
 read): the backend states those violations back to the model and asks again.
@@ -42,29 +46,69 @@ _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 
 
+# A reasoning model's thinking, as servers pass it through in ``content``: (opening, closing) patterns.
+# <think> (DeepSeek-R1, Qwen3, QwQ, MiniMax), <thinking>/<reflection> (Reflection-style prompts),
+# <reasoning>, <thought>, <seed:think> (Seed-OSS), Kimi's ◁think▷, Mistral's [THINK], gpt-oss's analysis
+# channel, and Granite's "Here is my thought process:" ... "Here is my response:".
+_REASONING = [(re.compile(rf"<{tag}\b[^>]*>", re.IGNORECASE), re.compile(rf"</{tag}\s*>", re.IGNORECASE))
+              for tag in ("think", "thinking", "reasoning", "thought", "reflection", "seed:think")] + [
+    (re.compile(r"◁think▷"), re.compile(r"◁/think▷")),
+    (re.compile(r"\[THINK\]"), re.compile(r"\[/THINK\]")),
+    (re.compile(r"<\|channel\|>\s*analysis\s*<\|message\|>"), re.compile(r"<\|end\|>")),
+    (re.compile(r"Here is my thought process:"), re.compile(r"Here is my response:"))]
+_HARMONY_FINAL = re.compile(r"<\|channel\|>\s*final\s*<\|message\|>")
+_HARMONY_TOKENS = re.compile(r"<\|(?:start|end|return|message|channel)\|>(?:assistant)?")
+
+
+def strip_reasoning(text: str) -> str:
+    """``text`` without the thinking: each reasoning block removed; a closing tag with no opening one
+    (the template opened the block in the prompt) ends the thinking, so what precedes it goes; an
+    opening tag never closed (thinking cut off) starts thinking that runs to the end."""
+    final = list(_HARMONY_FINAL.finditer(text))
+    if final:     # gpt-oss: the answer is the final channel's message
+        text = text[final[-1].end():]
+    for opening, closing in _REASONING:
+        while (start := opening.search(text)) and (end := closing.search(text, start.end())):
+            text = text[:start.start()] + " " + text[end.end():]
+        orphans = list(closing.finditer(text))
+        if orphans:
+            text = text[orphans[-1].end():]
+        unclosed = opening.search(text)
+        if unclosed:
+            text = text[:unclosed.start()]
+    return _HARMONY_TOKENS.sub(" ", text).strip()
+
+
+def _span_at(text: str, start: int, opener: str, closer: str) -> str | None:
+    """The substring from ``opener`` at ``start`` to its matching ``closer`` (string-aware), or None."""
+    depth, in_string, escaped = 0, False, False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == opener:
+            depth += 1
+        elif ch == closer:
+            depth -= 1
+            if depth == 0:
+                return text[start:i + 1]
+    return None
+
+
 def _balanced_spans(text: str, opener: str, closer: str) -> Iterable[str]:
     """Substrings from each ``opener`` to its matching ``closer`` (string-aware)."""
     start = text.find(opener)
     while start != -1:
-        depth, in_string, escaped = 0, False, False
-        for i in range(start, len(text)):
-            ch = text[i]
-            if in_string:
-                if escaped:
-                    escaped = False
-                elif ch == "\\":
-                    escaped = True
-                elif ch == '"':
-                    in_string = False
-            elif ch == '"':
-                in_string = True
-            elif ch == opener:
-                depth += 1
-            elif ch == closer:
-                depth -= 1
-                if depth == 0:
-                    yield text[start:i + 1]
-                    break
+        span = _span_at(text, start, opener, closer)
+        if span is not None:
+            yield span
         start = text.find(opener, start + 1)
 
 
@@ -76,10 +120,12 @@ def _loads(candidate: str) -> Any:
 
 
 def extract_json(text: str | None) -> Any:
-    """The first JSON object (or array) in ``text``; raises ``ReplyParseError``."""
+    """The first JSON object (or array) in ``text`` after its thinking; raises ``ReplyParseError``."""
     if text is None or not str(text).strip():
         raise ReplyParseError("empty reply")
-    text = str(text).strip()
+    text = strip_reasoning(str(text))
+    if not text:
+        raise ReplyParseError("the reply holds only the model's reasoning, no answer after it")
     candidates = [text] + [m.group(1).strip() for m in _FENCE.finditer(text)]
     for candidate in candidates:
         try:
@@ -94,6 +140,24 @@ def extract_json(text: str | None) -> Any:
                 continue
     snippet = " ".join(text.split())[:80]
     raise ReplyParseError(f"no JSON object found in the reply (starts {snippet!r})")
+
+
+def answer_in_reasoning(text: str) -> str:
+    """The answer a server left in its reasoning field: the last top-level JSON object that parses
+    (thinking drafts come before the conclusion), else the text itself."""
+    found, start = None, text.find("{")
+    while start != -1:
+        span = _span_at(text, start, "{", "}")
+        try:
+            if span is None:
+                raise ValueError
+            _loads(span)
+        except ValueError:
+            start = text.find("{", start + 1)
+            continue
+        found = span
+        start = text.find("{", start + len(span))
+    return found if found is not None else text
 
 
 _AN_ID = re.compile(r"^\[?[A-Za-z]{0,3}\d+\]?$")
@@ -265,7 +329,7 @@ def ranking_entries(reply: str) -> list[tuple[str, Any]]:
     except ReplyParseError:
         pass
     entries = []
-    for line in (reply or "").splitlines():
+    for line in strip_reasoning(reply or "").splitlines():
         m = _LABEL_LINE.match(line)
         if m:
             entries.append((m.group("id"), m.group("label")))

@@ -82,6 +82,7 @@ class StepUsage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls_without_usage: int = 0  # replies whose server reported no token usage
+    answers_from_reasoning: int = 0  # replies read from message.reasoning_content / reasoning (content empty)
 
 
 class UsageTracker:
@@ -90,7 +91,16 @@ class UsageTracker:
     def __init__(self, model: str, prices: dict[str, tuple[float, float]]):
         self.model, self.prices = model, prices
         self.steps: dict[str, StepUsage] = {}
+        self.notes: list[str] = []   # what the endpoint was found to need, each said once
         self._lock = threading.Lock()
+
+    def note(self, text: str) -> bool:
+        """Record ``text`` once; True when it is new."""
+        with self._lock:
+            if text in self.notes:
+                return False
+            self.notes.append(text)
+            return True
 
     def add(self, step: str, **counts: int) -> None:
         with self._lock:
@@ -111,4 +121,4 @@ class UsageTracker:
                 "cost_usd": None if cost is None else round(cost, 6),
                 "cost_note": None if cost is not None else
                 f"no price for model {self.model!r}: cost unknown (add it with --prices)",
-                "by_step": by_step}
+                "by_step": by_step, "notes": list(self.notes)}

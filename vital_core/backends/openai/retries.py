@@ -57,14 +57,6 @@ def is_retryable(exc: BaseException) -> bool:
     return status is not None and (status in (408, 409, 429) or status >= 500)
 
 
-def rejects_param(exc: BaseException, *needles: str) -> bool:
-    """A 400/422 whose message names one of ``needles`` (the endpoint does not take that parameter)."""
-    if _status(exc) not in (400, 422):
-        return False
-    text = str(exc).lower()
-    return any(n in text for n in needles)
-
-
 class BackoffWait:
     """tenacity's wait: Retry-After when the server gives one (capped at ``retry_after_max``), else
     exponential backoff from ``initial`` with jitter, capped at ``maximum``."""

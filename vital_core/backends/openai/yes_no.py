@@ -12,7 +12,7 @@ import re
 from vital_core.backends.base import BackendInfo, Evidence, Verdict
 from vital_core.backends.openai.backend import public_host
 from vital_core.backends.openai.client import LLMClient, LLMSettings
-from vital_core.backends.openai.parsing import ReplyParseError
+from vital_core.backends.openai.parsing import ReplyParseError, strip_reasoning
 from vital_core.backends.openai.prompts import Prompt
 from vital_core.backends.openai.retrieval import BM25, chunk_documents
 from vital_core.model import NOT_ENOUGH_EVIDENCE, SUPPORTED, Subclaim
@@ -36,7 +36,7 @@ YES_NO_PROMPT = PlainPrompt(
 
 
 def parse_yes_no(reply: str) -> bool:
-    m = _ANSWER.match(reply or "")
+    m = _ANSWER.match(strip_reasoning(reply or ""))
     if m is None:
         raise ReplyParseError(f"expected Yes or No, got {reply[:60]!r}")
     return m.group(1).lower() == "yes"
