@@ -99,3 +99,19 @@ def test_a_context_error_without_numbers_asks_for_the_window(tmp_path):
         with pytest.raises(LLMCallError, match="--context-window") as info:
             call(client_for(mock, tmp_path))
         assert "--max-tokens" in str(info.value) and mock.count() == 1      # not retried as an outage
+
+
+def test_the_apps_endpoint_settings_take_a_context_window(tmp_path, monkeypatch):
+    from tests.app_helpers import assert_clean, open_page
+    monkeypatch.setenv("VITAL_CACHE_DIR", str(tmp_path / "cache"))
+    with MockProvider(context_window=4096) as mock:
+        at = open_page("score", session={"backend_name": "openai", "backend_base_url": mock.base_url,
+                                         "backend_model": "mock-model", "backend_api_key": "k"})
+        at.number_input(key="backend_context_window").set_value(4096)
+        at.text_input(key="score_query").set_value("Who wrote the novel Pride and Prejudice?")
+        at.text_area(key="score_response").set_value("Pride and Prejudice was written by Jane Austen.")
+        at.text_area(key="score_documents").set_value("Pride and Prejudice was written by Jane Austen in 1813.")
+        at.text_area(key="score_reference").set_value("")
+        at.form_submit_button[0].click().run()
+        assert_clean(at)
+        assert mock.count() > 0 and all(b < 4000 for b in budgets(mock))    # fitted from the first request

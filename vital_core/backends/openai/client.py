@@ -344,7 +344,7 @@ class LLMClient:
             if self._endpoint() in self._windows:
                 return self._windows[self._endpoint()]
             probe = self._probes.get(id(asyncio.get_running_loop()))
-            if probe is None:
+            if probe is None or probe.get_loop() is not asyncio.get_running_loop():   # none, or a closed loop's
                 probe = asyncio.ensure_future(self._ask_window())
                 self._probes[id(asyncio.get_running_loop())] = probe
         window, source = await asyncio.shield(probe)
@@ -457,7 +457,13 @@ class LLMClient:
                                       answer_field=stored.get("answer_field", "content"))
 
         if self.collector is not None:     # a batch export: record the request, send nothing
-            self.collector.add(key, dict(kwargs, messages=messages))
+            request = dict(kwargs, messages=messages)
+            tokens_key = MAX_COMPLETION_TOKENS if MAX_COMPLETION_TOKENS in kwargs else "max_tokens"
+            try:     # fitted to a window given with --context-window (no server is asked here)
+                request[tokens_key] = self._reply_budget(messages, kwargs[tokens_key])
+            except EndpointRefusal as exc:
+                raise LLMCallError(f"{step}: {exc}", step=step) from None
+            self.collector.add(key, request)
             raise LLMCallError(f"{step}: deferred to the batch file", step=step) from DeferredToBatch(key)
         # The same request already on its way (two variants sharing a verification window): wait for
         # its reply instead of paying for it twice.
