@@ -1,6 +1,6 @@
 """A scripted OpenAI-compatible chat server for tests and benchmarks.
 
-One file on purpose (~590 lines): the server, its fault queue and its answer rules are one
+One file on purpose (~640 lines): the server, its fault queue and its answer rules are one
 fake endpoint, read together when a test's expectation needs checking.
 
 A real HTTP server (``http.server.ThreadingHTTPServer``) on 127.0.0.1 and a

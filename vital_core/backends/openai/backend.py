@@ -244,6 +244,14 @@ class OpenAICompatBackend(Backend):
         return order_by_tier([i for i in parsed.order if i in parsed.labels], parsed.labels)
 
     # ------------------------------------------------------------ 3. verify
+    async def _ask_window(self) -> int | None:
+        """The window, asked of the server first (once per process): a run whose replies all come from the
+        cache plans its calls, and so its prompts, as the run that filled the cache did."""
+        probe = getattr(self.client, "probe_context_window", None)
+        if probe is not None:
+            await probe()
+        return self._context_window()
+
     def _context_window(self) -> int | None:
         """The model's context window in tokens, when the client knows it (given or learnt)."""
         window = getattr(self.client, "context_window", None)
@@ -330,7 +338,7 @@ class OpenAICompatBackend(Backend):
                                                          f"in {asked} attempts; counted as not judged"])
             return out
 
-        known = self._context_window()
+        known = await self._ask_window()
         try:
             results = await asyncio.gather(*(window(part, budget) for part, budget
                                              in self._plan_verify(query, subclaims, mode, bool(passages))))
@@ -367,6 +375,7 @@ class OpenAICompatBackend(Backend):
         documents = [d for d in documents if d.text.strip()]
         if not documents:
             return []
+        await self._ask_window()
         texts: list[str] = []
         for batch in [documents[i:i + self.nugget_doc_window]
                       for i in range(0, len(documents), self.nugget_doc_window)]:
