@@ -44,6 +44,7 @@ from vital_core.backends.openai.parsing import ReplyParseError
 from vital_core.backends.openai.pricing import UsageTracker, load_prices
 from vital_core.backends.openai.batch import BatchCollector, DeferredToBatch
 from vital_core.backends.openai.retries import BackoffWait, RetryableReplyError, is_retryable, rejects_param
+from vital_core.redaction import redact, shown_url, url_secrets
 
 log = logging.getLogger("vital_core.backends.openai")
 
@@ -100,13 +101,6 @@ class CallResult:
     attempts: int              # HTTP requests made for this call (0 when cached)
     prompt_tokens: int = 0
     completion_tokens: int = 0
-
-
-def redact(text: str, secret: str | None) -> str:
-    """Remove a secret from text that may be logged or stored."""
-    if secret and len(secret) >= 4:
-        text = text.replace(secret, "***")
-    return text
 
 
 def _canonical_base_url(base_url: str | None) -> str:
@@ -236,7 +230,7 @@ class LLMClient:
 
     def _learn(self, flag: str) -> None:
         log.warning("endpoint %s rejected a parameter; continuing with %s",
-                    redact(self._endpoint()[0], self.settings.api_key), flag)
+                    shown_url(self._endpoint()[0]), flag)
         with self._learnt_lock:
             flags = self._learnt.setdefault(self._endpoint(), set())
             flags.add(flag)
@@ -351,7 +345,8 @@ class LLMClient:
         except Exception as exc:
             self.usage.add(step, failures=1)
             message = redact(f"{step} call failed after {attempts} attempt(s): "
-                             f"{type(exc).__name__}: {exc}", self.settings.api_key)
+                             f"{type(exc).__name__}: {exc}",
+                             [self.settings.api_key, *url_secrets(self.settings.base_url)])
             log.warning("%s", message)
             raise LLMCallError(message, step=step, attempts=attempts) from None
         if cache is not None and (cache_if is None or cache_if(value)):

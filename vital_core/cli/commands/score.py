@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
                 return status
     return run_batch_command(backend, out, lambda: run_batch(
         backend, records, out, concurrency=args.concurrency, progress=not args.no_progress,
-        retry_failed=args.retry_failed, redact=key_redactor(), record_timeout=args.record_timeout,
+        retry_failed=args.retry_failed, redact=key_redactor(args), record_timeout=args.record_timeout,
         max_words=args.max_words, opened=opened, batch_usage=batch_usage))
 
 
@@ -207,7 +207,7 @@ def submit_batches(backend, records, out: Path, args: argparse.Namespace) -> tup
     llm = backend.client
     poll = args.batch_poll_seconds if args.batch_poll_seconds is not None else POLL_SECONDS
     sub = Submitter.for_client(llm, state_path(out), poll, say=lambda line: print(line, file=sys.stderr),
-                               redact=key_redactor())
+                               redact=key_redactor(args))
     try:
         stuck = submit_until_done(lambda: collect_requests(backend, records), sub,
                                   lambda c: c.estimate(llm.settings.model, llm.prices), args.batch_id)
