@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from vital_core import deadline
 from vital_core.backends.base import Backend, Ranking
 from vital_core.errors import InputError, where
 from vital_core.model import UNLABELLED, Subclaim
@@ -165,7 +166,8 @@ async def label_records(backend: Backend, rows: list[tuple[int, str, dict | None
         if not subclaims:
             return Ranking(labels={}, order=[])
         try:
-            ranking = await asyncio.wait_for(backend.rank(record["query"], subclaims), timeout)
+            with deadline.within(timeout):   # the offline backend's threads stop at it too
+                ranking = await asyncio.wait_for(backend.rank(record["query"], subclaims), timeout)
         except asyncio.TimeoutError:
             result.failed.append(f"{where(path, lineno)}: ranking took longer than {timeout:g} s "
                                  "(--record-timeout) and was stopped")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from vital_core.backends import BACKEND_NAMES, config
 from vital_core.cli.main import UsageError, folder_arg, key_redactor, number_in  # noqa: F401 - the commands' import
-from vital_core.pipeline import MAX_WORDS
+from vital_core.pipeline import EVIDENCE_LIMIT_ENV, MAX_EVIDENCE_MB, MAX_WORDS, evidence_limit_mb
 from vital_core.runs import RECORD_TIMEOUT
 from vital_core.steps import OWN_BACKEND_STEPS, RANK, VERIFY
 
@@ -91,6 +91,24 @@ def add_size_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-words", type=number_in(int, 1), default=MAX_WORDS,
                         help="the most words one response may have; a longer one is kept with an error "
                              f"saying so, not scored (default {MAX_WORDS})")
+
+
+def add_evidence_argument(parser: argparse.ArgumentParser) -> None:
+    """``--max-evidence-mb``: the size limit of one record's documents and reference (``score``)."""
+    parser.add_argument("--max-evidence-mb", type=number_in(float, 0, above=True), default=None,
+                        help="the most megabytes of text one record's documents and reference may hold; a "
+                             "record over it is kept with an error saying so, not scored (default: env "
+                             f"{EVIDENCE_LIMIT_ENV}, else {MAX_EVIDENCE_MB:g})")
+
+
+def evidence_limit(args: argparse.Namespace) -> float:
+    """``--max-evidence-mb``, else the environment's limit, else the default; a bad variable is a usage error."""
+    if args.max_evidence_mb is not None:
+        return args.max_evidence_mb
+    try:
+        return evidence_limit_mb()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 # The command line's names for the settings, in ``config.validate``'s messages.
