@@ -24,7 +24,10 @@ def public_host(base_url: str | None) -> str:
     """Host (and port) of the endpoint, without user info, path or query (which may hold secrets)."""
     if not base_url:
         return "api.openai.com"
-    parts = urlsplit(base_url)
+    try:
+        parts = urlsplit(base_url)
+    except ValueError:              # e.g. an unclosed IPv6 bracket: nothing of it is shown
+        return "?"
     host = parts.hostname or "?"
     try:
         port = parts.port
@@ -45,7 +48,14 @@ def url_secrets(url: str | None) -> list[str]:
     wherever they turn up (a server may echo its path and query in an error)."""
     if not url or "://" not in url:
         return []
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:              # unreadable: its user info cannot be told apart, so the whole URL is
+        return [url]
+    try:
+        parts.port
+    except ValueError:
+        pass
     found = [parts.username or "", parts.password or ""]
     found += [value for _, value in parse_qsl(parts.query, keep_blank_values=True)]
     return [s for s in found if len(s) >= MIN_SECRET]

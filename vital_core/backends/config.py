@@ -14,6 +14,7 @@ import json
 import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from vital_core.backends import BACKEND_NAMES, get_backend
 from vital_core.steps import RANK, VERIFY
@@ -100,6 +101,24 @@ def default_name(base_url: str | None = None) -> str:
     return OFFLINE
 
 
+def url_problems(base_url: str, term: str) -> list[str]:
+    """What is wrong with a base URL (none when it is empty: the default), named as ``term``."""
+    if not base_url:
+        return []
+    if not base_url.startswith(("http://", "https://")):
+        return [f"{term} must start with http:// or https:// (got {shown_url(base_url)})"]
+    try:
+        parts = urlsplit(base_url)
+        port = parts.port
+    except ValueError as exc:   # a port out of range or not a number, a malformed host
+        return [f"{term} is not a valid URL: {exc} (got {shown_url(base_url)}; a port is a number from 1 to 65535)"]
+    if port == 0:
+        return [f"{term} has port 0 (got {shown_url(base_url)}; a port is a number from 1 to 65535)"]
+    if not parts.hostname:
+        return [f"{term} has no host name (got {shown_url(base_url)})"]
+    return []
+
+
 def validate(settings: BackendSettings, api_key: str, terms: dict[str, str] = APP_TERMS) -> list[str]:
     """Problems that stop a backend from working, in words a person can act on.
 
@@ -114,9 +133,7 @@ def validate(settings: BackendSettings, api_key: str, terms: dict[str, str] = AP
     if settings.name == OPENAI:
         if settings.max_attempts < 1:
             problems.append(f"{terms['max_attempts']} must be at least 1")
-        if settings.base_url and not settings.base_url.startswith(("http://", "https://")):
-            problems.append(f"{terms['base_url']} must start with http:// or https:// "
-                            f"(got {shown_url(settings.base_url)})")
+        problems += url_problems(settings.base_url, terms["base_url"])
         if not api_key and not (settings.base_url or env_base_url()):
             problems.append(f"no API key: {terms['api_key']} (a local server given by {terms['base_url']} "
                             f"may need none)")
@@ -240,9 +257,7 @@ def validate_step(step: str, settings: StepSettings, main: BackendSettings, api_
             problems.append(f"{' and '.join(given)} {'needs' if len(given) == 1 else 'need'} "
                             f"{terms['name']} {OPENAI} (an OpenAI-compatible endpoint)")
         return problems
-    if settings.base_url and not settings.base_url.startswith(("http://", "https://")):
-        problems.append(f"{terms['base_url']} must start with http:// or https:// "
-                        f"(got {shown_url(settings.base_url)})")
+    problems += url_problems(settings.base_url, terms["base_url"])
     main_key = env_api_key() if main_key is None else main_key
     if not api_key and main_key and not same_endpoint(main, settings):
         problems.append(f"{terms['base_url']} is not the main endpoint, so OPENAI_API_KEY is not sent there: set "
