@@ -67,11 +67,17 @@ class Outcome:
     @property
     def ok(self) -> bool:
         return self.code == self.case.code and not self.traceback and self.named and not self.changed \
-            and not self.leaked and "unexpected" not in self.stderr
+            and not self.leaked and not self.crashed
+
+    @property
+    def crashed(self) -> bool:
+        """The command's last resort spoke ("error: unexpected ValueError: ..."): no sentence was written for it."""
+        return bool(re.search(r"error: unexpected [A-Za-z_.]+:", self.stderr))
 
     def why(self) -> str:
         return (f"{self.case.name}: exit {self.code} (want {self.case.code}), traceback={self.traceback}, "
-                f"named={self.named} /{self.case.needle}/, changed={self.changed}, leaked={self.leaked}\n"
+                f"named={self.named} /{self.case.needle}/, changed={self.changed}, leaked={self.leaked}, "
+                f"crashed={self.crashed}\n"
                 f"{self.stderr[-600:]}")
 
 
