@@ -39,6 +39,8 @@ def corpus_figures() -> dict:
             "named_file_line_or_field": sum(o.named for o in outcomes),
             "files_changed": sum(len(o.changed) for o in outcomes),
             "bytes_destroyed": sum(sum(o.changed.values()) for o in outcomes),
+            "unexpected_errors": sum(o.crashed for o in outcomes),
+            "secrets_shown": sum(o.leaked for o in outcomes),
             "not_ok": [o.case.name for o in outcomes if not o.ok],
             "seconds": round(time.monotonic() - started, 1)}
 

@@ -8,7 +8,7 @@ import plotly.express as px
 import streamlit as st
 
 from explorer import paths
-from explorer.logic.formatting import escape_md
+from explorer.logic.formatting import escape_md, file_slug
 from explorer.widgets import charts, claims, data_source, shell
 from vital_core import agreement
 from explorer.logic import annotate, palette
@@ -175,11 +175,12 @@ def export_buttons(examples_a: list[ExampleResult]) -> None:
                    for eid, c2 in annotated if c2 == cond and eid in by_id]
         incomplete = sum(1 for eid, c2 in annotated if c2 == cond and eid in by_id
                          and not annotate.complete(store[(eid, c2)], by_id[eid].variants[c2]))
-        st.download_button(f"Export your {cond} labels ({len(records)} record(s), JSONL)",
-                           annotate.export_jsonl(records).encode("utf-8"), file_name=f"my-labels-{cond}.jsonl",
+        st.download_button(f"Export your {escape_md(cond)} labels ({len(records)} record(s), JSONL)",
+                           annotate.export_jsonl(records).encode("utf-8"),
+                           file_name=f"my-labels-{file_slug(cond, 'condition')}.jsonl",
                            mime="application/json", key=f"ann_export_{cond}")
         if incomplete:
-            st.caption(f"{incomplete} {cond} record(s) are only partly labelled; their unlabelled "
+            st.caption(f"{incomplete} {escape_md(cond)} record(s) are only partly labelled; their unlabelled "
                        "subclaims export with importance null.")
 
 

@@ -14,7 +14,7 @@ from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_text, documents_from_upload
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.model import NORMAL, ExampleResult, InvalidLabelError, ResponseResult
-from explorer.logic.formatting import escape_md
+from explorer.logic.formatting import escape_md, file_slug
 from explorer.logic.palette import importance_label, verdict_label
 from vital_core.pipeline import progress_messages, score_example
 
@@ -190,7 +190,7 @@ def details(example: ExampleResult, edited: ResponseResult, scored_metrics: dict
     out = whatif.with_variant(example, NORMAL, edited)
     st.download_button("Download result (JSON)" + (" with your what-if edits" if has_edits else ""),
                        json.dumps(out.to_dict(), ensure_ascii=False, indent=2).encode("utf-8"),
-                       file_name=f"vital-result-{example.id}.json", mime="application/json",
+                       file_name=f"vital-result-{file_slug(example.id, 'example')}.json", mime="application/json",
                        key="score_download")
     origin = st.session_state.get("score_origin", "")
     # the report is made when the button is clicked (Streamlit calls it then), not on every run of the page

@@ -41,6 +41,7 @@ class Case:
     needle: str                       # regex the error must match: file and line, or the field / flag
     links: dict[str, str] = field(default_factory=dict)   # symbolic link -> where it points
     env: dict[str, str] = field(default_factory=dict)     # environment of the run
+    secret: str = ""                  # a secret given to the run that no output, message or file may show
 
 
 @dataclass
@@ -61,13 +62,23 @@ class Outcome:
         last = self.stderr.strip().splitlines()[-1] if self.stderr.strip() else ""
         return "error" in self.stderr and bool(re.search(self.case.needle, self.stderr)) and bool(last)
 
+    leaked: bool = False              # the case's secret was in stderr, stdout or a file the run wrote
+
     @property
     def ok(self) -> bool:
-        return self.code == self.case.code and not self.traceback and self.named and not self.changed
+        return self.code == self.case.code and not self.traceback and self.named and not self.changed \
+            and not self.leaked and not self.crashed
+
+    @property
+    def crashed(self) -> bool:
+        """The command's last resort spoke ("error: unexpected ValueError: ..."): no sentence was written for it."""
+        return bool(re.search(r"error: unexpected [A-Za-z_.]+:", self.stderr))
 
     def why(self) -> str:
         return (f"{self.case.name}: exit {self.code} (want {self.case.code}), traceback={self.traceback}, "
-                f"named={self.named} /{self.case.needle}/, changed={self.changed}\n{self.stderr[-600:]}")
+                f"named={self.named} /{self.case.needle}/, changed={self.changed}, leaked={self.leaked}, "
+                f"crashed={self.crashed}\n"
+                f"{self.stderr[-600:]}")
 
 
 # --------------------------------------------------------------------------- valid bases
@@ -264,7 +275,8 @@ FLAGS = {
               ("--structured-output", "maybe"), ("--cache-dir", "in.jsonl")],
     "perturb": [("--kinds", "bogus"), ("--kinds", ","), ("--max-words", "-3"), ("--concurrency", "-2")],
     "label": [("--concurrency", "0"), ("--record-timeout", "-5"), ("--max-tokens", "0")],
-    "report": [("--k", "0"), ("--k", "nan"), ("--weights", "a,b,c"), ("--weights", "1,2"),
+    "report": [("--k", "0"), ("--k", "nan"), ("--k", "3"), ("--weights", "a,b,c"), ("--weights", "1,2"),
+               ("--weights", "inf,1,1"), ("--weights", "1,nan,1"),
                ("--conventions", "bogus"), ("--cache-dir", "in.jsonl")],
 }
 
@@ -361,9 +373,50 @@ def files_cases() -> list[Case]:
     return cases
 
 
+# A password and a query key written into base URLs, and keys in the environment: never shown anywhere.
+PASSWORD, QUERY_KEY, ENV_KEY = "pw-s3cret-9184", "qk-s3cret-5527", "sk-env-s3cret-7731"
+ENDPOINT = ["--backend", "openai", "--no-progress"]
+GARBLED_BATCH = {"not-utf8": b'{"custom_id": "reply:\xff\xfe"}\n', "not-json": b'{"custom_id": "reply:ab\n',
+                 "bom-then-garbage": b"\xef\xbb\xbf\x00\x01\x02\n"}
+
+
+def secret_cases() -> list[Case]:
+    """Endpoints whose URL or environment carries a secret, each refused or reported without showing it;
+    a bad port, a garbled batch output or a non-finite price as one sentence, never "unexpected"."""
+    inp = {"in.jsonl": _jsonl(input_rows())}
+    score = ["score", "in.jsonl", "--out", "out.jsonl"]
+    bad_port = f"http://alice:{PASSWORD}@127.0.0.1:99999/v1?api-key={QUERY_KEY}"
+    cases = [
+        Case("score-secret-bad-port-option", [*score, "--base-url", bad_port, *ENDPOINT], inp, 2,
+             r"--base-url is not a valid URL", secret=PASSWORD),
+        Case("score-secret-bad-port-env", [*score, *ENDPOINT], inp, 2, r"--base-url is not a valid URL",
+             env={"OPENAI_BASE_URL": bad_port, "OPENAI_API_KEY": ENV_KEY}, secret=PASSWORD),
+        Case("score-secret-no-scheme", [*score, "--base-url", f"alice:{PASSWORD}@127.0.0.1/v1", *ENDPOINT], inp, 2,
+             r"--base-url must start with http", secret=PASSWORD),
+        Case("score-secret-step-url", [*score, "--backend", "offline", "--no-progress", "--verify-backend", "openai",
+                                       "--verify-base-url", f"ftp://u:{PASSWORD}@h/v1?api-key={QUERY_KEY}"], inp, 2,
+             r"--verify-base-url must start with http", env={"VITAL_VERIFY_API_KEY": ENV_KEY}, secret=QUERY_KEY),
+        Case("score-secret-port-zero", [*score, "--base-url", f"http://alice:{PASSWORD}@h:0/v1", *ENDPOINT], inp, 2,
+             r"--base-url has port 0", secret=PASSWORD),
+        Case("score-secret-step-env-key", [*score, "--backend", "offline", "--no-progress", "--rank-backend",
+                                           "openai", "--rank-base-url", "http://127.0.0.1:99999/v1"], inp, 2,
+             r"--rank-base-url is not a valid URL", env={"VITAL_RANK_API_KEY": ENV_KEY}, secret=ENV_KEY),
+    ]
+    local = [*score, "--base-url", "http://127.0.0.1:9/v1", *ENDPOINT]
+    for name, data in GARBLED_BATCH.items():
+        cases.append(Case(f"score-batch-import-{name}", [*local, "--batch-import", "batch-out.jsonl"],
+                          {**inp, "batch-out.jsonl": data}, 2, r"--batch-import batch-out\.jsonl line 1\b",
+                          env={"OPENAI_API_KEY": ENV_KEY}, secret=ENV_KEY))
+    for name, table in (("nan", b'{"gpt-4o-mini": [NaN, 0.6]}'), ("infinity", b'{"gpt-4o-mini": [0.15, Infinity]}'),
+                        ("overflow", b'{"m": [1e999, 1]}')):
+        cases.append(Case(f"score-prices-{name}", [*local, "--prices", "prices.json"],
+                          {**inp, "prices.json": table}, 2, r"price table 'prices\.json'.*finite"))
+    return cases
+
+
 def generate() -> list[Case]:
     return (input_cases() + results_cases() + official_cases() + out_cases() + flag_cases() + path_cases()
-            + files_cases())
+            + files_cases() + secret_cases())
 
 
 # --------------------------------------------------------------------------- running one case
@@ -390,4 +443,82 @@ def run_case(case: Case, root: Path) -> Outcome:
                if not (folder / name).is_file() or (folder / name).read_bytes() != data}
     changed.update({name: 0 for name, target in case.links.items()
                     if not (folder / name).is_symlink() or os.readlink(folder / name) != target})
-    return Outcome(case, done.returncode, done.stderr.decode("utf-8", "replace"), changed)
+    secret = case.secret.encode()
+    leaked = bool(secret) and (secret in done.stderr + done.stdout or any(
+        secret in p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.name not in case.files))
+    return Outcome(case, done.returncode, done.stderr.decode("utf-8", "replace"), changed, leaked)
+
+
+# --------------------------------------------------------------------------- the app
+
+@dataclass
+class AppCase:
+    """A page opened on hostile data or with secrets in its environment (AppTest, in this process)."""
+    name: str
+    page: str
+    query_params: dict[str, str] = field(default_factory=dict)
+    session: dict[str, Any] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    secret: str = ""                  # must not be on the page: no label, text, box value or placeholder
+
+
+@dataclass
+class AppOutcome:
+    case: AppCase
+    exceptions: list[str]
+    leaks: list[str]                  # labels or bodies in which markup would still render
+    shown_secret: bool
+
+    @property
+    def ok(self) -> bool:
+        return not self.exceptions and not self.leaks and not self.shown_secret
+
+    def why(self) -> str:
+        return f"{self.case.name}: exceptions={self.exceptions}, leaks={self.leaks[:3]}, secret shown={self.shown_secret}"
+
+
+def app_cases(folder: Path) -> list[AppCase]:
+    """The hostile results file (tests/app_helpers.py) on every page that loads one, Annotate's export of its
+    hostile condition, and endpoint URLs with credentials in the server's environment."""
+    from tests.app_helpers import hostile_results_file
+    path = str(hostile_results_file(folder))
+    condition = next(name for name in json.loads(Path(path).read_text())["variants"] if "evil.example" in name)
+    secret_url = f"http://alice:{PASSWORD}@127.0.0.1:9/v1?api-key={QUERY_KEY}"
+    return [
+        AppCase("app-explore-hostile-file", "explore", query_params={"dataset": path}),
+        AppCase("app-sensitivity-hostile-file", "sensitivity", query_params={"dataset": path}),
+        AppCase("app-agreement-hostile-condition", "agreement",
+                session={"agr_a": path, "agr_b": path, "ann_condition": condition, "ann_start": "labelling A"}),
+        AppCase("app-score-url-credentials", "score", session={"backend_name": "openai"},
+                env={"OPENAI_BASE_URL": secret_url, "OPENAI_API_KEY": ENV_KEY}, secret=PASSWORD),
+        AppCase("app-compare-step-url-credentials", "compare",
+                session={"backend_name": "openai", "step_verify_choice": "openai"},
+                env={"VITAL_VERIFY_BASE_URL": secret_url, "VITAL_VERIFY_API_KEY": ENV_KEY}, secret=QUERY_KEY),
+    ]
+
+
+def run_app_case(case: AppCase, folder: Path) -> AppOutcome:
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app_helpers import APP, TIMEOUT, leaks, markdown_sources
+    saved = {k: os.environ.get(k) for k in (*case.env, "VITAL_DATA_ROOTS", "VITAL_CACHE_DIR")}
+    os.environ.update(case.env, VITAL_DATA_ROOTS=str(folder), VITAL_CACHE_DIR=str(folder / ".cache"))
+    try:
+        at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+        for k, v in case.query_params.items():
+            at.query_params[k] = v
+        for k, v in case.session.items():
+            at.session_state[k] = v
+        at.run()
+        if case.page != "score":
+            at.switch_page(f"pages/{case.page}.py").run()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    sources = markdown_sources(at) + [str(d.label) for d in at.get("download_button")]
+    boxes = [f"{t.value} {t.placeholder}" for t in at.text_input]
+    return AppOutcome(case, [str(e.value) for e in at.exception], leaks(sources),
+                      bool(case.secret) and any(case.secret in text for text in sources + boxes))

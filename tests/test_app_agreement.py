@@ -1,7 +1,8 @@
 """AppTest: the Agreement page (compare labellings, annotate, export)."""
 from __future__ import annotations
 
-from tests.app_helpers import assert_clean, metric_values, open_page, tables_showing_none, texts
+from tests.app_helpers import (assert_clean, hostile_results_file, leaks, markdown_sources, metric_values, open_page,
+                               shown, tables_showing_none, texts)
 
 
 def test_gpt4o_vs_human_by_default(reference_dir):
@@ -97,3 +98,18 @@ def test_no_table_prints_none(reference_dir):
     assert not tables_showing_none(at), tables_showing_none(at)
     at.radio(key="sens_conventions").set_value("strict").run()
     assert not tables_showing_none(at), tables_showing_none(at)
+
+
+def test_a_hostile_condition_name_is_escaped_on_every_label_and_file_name(tmp_path, monkeypatch):
+    """A condition named with markdown, LaTeX and HTML payloads reaches the export button's label and its
+    caption as text (Annotate, "Start from: labelling A"); its file name: tests/test_browser.py."""
+    monkeypatch.setenv("VITAL_DATA_ROOTS", str(tmp_path))
+    path = str(hostile_results_file(tmp_path))
+    at = open_page("agreement", session={"agr_a": path, "agr_b": path})
+    condition = next(c for c in at.selectbox(key="ann_condition").options if "evil.example" in c)
+    at.selectbox(key="ann_condition").set_value(condition)
+    at.radio(key="ann_start").set_value("labelling A").run()
+    assert_clean(at)
+    [export] = [d for d in at.get("download_button") if d.label.startswith("Export your")]
+    assert "evil.example" in shown(export.label), "the condition's name is on the button, as text"
+    assert not leaks([export.label] + markdown_sources(at))

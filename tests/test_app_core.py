@@ -197,7 +197,10 @@ def test_settings_never_hold_the_key(monkeypatch):
     s = settings.BackendSettings.from_env(settings.OPENAI)
     assert "sk-test-secret" not in json.dumps(s.to_dict()) and "sk-test-secret" not in repr(s)
     assert settings.env_api_key() == "sk-test-secret"
-    assert settings.validate(settings.BackendSettings(settings.OPENAI), "") != []
+    assert settings.validate(settings.BackendSettings(settings.OPENAI), "") == [], \
+        "an empty base URL means OPENAI_BASE_URL (a local server may need no key)"
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    assert settings.validate(settings.BackendSettings(settings.OPENAI), "") != [], "api.openai.com needs a key"
     assert settings.validate(settings.BackendSettings(settings.OPENAI, base_url="ftp://x"), "k") != []
     assert settings.validate(settings.BackendSettings(), "") == []
     assert settings.describe_quality(None) == "quality figures: see README"

@@ -29,6 +29,7 @@ def _choose_yes_no_verifier(at, base_url: str):
 def test_yes_no_verifier_chosen_in_the_sidebar_reaches_the_run(yes_no_mock, tmp_path, monkeypatch):  # noqa: F811
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("VITAL_VERIFY_API_KEY", SECRET)
+    monkeypatch.setenv("VITAL_VERIFY_BASE_URL", yes_no_mock.base_url)   # the server's verification endpoint
     monkeypatch.setenv("VITAL_CACHE_DIR", str(tmp_path / "cache"))
     at = open_page("score")
     assert any(e.label == "Per-step backends" for e in at.get("expander"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.bad_inputs import generate, run_case
+from tests.bad_inputs import app_cases, generate, run_app_case, run_case
 
 COMMANDS = ("score", "perturb", "label", "report", "agreement")
 
@@ -31,3 +31,12 @@ def test_every_bad_input_ends_in_one_named_error_and_changes_nothing(tmp_path):
 def test_the_corpus_is_the_same_every_time():
     first, second = generate(), generate()
     assert [(c.name, c.argv, c.files) for c in first] == [(c.name, c.argv, c.files) for c in second]
+
+
+def test_every_app_case_escapes_its_labels_and_shows_no_secret(tmp_path):
+    """The hostile results file on every page that loads one and Annotate's export of its hostile condition:
+    no label or body renders markup; endpoint URLs with credentials in the environment: never on the page."""
+    cases = app_cases(tmp_path)
+    assert {c.page for c in cases} == {"explore", "sensitivity", "agreement", "score", "compare"}
+    failures = [o.why() for o in (run_app_case(case, tmp_path) for case in cases) if not o.ok]
+    assert not failures, "\n".join(failures)

@@ -388,3 +388,60 @@ def test_a_long_response_shows_its_progress(server, page):
     settle(page)
     assert "done in" in bar.first.text_content(), "the folded status box keeps how long it took"
     no_error_on_page(page)
+
+
+def _no_image_and_no_dialog(page) -> None:
+    no_error_on_page(page)
+    assert page.dialogs == [], f"a dialog fired: {page.dialogs}"
+    assert page.evaluate("() => document.querySelectorAll('[data-testid=stMain] img').length") == 0
+    assert page.evaluate("() => document.querySelectorAll('.katex').length") == 0, "LaTeX rendered"
+
+
+def test_a_hostile_results_file_on_every_page_fetches_nothing(server, page, hostile_dir):
+    """Condition names, queries and claims holding ``<img src=http://evil.example/..>``, ``:red[..]`` and
+    ``$x^2$`` stay text on every page - widget labels, buttons and download names included - and Chromium
+    requests nothing off 127.0.0.1 (the page fixture checks every request)."""
+    path = hostile_dir / "hostile.jsonl"
+    page.goto(f"{server}/agreement")
+    settle(page)
+    for label in ("Labelling A (e.g. a model)", "Labelling B (e.g. people)"):
+        box = page.get_by_role("textbox", name=label)
+        box.fill(str(path))
+        box.press("Enter")
+        settle(page)
+    page.get_by_text("Annotate: your own labels").wait_for()
+    option = page.get_by_role("option", name=re.compile("evil.example"))
+    for attempt in range(3):    # a rerun that ends after the click closes the list: open it again
+        settle(page, 500 + 500 * attempt)
+        page.locator("[data-testid='stSelectbox']").filter(has_text="Condition").click()
+        try:
+            option.wait_for(timeout=10_000)
+            break
+        except sync_api.TimeoutError:
+            page.keyboard.press("Escape")
+    option.click()
+    settle(page)
+    page.get_by_role("radiogroup", name="Start from").get_by_text("labelling A").click()
+    settle(page, 1000)
+    export = page.get_by_role("button", name=re.compile("^Export your"))
+    export.wait_for()
+    assert ":red[variant] $x^2$" in export.inner_text(), "the condition's name shows as written"
+    with page.expect_download() as download:
+        export.click()
+    assert re.fullmatch(r"my-labels-[A-Za-z0-9._-]+\.jsonl", download.value.suggested_filename)
+    _no_image_and_no_dialog(page)
+    shot(page, "agreement-hostile")
+    for name, shows in (("explore", "1 examples, 3 responses"), ("sensitivity", "Per-condition means"),
+                        ("compare", "Compare"), ("score", "Response to score")):
+        page.goto(f"{server}/{name}?dataset={path}")
+        page.get_by_text(shows).first.wait_for()
+        settle(page, 1000)
+        _no_image_and_no_dialog(page)
+    hostile_text = "<img src=http://evil.example/x> :red[x] $x^2$"
+    page.get_by_label("Query").fill(f"Who is {hostile_text}?")
+    page.get_by_label("Response to score").fill(f"The answer is {hostile_text}. It is a long story.")
+    page.get_by_role("button", name="Score", exact=True).click()
+    page.get_by_text("Scored:").first.wait_for()
+    settle(page, 1000)
+    _no_image_and_no_dialog(page)
+    shot(page, "score-hostile")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from vital_core import deadline
 from vital_core.backends import response_notes
 from vital_core.backends.base import Backend, Ranking
 from vital_core.errors import InputError, where
@@ -166,7 +167,8 @@ async def label_records(backend: Backend, rows: list[tuple[int, str, dict | None
         if not subclaims:
             return Ranking(labels={}, order=[])
         try:
-            with response_notes.collecting() as notes:
+            # the offline backend's threads stop at the deadline too
+            with response_notes.collecting() as notes, deadline.within(timeout):
                 ranking = await asyncio.wait_for(backend.rank(record["query"], subclaims), timeout)
         except asyncio.TimeoutError:
             result.failed.append(f"{where(path, lineno)}: ranking took longer than {timeout:g} s "

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
+import os
 import re
 from typing import Awaitable, Callable, Mapping
 
@@ -32,6 +34,12 @@ from vital_core.model import (EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL
 StepCallback = Callable[[str], None]
 # The most words one response may have (``--max-words``): longer ones are refused with a message, not scored.
 MAX_WORDS = 20_000
+# The most megabytes of text (UTF-8) one record's documents and reference may hold together
+# (``--max-evidence-mb``, else VITAL_MAX_EVIDENCE_MB): more is refused with a message, not scored. The
+# offline backend needs minutes for each MB of documents (0.5 MB: 279 s on two shared cores), so the default
+# leaves a record a chance within the default --record-timeout.
+MAX_EVIDENCE_MB = 1.0
+EVIDENCE_LIMIT_ENV = "VITAL_MAX_EVIDENCE_MB"
 
 
 def _noop(_: str) -> None:
@@ -248,6 +256,34 @@ def too_long(text: str, max_words: int | None) -> str | None:
             f"(--max-words); shorten it or raise the limit")
 
 
+def evidence_limit_mb() -> float:
+    """The evidence size limit: VITAL_MAX_EVIDENCE_MB when set, else ``MAX_EVIDENCE_MB``; ValueError (one
+    sentence naming the variable) when it is not a number above 0."""
+    text = os.environ.get(EVIDENCE_LIMIT_ENV, "").strip()
+    if not text:
+        return MAX_EVIDENCE_MB
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{EVIDENCE_LIMIT_ENV}={text!r}: expected a number of megabytes above 0")
+    return value
+
+
+def too_much_evidence(documents: list[Document], reference: str | None, limit_mb: float | None) -> str | None:
+    """Why a record's documents and reference are over the size limit (``limit_mb``), or None."""
+    if not limit_mb:
+        return None
+    size = sum(len(d.text.encode("utf-8", "replace")) + len(d.title.encode("utf-8", "replace")) for d in documents)
+    size += len((reference or "").encode("utf-8", "replace"))
+    if size <= limit_mb * 1e6:
+        return None
+    return (f"the documents and reference hold {size / 1e6:,.1f} MB of text, more than the limit of "
+            f"{limit_mb:g} MB for one record (--max-evidence-mb or {EVIDENCE_LIMIT_ENV}); shorten them or raise "
+            "the limit")
+
+
 async def _settle(task: asyncio.Future | None) -> None:
     """Await or cancel a shared task so that its exception is always retrieved."""
     if task is None:
@@ -261,14 +297,16 @@ async def score_example(backend: Backend, *, example_id: str, query: str,
                         responses: Mapping[str, str], documents: list[Document] | None = None,
                         reference: str | None = None, dataset: str = "", subset: str = "",
                         query_type: str | None = None, on_step: StepCallback = _noop,
-                        max_words: int | None = MAX_WORDS) -> ExampleResult:
+                        max_words: int | None = MAX_WORDS, max_evidence_mb: float | None = None) -> ExampleResult:
     """Score every variant of one example. A variant over ``max_words`` words is not sent to the backend:
-    it keeps an error saying so, and the others go on."""
+    it keeps an error saying so, and the others go on. Documents and reference over ``max_evidence_mb``
+    (None: ``evidence_limit_mb()``) are not read: every variant keeps an error saying so."""
     # Notes of the calls the variants share (nuggets, the reference's claims) go to every variant.
     with response_notes.collecting() as shared:
         example = await _score_example(backend, example_id=example_id, query=query, responses=responses,
                                        documents=documents, reference=reference, dataset=dataset, subset=subset,
-                                       query_type=query_type, on_step=on_step, max_words=max_words)
+                                       query_type=query_type, on_step=on_step, max_words=max_words,
+                                       max_evidence_mb=max_evidence_mb)
     for variant in example.variants.values():
         response_notes.add_to(variant.warnings, shared)
     return example
@@ -276,9 +314,17 @@ async def score_example(backend: Backend, *, example_id: str, query: str,
 
 async def _score_example(backend: Backend, *, example_id: str, query: str, responses: Mapping[str, str],
                          documents: list[Document] | None, reference: str | None, dataset: str, subset: str,
-                         query_type: str | None, on_step: StepCallback, max_words: int | None) -> ExampleResult:
+                         query_type: str | None, on_step: StepCallback, max_words: int | None,
+                         max_evidence_mb: float | None) -> ExampleResult:
     documents = list(documents or [])
     texts = {name: text for name, text in responses.items() if text is not None}
+    oversized = too_much_evidence(documents, reference,
+                                  evidence_limit_mb() if max_evidence_mb is None else max_evidence_mb)
+    if oversized:
+        return ExampleResult(id=example_id, query=query, documents=documents, reference=reference, dataset=dataset,
+                             subset=subset, query_type=query_type, backend=backend.info.to_dict(),
+                             variants={name: ResponseResult(variant=name, text=text, error=f"TooLong: {oversized}")
+                                       for name, text in texts.items()})
     evidence = choose_evidence(documents, reference,
                                {name: text for name, text in texts.items() if not too_long(text, max_words)})
     example = ExampleResult(id=example_id, query=query, documents=documents, reference=reference,

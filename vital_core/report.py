@@ -84,6 +84,10 @@ def _query_types(frame: pd.DataFrame) -> list[str]:
     return sorted(frame["query_type"].dropna().unique())
 
 
+F1_K_RULE = {conv.PAPER: "the median subclaim count of each file (the authors' K)",
+             conv.STRICT: "one K for the loaded set: --k, else the median subclaim count"}
+
+
 def build_report(dataset: Dataset, *, conventions: str = conv.PAPER, include_records: bool = True) -> dict:
     """The ``report --json`` object for a dataset under ``conventions`` (``paper`` or ``strict``)."""
     frame = dataset.frame
@@ -91,7 +95,10 @@ def build_report(dataset: Dataset, *, conventions: str = conv.PAPER, include_rec
     not_judged = conv.not_judged_counts(frame)
     out: dict[str, Any] = {
         "conventions": conventions, "convention_note": conv.DESCRIPTION[conventions],
-        "source": dataset.source, "weights": list(dataset.weights.as_tuple()), "f1_k": dataset.f1_k,
+        "source": dataset.source, "weights": list(dataset.weights.as_tuple()),
+        # the K the tables' F1@K used: one for the set (strict), one per file (paper: the authors' rule)
+        "f1_k": dataset.f1_k if conventions == conv.STRICT else None,
+        "f1_k_rule": F1_K_RULE[conventions],
         "skipped": dataset.skipped, "problems": list(dataset.problems),
         "conditions": conditions, "undefined": undefined,
         "not_judged": {c: int(n) for c, n in not_judged.items()},

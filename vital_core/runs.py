@@ -34,6 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Awaitable, Callable
 
+from vital_core import deadline
 from vital_core.appendlog import ANY_RECORDS, AppendOnlyJsonl, Existing, LineFormat, OutputBusyError  # noqa: F401
 from vital_core.backends.base import Backend
 from vital_core.errors import InputError, where
@@ -208,16 +209,17 @@ def timed_out(timeout: float) -> str:
 
 
 async def score_record(backend: Backend, record: InputRecord, *, timeout: float | None = RECORD_TIMEOUT,
-                       max_words: int | None = MAX_WORDS) -> ExampleResult:
+                       max_words: int | None = MAX_WORDS, max_evidence_mb: float | None = None) -> ExampleResult:
     """Score one input record within ``timeout`` seconds; never raises (a failure becomes the record's error)."""
     texts = record.texts()
     try:
         if not texts:
             raise ValueError(f"{record.place or record.id}: no response with text to score")
-        return await asyncio.wait_for(score_example(
-            backend, example_id=record.id, query=record.query, responses=texts, documents=record.documents,
-            reference=record.reference, dataset=record.dataset, subset=record.subset,
-            query_type=record.query_type, max_words=max_words), timeout)
+        with deadline.within(timeout):   # the offline backend's threads stop at it too (deadline.py)
+            return await asyncio.wait_for(score_example(
+                backend, example_id=record.id, query=record.query, responses=texts, documents=record.documents,
+                reference=record.reference, dataset=record.dataset, subset=record.subset,
+                query_type=record.query_type, max_words=max_words, max_evidence_mb=max_evidence_mb), timeout)
     except Exception as exc:
         error = timed_out(timeout) if isinstance(exc, asyncio.TimeoutError) else f"{type(exc).__name__}: {exc}"
         return ExampleResult(id=record.id, query=record.query, documents=list(record.documents),
@@ -391,7 +393,8 @@ async def run_resumable(records: list[InputRecord], out_path: str | Path,
 async def run_batch(backend: Backend, records: list[InputRecord], out_path: str | Path, *,
                     concurrency: int = 8, progress: bool = True, retry_failed: bool = False,
                     redact: Callable[[str], str] | None = None, record_timeout: float | None = RECORD_TIMEOUT,
-                    max_words: int | None = MAX_WORDS, opened: OpenOutput | None = None,
+                    max_words: int | None = MAX_WORDS, max_evidence_mb: float | None = None,
+                    opened: OpenOutput | None = None,
                     batch_usage: dict | None = None) -> BatchResult:
     """Score ``records`` into ``out_path`` (one ``ExampleResult.to_dict`` line each), resumably.
 
@@ -402,7 +405,8 @@ async def run_batch(backend: Backend, records: list[InputRecord], out_path: str 
     info = backend.info.to_dict()
 
     async def process(record: InputRecord) -> dict:
-        return (await score_record(backend, record, timeout=record_timeout, max_words=max_words)).to_dict()
+        return (await score_record(backend, record, timeout=record_timeout, max_words=max_words,
+                                   max_evidence_mb=max_evidence_mb)).to_dict()
 
     return await run_resumable(
         records, out_path, process, concurrency=concurrency, progress=progress, retry_failed=retry_failed,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 from vital_core.markdown import escape_md  # noqa: F401  (the app's pages import it from here)
 from vital_core.metrics.catalog import METRICS
@@ -33,3 +34,10 @@ def plot_text(frame):
     return out
 
 
+# What a download's file name may hold of a user's text: no path, no markup, nothing a browser reads.
+_UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def file_slug(text: object, fallback: str = "results") -> str:
+    """A piece of a download's file name made from user text: letters, digits, '.', '_' and '-' only."""
+    return _UNSAFE_IN_NAME.sub("-", str(text)).strip("-.")[:60] or fallback

@@ -4,21 +4,19 @@ made only when the person clicks. Strict: a response none of whose subclaims was
 verdict-based metrics empty with the reason, never 0."""
 from __future__ import annotations
 
-import re
 from typing import Callable
 
+from explorer.logic.formatting import file_slug
 from vital_core.conventions import STRICT
 from vital_core.export import export_table, frame_bytes
 
 # format -> (button word, MIME type)
 FORMATS = {"parquet": ("Parquet", "application/vnd.apache.parquet"), "csv": ("CSV", "text/csv")}
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def file_name(source_label: str, fmt: str) -> str:
     """A file name from the set's label ("the bundled demo results" -> vital-frame-the-bundled-demo-results.csv)."""
-    slug = _UNSAFE.sub("-", source_label).strip("-.")[:60] or "results"
-    return f"vital-frame-{slug}.{fmt}"
+    return f"vital-frame-{file_slug(source_label)}.{fmt}"
 
 
 def file_data(dataset, fmt: str) -> Callable[[], bytes]:

@@ -42,23 +42,27 @@ def step_settings(values: Mapping) -> dict[str, config.StepSettings]:
             out[step] = config.StepSettings(name=choice)
             continue
         yes_no = step == VERIFY and bool(values.get(key(step, "yes_no")))
-        out[step] = config.StepSettings(name=config.OPENAI, base_url=(values.get(key(step, "base_url")) or "").strip(),
+        typed = (values.get(key(step, "base_url")) or "").strip()
+        out[step] = config.StepSettings(name=config.OPENAI, base_url=typed or config.step_env_base_url(step),
                                         model=(values.get(key(step, "model")) or "").strip(),
                                         mode=config.YES_NO if yes_no else config.CLAIMS)
     return out
 
 
-def problems(steps: dict[str, config.StepSettings], main: config.BackendSettings) -> list[str]:
-    """What stops the chosen step backends from working, in the sidebar's words."""
-    out = []
-    for step, settings in steps.items():
-        out += config.validate_step(step, settings, main, config.step_api_key(step), config.APP_STEP_TERMS[step])
-    return out
+def problems(steps: dict[str, config.StepSettings], main: config.BackendSettings, main_key: str) -> list[str]:
+    """What stops the chosen step backends from working, in the sidebar's words (``main_key``: the key the
+    main endpoint gets)."""
+    keys = step_keys(steps, main)
+    return [p for step, settings in steps.items()
+            for p in config.validate_step(step, settings, main, keys.get(step, ""), config.APP_STEP_TERMS[step],
+                                          main_key=main_key)]
 
 
-def step_keys(steps: dict[str, config.StepSettings]) -> dict[str, str]:
-    """Each step endpoint's key, from the environment, at the moment the backend is built."""
-    return {step: config.step_api_key(step) for step, s in steps.items() if s.name == config.OPENAI}
+def step_keys(steps: dict[str, config.StepSettings], main: config.BackendSettings) -> dict[str, str]:
+    """Each step endpoint's key from the environment, only when the step goes to the endpoint the server
+    configured that key with (``config.server_key``): a step URL a visitor typed gets none of the server's keys."""
+    return {step: config.server_key(config.step_api_key(step), config.step_backend_settings(main, s).base_url, step)
+            for step, s in steps.items() if s.name == config.OPENAI}
 
 
 def needs_offline(main: config.BackendSettings, steps: dict[str, config.StepSettings]) -> bool:

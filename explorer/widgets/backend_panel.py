@@ -43,8 +43,10 @@ def current_settings() -> backend_settings.BackendSettings:
 
 
 def current_api_key() -> str:
-    """The typed key (session only) or OPENAI_API_KEY; never stored anywhere else."""
-    return (st.session_state.get("backend_api_key") or "").strip() or backend_settings.env_api_key()
+    """The typed key (session only), else OPENAI_API_KEY when the endpoint is the one the server configured
+    (the Base URL box empty or naming it): the server's key never goes to a URL a visitor typed."""
+    return (st.session_state.get("backend_api_key") or "").strip() or backend_settings.server_key(
+        backend_settings.env_api_key(), current_settings().base_url)
 
 
 def current_steps() -> dict[str, backend_settings.StepSettings]:
@@ -56,11 +58,12 @@ def active_backend():
     reason if unusable."""
     s, steps = current_settings(), current_steps()
     key = current_api_key() if s.name == backend_settings.OPENAI else ""
-    problems = backend_settings.validate(s, key) + per_step_choice.problems(steps, s)
+    problems = backend_settings.validate(s, key) + per_step_choice.problems(steps, s, key)
     if problems:
         raise ValueError("; ".join(problems))
     offline = _offline_backend() if per_step_choice.needs_offline(s, steps) else None
-    return backend_settings.build_backend_with_steps(s, key, steps, per_step_choice.step_keys(steps), offline=offline)
+    return backend_settings.build_backend_with_steps(s, key, steps, per_step_choice.step_keys(steps, s),
+                                                     offline=offline)
 
 
 def scoring_run(backend, coro):
@@ -147,7 +150,10 @@ def _step_inputs(box, step: str) -> None:
                   help=per_step_choice.CHOICE_HELP)
     if st.session_state.get(k(step, "choice")) != per_step_choice.ENDPOINT:
         return
-    box.text_input(f"{name}: base URL", key=k(step, "base_url"), placeholder="the main endpoint's",
+    configured = backend_settings.step_env_base_url(step)
+    box.text_input(f"{name}: base URL", key=k(step, "base_url"),
+                   placeholder=f"the server's: {backend_settings.shown_url(configured)}" if configured
+                   else "the main endpoint's",
                    help="Any OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama.")
     box.text_input(f"{name}: model", key=k(step, "model"), placeholder="the main model")
     if step == "verify":
@@ -161,9 +167,9 @@ def sidebar_steps() -> None:
     for step in per_step_choice.STEP_NAMES:
         _step_inputs(box, step)
     env = " / ".join(backend_settings.STEP_KEY_ENV[s] for s in per_step_choice.STEP_NAMES)
-    box.caption(f"An endpoint's key comes from `{env}`, else `OPENAI_API_KEY`; it is never typed here "
-                "or stored.")
-    for p in per_step_choice.problems(current_steps(), current_settings()):
+    box.caption(f"An endpoint's key comes from `{env}`, else `OPENAI_API_KEY`, and only for the endpoint the "
+                "server configured it with; it is never typed here or stored.")
+    for p in per_step_choice.problems(current_steps(), current_settings(), current_api_key()):
         box.warning(escape_md(p))
 
 
@@ -177,21 +183,24 @@ def sidebar_backend() -> None:
     s = current_settings()
     if s.name == backend_settings.OPENAI:
         env = backend_settings.BackendSettings.from_env(backend_settings.OPENAI)
-        if "backend_base_url" not in st.session_state:
-            st.session_state["backend_base_url"] = env.base_url
         if "backend_model" not in st.session_state:
             st.session_state["backend_model"] = env.model
-        sb.text_input("Base URL", key="backend_base_url", placeholder="https://api.openai.com/v1",
-                      help="Any OpenAI-compatible server: OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp.")
+        # Empty = the server's endpoint (OPENAI_BASE_URL): shown as scheme and host, never filled in, since
+        # the URL may carry a password the visitor must not see.
+        server = backend_settings.shown_url(env.base_url or backend_settings.DEFAULT_BASE_URL)
+        sb.text_input("Base URL", key="backend_base_url", placeholder=f"the server's: {server}",
+                      help="Empty: the server's endpoint. Any OpenAI-compatible server: OpenAI, Azure OpenAI, "
+                           "vLLM, Ollama, llama.cpp.")
         sb.text_input("Model", key="backend_model", placeholder="e.g. gpt-4o-mini")
         sb.number_input("Context window (tokens)", key="backend_context_window", min_value=256, step=1024,
                         value=None, placeholder="ask the server",
                         help="The model's context window; reply budgets are fitted to it. Empty: asked from "
                              "the server (vLLM, llama.cpp) or learnt from its first context-length error.")
-        has_env_key = bool(backend_settings.env_api_key())
+        server_key = backend_settings.server_key(backend_settings.env_api_key(), current_settings().base_url)
         sb.text_input("API key", key="backend_api_key", type="password",
-                      placeholder="using OPENAI_API_KEY" if has_env_key else "sk-…",
-                      help="Kept only in this browser session; never written to disk, logs, URLs or results.")
+                      placeholder="using the server's key" if server_key else "sk-…",
+                      help="Kept only in this browser session; never written to disk, logs, URLs or results. "
+                           "The server's own key is used only for the server's endpoint.")
         problems = backend_settings.validate(current_settings(), current_api_key())
         for p in problems:
             sb.warning(escape_md(p))

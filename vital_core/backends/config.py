@@ -14,9 +14,11 @@ import json
 import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from vital_core.backends import BACKEND_NAMES, get_backend
 from vital_core.steps import RANK, VERIFY
+from vital_core.redaction import shown_url, url_secrets
 
 OFFLINE, OPENAI = BACKEND_NAMES
 # Where the offline backend's quality benchmark leaves its measured figures.
@@ -64,17 +66,9 @@ class BackendSettings:
     def label(self) -> str:
         if self.name == OFFLINE:
             return "Offline (embedded, no network)"
-        where = shown_url(self.base_url) if self.base_url else "api.openai.com (default)"
+        url = self.base_url or env_base_url()
+        where = shown_url(url) if url else "api.openai.com (default)"
         return f"OpenAI-compatible · {self.model or 'default model'} @ {where}"
-
-
-def shown_url(base_url: str) -> str:
-    """A base URL as captions and messages show it: scheme and host only (user info, path and query may
-    hold a secret)."""
-    from vital_core.backends.openai.backend import public_host
-    if "://" not in base_url:
-        return "a URL with no scheme"
-    return f"{base_url.split('://', 1)[0]}://{public_host(base_url)}"
 
 
 def env_api_key() -> str:
@@ -87,11 +81,46 @@ def env_base_url() -> str:
     return os.environ.get("OPENAI_BASE_URL", "")
 
 
+DEFAULT_BASE_URL = "https://api.openai.com/v1"     # where the openai client goes when no base URL is set
+
+
+def same_url(a: str | None, b: str | None) -> bool:
+    """Whether two base URLs name the same endpoint ("" = the default endpoint)."""
+    return (a or DEFAULT_BASE_URL).strip().rstrip("/") == (b or DEFAULT_BASE_URL).strip().rstrip("/")
+
+
+def server_key(key: str, url: str | None, step: str | None = None) -> str:
+    """A key of the server's environment, only for the endpoint the server configured it with: ``key`` when
+    ``url`` (the endpoint a request would go to) is that endpoint (``step``'s STEP_URL_ENV, else
+    OPENAI_BASE_URL, else the default), else "". The app asks this before it sends an environment key to an
+    endpoint a visitor typed; a visitor's own endpoint needs the visitor's key."""
+    configured = (step_env_base_url(step) if step else "") or env_base_url()
+    return key if key and same_url(url or env_base_url(), configured) else ""
+
+
 def default_name(base_url: str | None = None) -> str:
     """openai when a base URL is given or OPENAI_BASE_URL / OPENAI_API_KEY is set, else offline."""
     if base_url or env_base_url() or env_api_key():
         return OPENAI
     return OFFLINE
+
+
+def url_problems(base_url: str, term: str) -> list[str]:
+    """What is wrong with a base URL (none when it is empty: the default), named as ``term``."""
+    if not base_url:
+        return []
+    if not base_url.startswith(("http://", "https://")):
+        return [f"{term} must start with http:// or https:// (got {shown_url(base_url)})"]
+    try:
+        parts = urlsplit(base_url)
+        port = parts.port
+    except ValueError as exc:   # a port out of range or not a number, a malformed host
+        return [f"{term} is not a valid URL: {exc} (got {shown_url(base_url)}; a port is a number from 1 to 65535)"]
+    if port == 0:
+        return [f"{term} has port 0 (got {shown_url(base_url)}; a port is a number from 1 to 65535)"]
+    if not parts.hostname:
+        return [f"{term} has no host name (got {shown_url(base_url)})"]
+    return []
 
 
 def validate(settings: BackendSettings, api_key: str, terms: dict[str, str] = APP_TERMS) -> list[str]:
@@ -108,10 +137,8 @@ def validate(settings: BackendSettings, api_key: str, terms: dict[str, str] = AP
     if settings.name == OPENAI:
         if settings.max_attempts < 1:
             problems.append(f"{terms['max_attempts']} must be at least 1")
-        if settings.base_url and not settings.base_url.startswith(("http://", "https://")):
-            problems.append(f"{terms['base_url']} must start with http:// or https:// "
-                            f"(got {shown_url(settings.base_url)})")
-        if not api_key and not settings.base_url:
+        problems += url_problems(settings.base_url, terms["base_url"])
+        if not api_key and not (settings.base_url or env_base_url()):
             problems.append(f"no API key: {terms['api_key']} (a local server given by {terms['base_url']} "
                             f"may need none)")
     return problems
@@ -151,6 +178,9 @@ VERIFY_MODES = (CLAIMS, YES_NO)
 # A per-step endpoint's key: its own variable, else OPENAI_API_KEY when the step goes to the main
 # endpoint (never an option, never a field).
 STEP_KEY_ENV = {RANK: "VITAL_RANK_API_KEY", VERIFY: "VITAL_VERIFY_API_KEY"}
+# A step endpoint the server configures (the default of --rank-base-url / --verify-base-url and of the app's
+# step boxes); the app sends a step's key (STEP_KEY_ENV) there and nowhere else.
+STEP_URL_ENV = {RANK: "VITAL_RANK_BASE_URL", VERIFY: "VITAL_VERIFY_BASE_URL"}
 # How the app names a step's settings in ``validate_step``'s messages.
 APP_STEP_TERMS = {step: {"step": word, "name": f"{word.capitalize()} backend", "base_url": f"{word} base URL",
                          "model": f"{word} model", "mode": "the yes/no mode",
@@ -177,15 +207,23 @@ class StepSettings:
         return f"{kind} · {self.model or 'main model'} @ {where}"
 
 
+def step_env_base_url(step: str) -> str:
+    """The step's endpoint the environment names (its ``STEP_URL_ENV`` variable), or empty."""
+    return os.environ.get(STEP_URL_ENV[step], "")
+
+
 def step_api_key(step: str) -> str:
     """A step's own key (its ``STEP_KEY_ENV`` variable), or empty: the main key is added by ``step_key``
     only for the main endpoint. Never stored by this module."""
     return os.environ.get(STEP_KEY_ENV[step], "")
 
 
-def env_keys() -> list[str]:
-    """Every API key the environment gives this project (OPENAI_API_KEY and each step's), to redact."""
-    return [k for k in (env_api_key(), *(os.environ.get(v, "") for v in STEP_KEY_ENV.values())) if k]
+def env_secrets() -> list[str]:
+    """Every secret the environment gives this project, to redact: the API keys (OPENAI_API_KEY and each
+    step's) and the credentials written into its base URLs."""
+    keys = [env_api_key(), *(os.environ.get(v, "") for v in STEP_KEY_ENV.values())]
+    urls = [env_base_url(), *(step_env_base_url(step) for step in STEP_URL_ENV)]
+    return [k for k in keys if k] + [s for url in urls for s in url_secrets(url)]
 
 
 def same_endpoint(main: BackendSettings, step: StepSettings) -> bool:
@@ -224,9 +262,7 @@ def validate_step(step: str, settings: StepSettings, main: BackendSettings, api_
             problems.append(f"{' and '.join(given)} {'needs' if len(given) == 1 else 'need'} "
                             f"{terms['name']} {OPENAI} (an OpenAI-compatible endpoint)")
         return problems
-    if settings.base_url and not settings.base_url.startswith(("http://", "https://")):
-        problems.append(f"{terms['base_url']} must start with http:// or https:// "
-                        f"(got {shown_url(settings.base_url)})")
+    problems += url_problems(settings.base_url, terms["base_url"])
     main_key = env_api_key() if main_key is None else main_key
     if not api_key and main_key and not same_endpoint(main, settings):
         problems.append(f"{terms['base_url']} is not the main endpoint, so OPENAI_API_KEY is not sent there: set "

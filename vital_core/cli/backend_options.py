@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 
 from vital_core.backends import BACKEND_NAMES, config
-from vital_core.cli.main import UsageError, folder_arg, number_in
-from vital_core.pipeline import MAX_WORDS
+from vital_core.cli.main import UsageError, folder_arg, key_redactor, number_in  # noqa: F401 - the commands' import
+from vital_core.pipeline import EVIDENCE_LIMIT_ENV, MAX_EVIDENCE_MB, MAX_WORDS, evidence_limit_mb
 from vital_core.runs import RECORD_TIMEOUT
 from vital_core.steps import OWN_BACKEND_STEPS, RANK, VERIFY
 
@@ -81,7 +81,7 @@ def add_step_arguments(parser: argparse.ArgumentParser, steps: tuple[str, ...]) 
                        help=f"the backend that does {word}; its key comes from env {config.STEP_KEY_ENV[step]}, "
                             "else (only when it goes to the main endpoint) OPENAI_API_KEY")
         g.add_argument(f"--{step}-base-url", help=f"endpoint for {word} (needs --{step}-backend openai; "
-                                                  "default: the main endpoint)")
+                                                  f"default: env {config.STEP_URL_ENV[step]}, else the main endpoint)")
         g.add_argument(f"--{step}-model", help=f"model for {word} (needs --{step}-backend openai; "
                                                "default: the main model)")
     if VERIFY not in steps:
@@ -97,6 +97,24 @@ def add_size_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-words", type=number_in(int, 1), default=MAX_WORDS,
                         help="the most words one response may have; a longer one is kept with an error "
                              f"saying so, not scored (default {MAX_WORDS})")
+
+
+def add_evidence_argument(parser: argparse.ArgumentParser) -> None:
+    """``--max-evidence-mb``: the size limit of one record's documents and reference (``score``)."""
+    parser.add_argument("--max-evidence-mb", type=number_in(float, 0, above=True), default=None,
+                        help="the most megabytes of text one record's documents and reference may hold; a "
+                             "record over it is kept with an error saying so, not scored (default: env "
+                             f"{EVIDENCE_LIMIT_ENV}, else {MAX_EVIDENCE_MB:g})")
+
+
+def evidence_limit(args: argparse.Namespace) -> float:
+    """``--max-evidence-mb``, else the environment's limit, else the default; a bad variable is a usage error."""
+    if args.max_evidence_mb is not None:
+        return args.max_evidence_mb
+    try:
+        return evidence_limit_mb()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 # The command line's names for the settings, in ``config.validate``'s messages.
@@ -131,7 +149,9 @@ def steps_from_args(args: argparse.Namespace) -> dict[str, config.StepSettings]:
     """The ``--rank-*`` / ``--verify-*`` options as step settings (never a key)."""
     return {step: config.StepSettings(
         name=getattr(args, f"{step}_backend", None) or config.SAME,
-        base_url=(getattr(args, f"{step}_base_url", None) or "").strip(),
+        base_url=(getattr(args, f"{step}_base_url", None)
+                  or (config.step_env_base_url(step) if getattr(args, f"{step}_backend", None) == config.OPENAI
+                      else "")).strip(),
         model=(getattr(args, f"{step}_model", None) or "").strip(),
         mode=(getattr(args, "verify_mode", None) if step == VERIFY else None) or config.CLAIMS)
         for step in STEP_WORDS}
@@ -162,20 +182,6 @@ def backend_from_args(args: argparse.Namespace):
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     return backend
-
-
-def key_redactor():
-    """A function that removes every API key of the environment (OPENAI_API_KEY and each step's) from
-    text about to be written, or None when there is none."""
-    keys = sorted((k for k in config.env_keys() if len(k) >= 4), key=len, reverse=True)   # longest first
-    if not keys:
-        return None
-
-    def redact(text: str) -> str:
-        for key in keys:
-            text = text.replace(key, "***")
-        return text
-    return redact
 
 
 def check_out_path(out: Path, source: Path, example_name: str) -> None:

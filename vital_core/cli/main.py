@@ -60,6 +60,28 @@ def folder_arg(text: str) -> str:
     return text
 
 
+def key_redactor(args: argparse.Namespace | None = None):
+    """A function that removes every secret from text about to be shown or written: the environment's API
+    keys (OPENAI_API_KEY and each step's), the credentials in its base URL and in the options' base URLs
+    (``args``), and user info or a key-like query value in any URL (``redaction.redact``)."""
+    from vital_core.backends import config
+    from vital_core.redaction import redactor, url_secrets
+    urls = [getattr(args, name, None) for name in ("base_url", "rank_base_url", "verify_base_url")]
+    return redactor(config.env_secrets() + [s for url in urls for s in url_secrets(url)])
+
+
+class _Redacting(logging.Filter):
+    """Every log line (ours, openai's, httpx's) without the secrets ``redact`` knows of."""
+
+    def __init__(self, redact) -> None:
+        super().__init__()
+        self.redact = redact
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = self.redact(record.getMessage()), None
+        return True
+
+
 class _ProgressSafeHandler(logging.Handler):
     """Log lines written above tqdm's progress bar instead of through it."""
 
@@ -71,13 +93,16 @@ class _ProgressSafeHandler(logging.Handler):
             self.handleError(record)
 
 
-def setup_logging(verbose: bool):
-    """One handler for every library: errors only by default, warnings too with ``--verbose``.
+def setup_logging(verbose: bool, redact=None):
+    """One handler for every library: errors only by default, warnings too with ``--verbose``; each line
+    through ``redact`` (``key_redactor``) when given.
 
     Returns a function that puts the previous setup back (``main`` may run inside another program).
     """
     handler = _ProgressSafeHandler()
     handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
+    if redact is not None:
+        handler.addFilter(_Redacting(redact))
     root = logging.getLogger()
     saved = (list(root.handlers), root.level)
     root.handlers[:] = [handler]
@@ -114,41 +139,43 @@ def main(argv: list[str] | None = None) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(command if command in COMMANDS else None)
     args = parser.parse_args(argv)
-    restore_logging = setup_logging(args.verbose)
+    redact = key_redactor(args)
+    restore_logging = setup_logging(args.verbose, redact)
     try:
-        return _run(args, f"{parser.prog} {args.command}: error:")
+        return _run(args, f"{parser.prog} {args.command}: error:", redact)
     finally:
         restore_logging()
 
 
-def _run(args: argparse.Namespace, prefix: str) -> int:
+def _run(args: argparse.Namespace, prefix: str, redact=lambda text: text) -> int:
+    """The command, with every way it can fail as one line on stderr (through ``redact``)."""
     try:
         return int(args._module.run(args) or 0)
     except UsageError as exc:
         args._parser.print_usage(sys.stderr)
-        print(f"{prefix} {exc}", file=sys.stderr)
+        print(redact(f"{prefix} {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
     except Exception as exc:   # one sentence, never a traceback, for whatever a user can cause
-        return _report_failure(exc, prefix)
+        return _report_failure(exc, prefix, redact)
 
 
-def _report_failure(exc: Exception, prefix: str) -> int:
+def _report_failure(exc: Exception, prefix: str, redact=lambda text: text) -> int:
     from vital_core.errors import InputError
     if os.environ.get("VITAL_DEBUG") == "1":
         raise exc
     if isinstance(exc, InputError):
-        print(f"{prefix} {exc}", file=sys.stderr)
+        print(redact(f"{prefix} {exc}"), file=sys.stderr)
         return 2
     if isinstance(exc, BrokenPipeError):   # the reader went away (``| head``): nothing more to say
         sys.stdout = open(os.devnull, "w")
         return 1
     if isinstance(exc, OSError):
         name = f" {exc.filename}" if exc.filename else ""
-        print(f"{prefix} cannot read or write{name}: {exc.strerror or exc}", file=sys.stderr)
+        print(redact(f"{prefix} cannot read or write{name}: {exc.strerror or exc}"), file=sys.stderr)
         return 1
-    print(f"{prefix} unexpected {type(exc).__name__}: {exc} (set VITAL_DEBUG=1 to see the traceback)",
+    print(redact(f"{prefix} unexpected {type(exc).__name__}: {exc} (set VITAL_DEBUG=1 to see the traceback)"),
           file=sys.stderr)
     return 1

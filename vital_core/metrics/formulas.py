@@ -24,6 +24,7 @@ Merge; ``wimpe-paper.txt`` eqs. 5, 7, 8); SAFE's F1@K.
 """
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -74,7 +75,9 @@ class TierWeights:
             values = [float(p) for p in parts]
         except ValueError:
             raise ValueError(f"weights must be numbers, e.g. 1,0.6,0.4 (got {text!r})") from None
-        if any(v < 0 or v != v for v in values) or sum(values) == 0:
+        if not all(math.isfinite(v) for v in values):
+            raise ValueError(f"weights must be finite numbers, not inf or nan (got {text!r})")
+        if any(v < 0 for v in values) or sum(values) == 0:
             raise ValueError(f"weights must be non-negative and not all zero (got {text!r})")
         return cls(*values)
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from vital_core import deadline
 from vital_core.backends.offline import lexicon
 from vital_core.backends.offline.answer_types import FUNCTION_CAPS, NUMBER_WORDS, ORDINAL_WORDS
 from vital_core.backends.offline.embedder import embed
@@ -203,7 +204,11 @@ def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
 
 
 def analyse_texts(texts: list[str]) -> list[Analysis]:
-    return [build(text, toks) for text, toks in zip(texts, analyse_many(texts))]
+    out = []
+    for text, toks in zip(texts, analyse_many(texts)):
+        deadline.check()
+        out.append(build(text, toks))
+    return out
 
 
 def _key(word: str) -> str:

@@ -7,8 +7,7 @@ perturbation. Deterministic: the same input always gives the same output.
 """
 from __future__ import annotations
 
-import asyncio
-
+from vital_core import deadline
 from vital_core.model import (EVIDENCE_NONE, EVIDENCE_REFERENCE, NOT_ENOUGH_EVIDENCE, VITAL, Document, Nugget,
                               Subclaim)
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
@@ -41,18 +40,19 @@ class OfflineBackend(Backend):
         """Load the embedding model now rather than on the first request."""
         get_embedder().encode(["warm up"])
 
-    # Every step is CPU work: it runs in a worker thread (``asyncio.to_thread``) so the event loop stays
-    # free - other records go on (``--concurrency``), the progress bar moves, a deadline can fire.
+    # Every step is CPU work: it runs in a worker thread (``deadline.in_thread``) so the event loop stays
+    # free - other records go on (``--concurrency``), the progress bar moves, a deadline can fire; the
+    # thread carries the record's deadline (its loops stop once it passes) and never keeps the process alive.
 
     async def decompose(self, query: str, response: str) -> list[DecomposedSentence]:
-        return await asyncio.to_thread(self._decompose, response)
+        return await deadline.in_thread(self._decompose, response)
 
     @staticmethod
     def _decompose(response: str) -> list[DecomposedSentence]:
         return [DecomposedSentence(text=s, claims=c) for s, c in decompose.decompose(response)]
 
     async def rank(self, query: str, subclaims: list[Subclaim]) -> Ranking:
-        return await asyncio.to_thread(self._rank, query, subclaims)
+        return await deadline.in_thread(self._rank, query, subclaims)
 
     @staticmethod
     def _rank(query: str, subclaims: list[Subclaim]) -> Ranking:
@@ -64,7 +64,7 @@ class OfflineBackend(Backend):
         return Ranking(labels=labels, order=order)
 
     async def verify(self, query: str, subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:
-        return await asyncio.to_thread(self._verify, subclaims, evidence)
+        return await deadline.in_thread(self._verify, subclaims, evidence)
 
     @staticmethod
     def _verify(subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:
@@ -84,10 +84,10 @@ class OfflineBackend(Backend):
                 for s, v in zip(subclaims, verdicts)]
 
     async def make_nuggets(self, query: str, documents: list[Document]) -> list[Nugget]:
-        return await asyncio.to_thread(nuggets.make_nuggets, query, documents)
+        return await deadline.in_thread(nuggets.make_nuggets, query, documents)
 
     async def assign_nuggets(self, query: str, nugget_list: list[Nugget], response: str) -> dict[str, str]:
-        return await asyncio.to_thread(nuggets.assign_nuggets, nugget_list, response, query)
+        return await deadline.in_thread(nuggets.assign_nuggets, nugget_list, response, query)
 
     async def perturb(self, query: str, response: str, kind: str) -> str:
-        return await asyncio.to_thread(perturb.perturb, query, response, kind)
+        return await deadline.in_thread(perturb.perturb, query, response, kind)

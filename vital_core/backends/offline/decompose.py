@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from vital_core import deadline
 from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
 from vital_core.backends.offline.answer_types import (FUNCTION_CAPS, PLACE_WORDS)
 from vital_core.backends.offline.clause_cuts import cut_claim
@@ -462,6 +463,7 @@ def decompose(text: str) -> list[tuple[str, list[str]]]:
     out = []
     seen = _Antecedents()
     for sentence in split_sentences(text):
+        deadline.check()
         out.append((sentence, decompose_sentence(sentence, seen.for_sentence(sentence))))
         seen.saw(sentence)
     return out

@@ -20,6 +20,8 @@ from typing import Sequence
 
 import numpy as np
 
+from vital_core import deadline
+
 DATA_DIR = Path(__file__).parent / "data"
 VOCAB_PATH = DATA_DIR / "vocab.txt"
 MODEL_NAME = "all-MiniLM-L6-v2 (int8 ONNX)"
@@ -114,6 +116,7 @@ class Embedder:
             unique.sort(key=len)
             fresh: dict[str, np.ndarray] = {}
             for start in range(0, len(unique), BATCH_SIZE):
+                deadline.check()
                 chunk = unique[start:start + BATCH_SIZE]
                 for text, vec in zip(chunk, self._run(chunk)):
                     fresh[text] = vec

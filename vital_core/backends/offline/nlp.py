@@ -14,6 +14,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from vital_core import deadline
+
 CACHE_SIZE = 20_000
 _NLP = None
 _LOCK = threading.Lock()
@@ -70,7 +72,10 @@ def analyse_many(texts: list[str]) -> list[tuple[Tok, ...]]:
         todo = list(dict.fromkeys(t for t in texts if t not in _CACHE))
     if todo:
         nlp = _pipeline()
-        parsed = {text: _tokens(doc) for text, doc in zip(todo, nlp.pipe(todo, batch_size=64))}
+        parsed = {}
+        for text, doc in zip(todo, nlp.pipe(todo, batch_size=64)):
+            deadline.check()
+            parsed[text] = _tokens(doc)
         with _LOCK:
             _CACHE.update(parsed)
             while len(_CACHE) > CACHE_SIZE:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vital_core import deadline
 from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
 from vital_core.backends.offline.answer_types import words
 from vital_core.backends.offline.analysis import Analysis, analyse_texts, lemma_found, name_found
@@ -468,5 +469,8 @@ def verify_claims(claims: list[str], documents: list[Document], *, reference: bo
         sources = [(t, by_text[t]) if t in by_text else None for t in source_sentences]
     # every content word, embedded in one batch for the soft word matches
     embed(sorted({w for a in analyses + index.analyses for w in a.content}))
-    return [verify_claim(a, v, index, source=src, clauses=cl)
-            for a, v, src, cl in zip(analyses, vectors, sources, clause_lists)]
+    out = []
+    for a, v, src, cl in zip(analyses, vectors, sources, clause_lists):
+        deadline.check()
+        out.append(verify_claim(a, v, index, source=src, clauses=cl))
+    return out

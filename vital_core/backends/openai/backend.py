@@ -37,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import math
 from typing import Any, Callable
-from urllib.parse import urlsplit
 
 from vital_core.backends.config import MAX_CLAIMS_PER_CALL, BackendSettings
 from vital_core.backends.openai import prompts
@@ -50,6 +49,7 @@ from vital_core.backends.sentences import split_sentences
 from vital_core.model import EVIDENCE_NONE, NOT_JUDGED, UNLABELLED, Document, Nugget, Subclaim, order_by_tier
 from vital_core.perturbation import PerturbationCheckError, check_variant
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
+from vital_core.redaction import public_host
 
 
 class LLMValidationError(ValueError):
@@ -77,15 +77,6 @@ def _windows(items: list, size: int) -> list[list]:
     count = math.ceil(len(items) / max(1, size))
     per = math.ceil(len(items) / count)
     return [items[i:i + per] for i in range(0, len(items), per)]
-
-
-def public_host(base_url: str | None) -> str:
-    """Host (and port) of the endpoint, without user info, path or query (which may hold secrets)."""
-    if not base_url:
-        return "api.openai.com"
-    parts = urlsplit(base_url)
-    host = parts.hostname or "?"
-    return f"{host}:{parts.port}" if parts.port else host
 
 
 class OpenAICompatBackend(Backend):

@@ -101,34 +101,52 @@ class ImportReport:
         return out
 
 
+def _object(value) -> dict:
+    """A part of a Batch output line that should be an object; anything else reads as empty."""
+    return value if isinstance(value, dict) else {}
+
+
 def _reply_content(record: dict) -> tuple[str | None, str]:
-    """The reply text of one Batch output line, or (None, why not)."""
+    """The reply text of one Batch output line, or (None, why not); a part of the wrong type is named."""
     if record.get("error"):
         return None, f"the batch reports an error: {json.dumps(record['error'])[:200]}"
-    response = record.get("response") or {}
+    if not isinstance(record.get("response"), dict):
+        return None, "\"response\" is not an object"
+    response = record["response"]
     status = response.get("status_code")
     if status != 200:
         return None, f"status {status}"
-    choices = (response.get("body") or {}).get("choices") or []
-    if not choices:
+    choices = _object(response.get("body")).get("choices")
+    if not isinstance(choices, list) or not choices:
         return None, "the reply has no choices"
-    if choices[0].get("finish_reason") == "length":
+    first = _object(choices[0])
+    if first.get("finish_reason") == "length":
         return None, "the reply was cut off (finish_reason=length)"
-    content = (choices[0].get("message") or {}).get("content")
+    content = _object(first.get("message")).get("content")
     return (content, "") if isinstance(content, str) else (None, "the reply has no text")
 
 
 def import_results(path: Path, cache, model: str) -> ImportReport:
     """Load a Batch output file into the reply cache; every line that cannot be used is named."""
-    with path.open(encoding="utf-8") as handle:
-        return import_lines(handle, path, cache, model)
+    with path.open("rb") as handle:
+        return import_lines(_text_lines(handle, path), path, cache, model)
+
+
+def _text_lines(handle, path: Path) -> Iterator[str]:
+    """The file's lines as text; a line that is not UTF-8 is an ``InputError`` naming it."""
+    for line_no, raw in enumerate(handle, start=1):
+        try:
+            yield raw.decode("utf-8-sig" if line_no == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{where(path, line_no)}: not UTF-8 text (byte {exc.start + 1} of the line); "
+                             "give the Batch output file as it was downloaded", path, line_no) from None
 
 
 def _count_usage(record: dict, report: ImportReport) -> None:
-    usage = ((record.get("response") or {}).get("body") or {}).get("usage")
+    usage = _object(_object(record.get("response")).get("body")).get("usage")
     if isinstance(usage, dict):
         for key in ("prompt_tokens", "completion_tokens"):
-            if isinstance(usage.get(key), int):
+            if isinstance(usage.get(key), int) and not isinstance(usage.get(key), bool):
                 setattr(report, key, getattr(report, key) + usage[key])
 
 

@@ -56,6 +56,7 @@ from vital_core.backends.openai.batch import BatchCollector, DeferredToBatch
 from vital_core.backends.openai.retries import BackoffWait, RetryableReplyError, is_retryable
 from vital_core.backends.openai.retrieval import estimate_tokens
 from vital_core.backends.openai.server_errors import JSON_OBJECT, JSON_SCHEMA, ContextOverflow, Rejection, classify
+from vital_core.redaction import redact, shown_url, url_secrets
 
 log = logging.getLogger("vital_core.backends.openai")
 
@@ -134,13 +135,6 @@ class CallResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     answer_field: str = "content"  # the message field the answer was read from
-
-
-def redact(text: str, secret: str | None) -> str:
-    """Remove a secret from text that may be logged or stored."""
-    if secret and len(secret) >= 4:
-        text = text.replace(secret, "***")
-    return text
 
 
 def _canonical_base_url(base_url: str | None) -> str:
@@ -275,7 +269,7 @@ class LLMClient:
     def _report(self, flag: str, suffix: str = "") -> None:
         text = CAPABILITY_NOTES.get(flag, flag) + suffix
         if self.usage.note(text):
-            log.warning("endpoint %s, model %s: %s", redact(self._endpoint()[0], self.settings.api_key),
+            log.warning("endpoint %s, model %s: %s", shown_url(self._endpoint()[0]),
                         self.settings.model, text)
 
     def _learn(self, flag: str) -> None:
@@ -331,7 +325,7 @@ class LLMClient:
         text = f"the model's context window is {tokens:,} tokens (the server said so in {source}); reply " \
                "budgets (max_tokens) are fitted to it"
         if self.usage.note(text):
-            log.warning("endpoint %s, model %s: %s", redact(self._endpoint()[0], self.settings.api_key),
+            log.warning("endpoint %s, model %s: %s", shown_url(self._endpoint()[0]),
                         self.settings.model, text)
 
     async def probe_context_window(self) -> int | None:
@@ -525,7 +519,8 @@ class LLMClient:
         except Exception as exc:
             self.usage.add(step, failures=1)
             message = redact(f"{step} call failed after {attempts} attempt(s): "
-                             f"{type(exc).__name__}: {exc}", self.settings.api_key)
+                             f"{type(exc).__name__}: {exc}",
+                             [self.settings.api_key, *url_secrets(self.settings.base_url)])
             log.warning("%s", message)
             raise LLMCallError(message, step=step, attempts=attempts) from None
         if field != "content":

@@ -10,6 +10,7 @@ never as 0.
 from __future__ import annotations
 
 import json
+import math
 import os
 import threading
 from dataclasses import dataclass
@@ -31,9 +32,11 @@ def load_prices(source: str | os.PathLike | dict | None = None) -> dict[str, tup
         source = os.environ.get("VITAL_PRICES") or None
     if source is None:
         return table
+    name = "price table"
     if isinstance(source, dict):
         raw = source
     else:
+        name = f"price table {str(source)!r}"
         text = str(source)
         try:
             raw = json.loads(text) if text.lstrip().startswith("{") else json.loads(
@@ -46,8 +49,11 @@ def load_prices(source: str | os.PathLike | dict | None = None) -> dict[str, tup
         try:
             inp, out = (float(x) for x in pair)
         except (TypeError, ValueError):
-            raise ValueError(f"price table: {model!r} needs [input $/1M tokens, output $/1M tokens], "
+            raise ValueError(f"{name}: {model!r} needs [input $/1M tokens, output $/1M tokens], "
                              f"got {pair!r}") from None
+        if not (math.isfinite(inp) and math.isfinite(out) and inp >= 0 and out >= 0):
+            raise ValueError(f"{name}: {model!r} needs finite prices of at least 0 dollars "
+                             f"(not NaN or Infinity), got {pair!r}")
         table[str(model)] = (inp, out)
     return table
 

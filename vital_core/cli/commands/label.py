@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
             await backend.aclose()
 
     lines, result = run_sync(go())
-    redact = key_redactor() or (lambda text: text)
+    redact = key_redactor(args)
     try:
         check_replaceable(out)   # still ours after the model work (another process may have written it)
         with replace_output(out, LABEL_OUTPUT, avoid=avoid) as handle:   # never a half-written output

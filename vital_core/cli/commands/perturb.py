@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from vital_core import deadline
 from vital_core.cli.backend_options import (add_backend_arguments, add_size_argument, key_redactor, prepare_batch,
                                            run_batch_command)
 from vital_core.pipeline import MAX_WORDS, too_long
@@ -52,7 +53,9 @@ async def perturb_record(backend, record: InputRecord, kinds: list[str], overwri
     errors: dict[str, str] = {}
     todo = [k for k in kinds if overwrite or not responses.get(k)]
     try:
-        await asyncio.wait_for(_make_variants(backend, record.query, responses, todo, errors, max_words), timeout)
+        with deadline.within(timeout):   # the offline backend's threads stop at it too
+            await asyncio.wait_for(_make_variants(backend, record.query, responses, todo, errors, max_words),
+                                   timeout)
     except asyncio.TimeoutError:
         for kind in todo:
             if kind not in errors and responses.get(kind) == record.responses.get(kind):
@@ -102,5 +105,5 @@ def run(args: argparse.Namespace) -> int:
         records, out, lambda rec: perturb_record(backend, rec, kinds, args.overwrite, timeout=args.record_timeout,
                                                 max_words=args.max_words),
         concurrency=args.concurrency, progress=not args.no_progress, retry_failed=args.retry_failed,
-        error_of=perturbation_error, lines_format=PERTURB_LINES, redact=key_redactor(), desc="perturbing", verb="perturbed",
+        error_of=perturbation_error, lines_format=PERTURB_LINES, redact=key_redactor(args), desc="perturbing", verb="perturbed",
         backend_info=backend.info.to_dict(), usage=getattr(backend, "usage_summary", None)))

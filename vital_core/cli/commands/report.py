@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              ".parquet or .csv; an existing file is replaced only if it is such an export")
     parser.add_argument("--skip-bad", action="store_true",
                         help="skip malformed records or unknown labels instead of stopping; reports how many")
-    parser.add_argument("--k", type=number_in(float, 0, above=True), default=None, help="K of F1@K (default: median subclaim count)")
+    parser.add_argument("--k", type=number_in(float, 0, above=True), default=None, help="K of F1@K, with --conventions strict (default: median subclaim count of the loaded set; the paper "
+                             "convention always uses the authors' K, the median of each file)")
     parser.add_argument("--no-query-types", action="store_true", help="do not split the tables by query type")
     parser.add_argument("--cache-dir", type=folder_arg, default=None, help="dataset cache folder (default $VITAL_CACHE_DIR or "
                                                           "~/.cache/vital-explorer)")
@@ -52,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
     weights = parse_weights(args.weights)
     if args.k is not None and args.k <= 0:
         raise UsageError("--k must be positive")
+    if args.k is not None and args.conventions == PAPER:   # else K would show in the JSON yet change nothing
+        raise UsageError("--k sets F1@K's K for --conventions strict; the paper tables use the authors' K (the "
+                         "median subclaim count of each file): add --conventions strict, or leave --k out")
     path = Path(args.path)
     if not path.exists():
         raise UsageError(f"{path}: no such file or folder")

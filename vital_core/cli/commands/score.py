@@ -29,8 +29,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from vital_core.cli.backend_options import (add_backend_arguments, add_size_argument, key_redactor, prepare_batch,
-                                           run_batch_command)
+from vital_core.cli.backend_options import (add_backend_arguments, add_evidence_argument, add_size_argument,
+                                           evidence_limit, key_redactor, prepare_batch, run_batch_command)
 from vital_core.cli.main import UsageError, number_in
 from vital_core.errors import InputError
 from vital_core.pipeline import run_sync
@@ -65,6 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"with --batch-submit: seconds between two looks at a submitted batch "
                              f"(default {POLL_SECONDS:g})")
     add_size_argument(parser)
+    add_evidence_argument(parser)
     add_backend_arguments(parser)
 
 
@@ -81,6 +82,7 @@ def check_batch_options(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_batch_options(args)
+    max_evidence_mb = evidence_limit(args)
     out, records, backend = prepare_batch(args, "scoring")
     opened, batch_usage = None, None
     if args.batch_import or args.batch_export or args.batch_submit:
@@ -96,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
                 return status
     return run_batch_command(backend, out, lambda: run_batch(
         backend, records, out, concurrency=args.concurrency, progress=not args.no_progress,
-        retry_failed=args.retry_failed, redact=key_redactor(), record_timeout=args.record_timeout,
-        max_words=args.max_words, opened=opened, batch_usage=batch_usage))
+        retry_failed=args.retry_failed, redact=key_redactor(args), record_timeout=args.record_timeout,
+        max_words=args.max_words, max_evidence_mb=max_evidence_mb, opened=opened, batch_usage=batch_usage))
 
 
 def batch_phase(backend, records, out: Path, args: argparse.Namespace):
@@ -207,7 +209,7 @@ def submit_batches(backend, records, out: Path, args: argparse.Namespace) -> tup
     llm = backend.client
     poll = args.batch_poll_seconds if args.batch_poll_seconds is not None else POLL_SECONDS
     sub = Submitter.for_client(llm, state_path(out), poll, say=lambda line: print(line, file=sys.stderr),
-                               redact=key_redactor())
+                               redact=key_redactor(args))
     try:
         stuck = submit_until_done(lambda: collect_requests(backend, records), sub,
                                   lambda c: c.estimate(llm.settings.model, llm.prices), args.batch_id)
