@@ -56,3 +56,16 @@ def test_openai_compatible_backend_generates_variants_on_compare(mock_provider, 
     assert any("Generated the missing and wrong variants with the openai backend" in n for n in notices), notices
     assert at.text_area(key="cmp_missing").value and at.text_area(key="cmp_wrong").value
     assert mock_provider.count() > 0
+
+
+def test_the_offline_box_says_what_to_expect_with_the_figures_one_click_away():
+    from explorer.logic import backend_wording
+    from vital_core.backends.config import offline_quality
+    figures = offline_quality()
+    at = open_page("score")
+    assert_clean(at)
+    [box] = [i for i in texts(at, "info") if "Active: offline backend" in i]
+    assert box.endswith(backend_wording.plain_quality(figures)), box
+    assert "right on text it has not seen" in box and "fact checks right on" not in box, "the figures are not in the box"
+    [expander] = [e for e in at.sidebar.get("expander") if e.label == backend_wording.MEASURED_FIGURES]
+    assert [c.value for c in expander.caption] == [f"{backend_wording.describe_quality(figures)}."]

@@ -8,7 +8,9 @@ import re
 import pandas as pd
 import pytest
 
-from explorer.logic import annotate, filters as explore, palette, textdiff, damage as variants, whatif
+from explorer.logic import annotate, backend_wording, filters as explore, palette, textdiff, damage as variants
+from explorer.logic import whatif
+from explorer.logic.backend_wording import APP_TERMS
 from vital_core.backends import config as settings
 from vital_core.errors import InputError
 from explorer.logic.evidence_input import documents_from_jsonl, documents_from_text, documents_from_upload
@@ -197,13 +199,14 @@ def test_settings_never_hold_the_key(monkeypatch):
     s = settings.BackendSettings.from_env(settings.OPENAI)
     assert "sk-test-secret" not in json.dumps(s.to_dict()) and "sk-test-secret" not in repr(s)
     assert settings.env_api_key() == "sk-test-secret"
-    assert settings.validate(settings.BackendSettings(settings.OPENAI), "") == [], \
+    assert settings.validate(settings.BackendSettings(settings.OPENAI), "", APP_TERMS) == [], \
         "an empty base URL means OPENAI_BASE_URL (a local server may need no key)"
     monkeypatch.delenv("OPENAI_BASE_URL")
-    assert settings.validate(settings.BackendSettings(settings.OPENAI), "") != [], "api.openai.com needs a key"
-    assert settings.validate(settings.BackendSettings(settings.OPENAI, base_url="ftp://x"), "k") != []
-    assert settings.validate(settings.BackendSettings(), "") == []
-    assert settings.describe_quality(None) == "quality figures: see README"
+    assert settings.validate(settings.BackendSettings(settings.OPENAI), "", APP_TERMS) != [], \
+        "api.openai.com needs a key"
+    assert settings.validate(settings.BackendSettings(settings.OPENAI, base_url="ftp://x"), "k", APP_TERMS) != []
+    assert settings.validate(settings.BackendSettings(), "", APP_TERMS) == []
+    assert backend_wording.describe_quality(None) == backend_wording.NOT_MEASURED
 
 
 def test_offline_quality_banner_reads_the_benchmark_json(tmp_path):
@@ -213,7 +216,7 @@ def test_offline_quality_banner_reads_the_benchmark_json(tmp_path):
                "verifier": {"accuracy_unseen": 0.576, "cases": 476}, "speed": {"median": 0.21}}
     path = tmp_path / "quality.json"
     path.write_text(json.dumps(figures))
-    line = settings.describe_quality(settings.offline_quality(path))
+    line = backend_wording.describe_quality(settings.offline_quality(path))
     assert line == ("importance κ vs people (held out) normal 0.41, missing 0.22; wrong key answer flagged 92%; "
                     "false flags 6%; fact checks right on 58% of 476 unseen cases; median 0.21 s per response")
     path.write_text("{broken")
@@ -298,8 +301,7 @@ def test_progress_messages_match_what_the_pipeline_announces(documents, referenc
 
 
 def test_the_offline_quality_in_one_plain_sentence():
-    from vital_core.backends import config as settings
-    assert settings.plain_quality({"verifier": {"accuracy_unseen": 0.58, "cases": 476}}) == (
+    assert backend_wording.plain_quality({"verifier": {"accuracy_unseen": 0.58, "cases": 476}}) == (
         "Offline checks: good on the demos, about 6 in 10 right on text it has not seen; use an LLM endpoint "
         "for your own data.")
-    assert "not measured" in settings.plain_quality(None)
+    assert "not measured" in backend_wording.plain_quality(None)

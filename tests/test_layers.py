@@ -41,3 +41,14 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text("def draw():\n    from explorer.logic.figures import write_figures\n    import streamlit as st\n")
     assert [m for _, m in imported_modules(sample)] == ["explorer.logic.figures", "streamlit"]
+
+
+def test_the_core_holds_none_of_the_apps_wording():
+    """The sidebar's words (``APP_*`` terms, the quality sentences) live in ``explorer.logic.backend_wording``."""
+    found = [f"{path.relative_to(REPO)}:{node.lineno} defines {name}"
+             for path in sorted((REPO / "vital_core").rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             for name in ([t.id for t in node.targets if isinstance(t, ast.Name)] if isinstance(node, ast.Assign)
+                          else [node.name] if isinstance(node, ast.FunctionDef) else [])
+             if name.startswith("APP_") or name in ("describe_quality", "plain_quality")]
+    assert not found, "\n".join(found)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from explorer.logic.backend_wording import APP_STEP_TERMS, APP_TERMS
 from vital_core.backends import config
 from vital_core.cli.backend_options import key_redactor
 
@@ -37,7 +38,7 @@ def test_the_main_key_goes_to_the_main_endpoint_only(step_url, gets_main_key):
 
 def test_a_step_endpoint_of_its_own_needs_its_own_variable_when_openai_api_key_is_set(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-main")
-    terms = config.APP_STEP_TERMS["verify"]
+    terms = APP_STEP_TERMS["verify"]
     step = config.StepSettings(name=config.OPENAI, base_url="http://127.0.0.1:8000/v1")
     [problem] = config.validate_step("verify", step, MAIN, config.step_api_key("verify"), terms)
     assert "VITAL_VERIFY_API_KEY" in problem and "not the main endpoint" in problem
@@ -61,10 +62,10 @@ def test_labels_and_messages_show_scheme_and_host_only():
     shown = [config.StepSettings(name=config.OPENAI, base_url=SECRET_URL).label(),
              config.BackendSettings(name=config.OPENAI, base_url=SECRET_URL).label(),
              *config.validate(config.BackendSettings(name=config.OPENAI, base_url="user:hunter2@x/v1?k=abc123"),
-                              "key"),
+                              "key", APP_TERMS),
              *config.validate_step("rank", config.StepSettings(name=config.OPENAI,
                                                               base_url="ftp://u:hunter2@x/?k=abc123"),
-                                   MAIN, "key", config.APP_STEP_TERMS["rank"])]
+                                   MAIN, "key", APP_STEP_TERMS["rank"])]
     assert "https://verifier.example:8443" in shown[0] and "https://verifier.example:8443" in shown[1]
     assert len(shown) == 4 and "must start with http://" in shown[2] and "ftp://x" in shown[3]
     for text in shown:

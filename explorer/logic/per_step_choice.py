@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from explorer.logic.backend_wording import APP_STEP_TERMS
 from vital_core.backends import config
 from vital_core.steps import RANK, VERIFY
 
@@ -54,7 +55,7 @@ def problems(steps: dict[str, config.StepSettings], main: config.BackendSettings
     main endpoint gets)."""
     keys = step_keys(steps, main)
     return [p for step, settings in steps.items()
-            for p in config.validate_step(step, settings, main, keys.get(step, ""), config.APP_STEP_TERMS[step],
+            for p in config.validate_step(step, settings, main, keys.get(step, ""), APP_STEP_TERMS[step],
                                           main_key=main_key)]
 
 

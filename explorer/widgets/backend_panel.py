@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from explorer.logic import long_runs, per_step_choice
+from explorer.logic import backend_wording, long_runs, per_step_choice
 from explorer.logic.formatting import escape_md
 from vital_core.backends import (config as backend_settings)
 
@@ -58,7 +58,8 @@ def active_backend():
     reason if unusable."""
     s, steps = current_settings(), current_steps()
     key = current_api_key() if s.name == backend_settings.OPENAI else ""
-    problems = backend_settings.validate(s, key) + per_step_choice.problems(steps, s, key)
+    problems = (backend_settings.validate(s, key, backend_wording.APP_TERMS)
+                + per_step_choice.problems(steps, s, key))
     if problems:
         raise ValueError("; ".join(problems))
     offline = _offline_backend() if per_step_choice.needs_offline(s, steps) else None
@@ -201,15 +202,16 @@ def sidebar_backend() -> None:
                       placeholder="using the server's key" if server_key else "sk-…",
                       help="Kept only in this browser session; never written to disk, logs, URLs or results. "
                            "The server's own key is used only for the server's endpoint.")
-        problems = backend_settings.validate(current_settings(), current_api_key())
+        problems = backend_settings.validate(current_settings(), current_api_key(), backend_wording.APP_TERMS)
         for p in problems:
             sb.warning(escape_md(p))
     s = current_settings()
     if s.name == backend_settings.OFFLINE:
-        figures = backend_settings.describe_quality(backend_settings.offline_quality())
-        quality = "see the README" if figures == "quality figures: see README" else figures
+        # What to expect in one plain sentence; the measured figures behind it one click away.
+        figures = backend_settings.offline_quality()
         sb.info(f"**Active: offline backend** — embedded, deterministic, no network. "
-                f"Measured quality: {quality}.", icon=":material/computer:")
+                f"{backend_wording.plain_quality(figures)}", icon=":material/computer:")
+        sb.expander(backend_wording.MEASURED_FIGURES).caption(f"{backend_wording.describe_quality(figures)}.")
     else:
         sb.info(f"**Active: {escape_md(s.label())}**", icon=":material/cloud:")
     sidebar_steps()

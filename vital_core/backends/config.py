@@ -28,9 +28,6 @@ MAX_CLAIMS_PER_CALL = 15
 # The structured-output settings of the OpenAI-compatible client: auto steps down json_schema -> json_object
 # -> plain text as the server refuses them; the others use only that level.
 STRUCTURED_OUTPUT_MODES = ("auto", "json_schema", "json_object", "off")
-# How a front end names the settings in ``validate``'s messages (the app's words by default).
-APP_TERMS = {"base_url": "base URL", "concurrency": "concurrency", "max_attempts": "max attempts",
-             "api_key": "set OPENAI_API_KEY or type a key in the sidebar"}
 
 
 @dataclass(frozen=True)
@@ -123,11 +120,11 @@ def url_problems(base_url: str, term: str) -> list[str]:
     return []
 
 
-def validate(settings: BackendSettings, api_key: str, terms: dict[str, str] = APP_TERMS) -> list[str]:
+def validate(settings: BackendSettings, api_key: str, terms: dict[str, str]) -> list[str]:
     """Problems that stop a backend from working, in words a person can act on.
 
-    ``terms`` names the settings as the front end shows them (``APP_TERMS``,
-    or the command line's option names).
+    ``terms`` names the settings as the front end shows them (base_url, concurrency, max_attempts,
+    api_key): the app's words or the command line's option names.
     """
     problems = []
     if settings.name not in BACKEND_NAMES:
@@ -181,11 +178,6 @@ STEP_KEY_ENV = {RANK: "VITAL_RANK_API_KEY", VERIFY: "VITAL_VERIFY_API_KEY"}
 # A step endpoint the server configures (the default of --rank-base-url / --verify-base-url and of the app's
 # step boxes); the app sends a step's key (STEP_KEY_ENV) there and nowhere else.
 STEP_URL_ENV = {RANK: "VITAL_RANK_BASE_URL", VERIFY: "VITAL_VERIFY_BASE_URL"}
-# How the app names a step's settings in ``validate_step``'s messages.
-APP_STEP_TERMS = {step: {"step": word, "name": f"{word.capitalize()} backend", "base_url": f"{word} base URL",
-                         "model": f"{word} model", "mode": "the yes/no mode",
-                         "api_key": f"set {STEP_KEY_ENV[step]} or OPENAI_API_KEY"}
-                  for step, word in (("rank", "ranking"), ("verify", "verification"))}
 
 
 @dataclass(frozen=True)
@@ -308,57 +300,10 @@ def build_backend_with_steps(main: BackendSettings, api_key: str, steps: dict[st
 
 
 def offline_quality(path: Path = OFFLINE_QUALITY_FILE) -> dict | None:
-    """The offline backend's measured quality figures, or None when not measured yet."""
+    """The offline backend's measured quality figures, or None when not measured yet (the app words
+    them: ``explorer.logic.backend_wording``)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
-
-
-def plain_quality(figures: dict | None) -> str:
-    """What to expect of the offline backend, in one plain sentence for the sidebar (the figures of
-    ``describe_quality`` one click away): its share right on unseen text as "about N in 10"."""
-    verifier = (figures or {}).get("verifier")
-    accuracy = verifier.get("accuracy_unseen") if isinstance(verifier, dict) else None
-    if not isinstance(accuracy, (int, float)):
-        return "Offline checks: good on the demos, not measured on text it has not seen; use an LLM endpoint " \
-               "for your own data."
-    return (f"Offline checks: good on the demos, about {round(float(accuracy) * 10)} in 10 right on text it has "
-            f"not seen; use an LLM endpoint for your own data.")
-
-
-def describe_quality(figures: dict | None) -> str:
-    """One line for the sidebar banner from the figures ``bench/bench_offline_quality.py --json``
-    writes: ``importance`` {condition: {"offline", "offline_cv", "gpt-4o", ...}}, ``detection``
-    {"rlp_wrong", "false_flag_missing", ...}, ``verifier`` {"accuracy_unseen", "cases"} and ``speed``
-    {"median", ...}."""
-    if not figures:
-        return "quality figures: see README"
-    parts = []
-    importance = figures.get("importance")
-    if isinstance(importance, dict) and importance:
-        kappas = []
-        for condition, row in importance.items():
-            if isinstance(row, dict):
-                value = row.get("offline_cv", row.get("offline"))
-                if isinstance(value, (int, float)):
-                    kappas.append(f"{condition} {float(value):.2f}")
-        if kappas:
-            held_out = any(isinstance(r, dict) and "offline_cv" in r for r in importance.values())
-            parts.append(f"importance κ vs people{' (held out)' if held_out else ''} " + ", ".join(kappas))
-    detection = figures.get("detection")
-    if isinstance(detection, dict):
-        if isinstance(detection.get("rlp_wrong"), (int, float)):
-            parts.append(f"wrong key answer flagged {float(detection['rlp_wrong']):.0%}")
-        if isinstance(detection.get("false_flag_missing"), (int, float)):
-            parts.append(f"false flags {float(detection['false_flag_missing']):.0%}")
-    verifier = figures.get("verifier")
-    if isinstance(verifier, dict) and isinstance(verifier.get("accuracy_unseen"), (int, float)):
-        cases = verifier.get("cases")
-        parts.append(f"fact checks right on {float(verifier['accuracy_unseen']):.0%} of "
-                     + (f"{cases} unseen cases" if isinstance(cases, int) else "unseen cases"))
-    speed = figures.get("speed")
-    if isinstance(speed, dict) and isinstance(speed.get("median"), (int, float)):
-        parts.append(f"median {float(speed['median']):.2f} s per response")
-    return "; ".join(parts) if parts else "quality figures: see README"
