@@ -287,8 +287,7 @@ def _pick_in_last_column(page, grid, row: int, option: str, row_height: int) -> 
 
     The grid is a canvas: a click lands on a cell only once it is laid out, so the click is tried
     again (up to three times) until the editor's options show."""
-    choice = page.get_by_role("option", name=option)
-    for attempt in range(3):
+    def open_editor(attempt: int) -> None:
         grid.wait_for()
         grid.scroll_into_view_if_needed()
         page.wait_for_timeout(500 + 500 * attempt)
@@ -296,12 +295,21 @@ def _pick_in_last_column(page, grid, row: int, option: str, row_height: int) -> 
         page.mouse.click(box["x"] + box["width"] - 40, box["y"] + HEADER_HEIGHT + row_height * row + row_height / 2)
         page.wait_for_timeout(300)
         page.keyboard.press("Enter")
+
+    _pick_once_shown(page, open_editor, page.get_by_role("option", name=option), timeout=5_000)
+
+
+def _pick_once_shown(page, open_list, option, timeout: int) -> None:
+    """Call ``open_list(attempt)`` until ``option`` shows (up to three times: a click before the page is laid
+    out, or a rerun that ends after it, leaves the list closed), then click the option."""
+    for attempt in range(3):
+        open_list(attempt)
         try:
-            choice.wait_for(timeout=5_000)
+            option.wait_for(timeout=timeout)
             break
         except sync_api.TimeoutError:
             page.keyboard.press("Escape")
-    choice.click()
+    option.click()
 
 
 def test_annotate_keeps_every_edit(server, page):
@@ -410,16 +418,12 @@ def test_a_hostile_results_file_on_every_page_fetches_nothing(server, page, host
         box.press("Enter")
         settle(page)
     page.get_by_text("Annotate: your own labels").wait_for()
-    option = page.get_by_role("option", name=re.compile("evil.example"))
-    for attempt in range(3):    # a rerun that ends after the click closes the list: open it again
+    def open_conditions(attempt: int) -> None:
         settle(page, 500 + 500 * attempt)
         page.locator("[data-testid='stSelectbox']").filter(has_text="Condition").click()
-        try:
-            option.wait_for(timeout=10_000)
-            break
-        except sync_api.TimeoutError:
-            page.keyboard.press("Escape")
-    option.click()
+
+    _pick_once_shown(page, open_conditions, page.get_by_role("option", name=re.compile("evil.example")),
+                     timeout=10_000)
     settle(page)
     page.get_by_role("radiogroup", name="Start from").get_by_text("labelling A").click()
     settle(page, 1000)
