@@ -143,14 +143,16 @@ def run_score(base: str, records: int, work: Path, extra: list[str]) -> dict:
     summary = json.loads(Path(f"{out}.summary.json").read_text(encoding="utf-8")) if results else {}
     responses = [v for r in results for v in r["variants"].values()]
     report = {"exit": done.returncode, "elapsed_s": round(elapsed, 1), "records": len(results),
-              "responses": len(responses), "failed": [v["error"] for v in responses if v["error"]],
+              "responses": len(responses),
+              # a step the variants share (nuggets) fails the record, not one response
+              "failed": [r["error"] for r in results if r.get("error")] + [v["error"] for v in responses if v["error"]],
               "warnings": [w for v in responses for w in v["warnings"]],
               "subclaims": sum(len(v["subclaims"]) for v in responses),
               "notes": (summary.get("llm_usage") or {}).get("notes", []),
               "usage": {k: (summary.get("llm_usage") or {}).get(k) for k in
                         ("calls", "requests", "retries", "failures", "prompt_tokens", "completion_tokens",
                          "answers_from_reasoning")}}
-    print(f"  {report['responses']} responses, {len(report['failed'])} failed, {report['subclaims']} subclaims, "
+    print(f"  {report['responses']} responses, {len(report['failed'])} failure(s), {report['subclaims']} subclaims, "
           f"{len(report['warnings'])} warnings, {elapsed:.0f} s")
     for e in report["failed"][:6]:
         print(f"  failed: {e[:300]}")
