@@ -17,7 +17,7 @@ from tests.app_helpers import assert_clean, markdown_sources, open_page
 from tests.mock_provider import MockProvider, sample_records
 from tests.yes_no_mock import yes_no_mock  # noqa: F401 - pytest fixture
 from vital_core.backends import config
-from vital_core.redaction import redact, shown_url, url_secrets
+from vital_core.redaction import redact, redactor, shown_url, url_secrets
 
 REPO = Path(__file__).resolve().parents[1]
 PASSWORD, QUERY_KEY = "s3cret-pass", "qk-0123456789"
@@ -44,6 +44,11 @@ def test_one_redaction_for_urls_and_texts():
     assert PASSWORD not in text and QUERY_KEY not in text and "host.example" in text
     assert redact(f"echo {PASSWORD} and sk-abcd", [PASSWORD, "sk-abcd"]) == "echo *** and ***"
     assert shown_url("http://h:99999/v1") == "http://h:?", "an out-of-range port never raises"
+
+
+def test_a_lone_key_is_redacted_whole_not_letter_by_letter():
+    assert redact("the key sk-abcd leaked", "sk-abcd") == "the key *** leaked"
+    assert redactor("sk-abcd")("sk-abcd and sk-abcd") == "*** and ***"
 
 
 def _run_cli(tmp_path: Path, env_extra: dict, *argv: str) -> subprocess.CompletedProcess:

@@ -63,7 +63,10 @@ def url_secrets(url: str | None) -> list[str]:
 
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     """``text`` without URL credentials (user info, key-like query values) and without any of ``secrets``
-    (API keys, ``url_secrets``), each replaced by ``***``."""
+    (API keys, ``url_secrets``), each replaced by ``***``. A lone string is one secret, not its letters
+    (read letter by letter, every letter is too short to redact and the key would pass unchanged)."""
+    if isinstance(secrets, str):
+        secrets = [secrets]
     text = _USERINFO.sub(f"://{MASK}@", text)
     text = _SECRET_PARAM.sub(rf"\1{MASK}", text)
     for secret in sorted({s for s in secrets if s and len(s) >= MIN_SECRET}, key=len, reverse=True):
@@ -73,5 +76,5 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
 
 def redactor(secrets: Iterable[str | None] = ()) -> Callable[[str], str]:
     """``redact`` with these secrets, as a function of the text alone."""
-    known = [s for s in secrets if s]
+    known = [secrets] if isinstance(secrets, str) else [s for s in secrets if s]
     return lambda text: redact(text, known)
