@@ -78,9 +78,9 @@ def render_times(page: str, dataset: Path | None, warm_runs: int) -> tuple[float
 def wilcoxon_choice(rounds: int = 3) -> None:
     """The same paired tests of the demo (both conventions) with the project's Wilcoxon method and with
     scipy's ``auto``, alternated: what the choice saves on a small set (where ``auto`` enumerates)."""
-    from vital_core import stats
-    from vital_core.dataset import load_dataset
-    from vital_core.report import report_tests
+    from vital_core.analysis import stats
+    from vital_core.results.dataset import load_dataset
+    from vital_core.analysis.report import report_tests
     frame = load_dataset(REPO / "data" / "demo" / "demo_results.jsonl", use_cache=False).frame
     chosen = stats.wilcoxon_method
     times = {"ours": [], "auto": []}

@@ -1,10 +1,10 @@
 """Bad input and a hostile provider: the figures of issue 11 ("nothing lost, nothing silent").
 
-1. The generated bad-input corpus (``tests/bad_inputs.py``): every case run as a subprocess
+1. The generated bad-input corpus (``tests/support/bad_inputs.py``): every case run as a subprocess
    (``python -m vital_core ...``), two at a time. Counted: cases per command, exit status as
    documented, tracebacks, errors that name the file and line (or the field / flag), bytes of
    given files (inputs and existing outputs) changed.
-2. The hostile OpenAI-compatible server (``tests/hostile_provider.py``) on 127.0.0.1: every fault
+2. The hostile OpenAI-compatible server (``tests/support/hostile_provider.py``) on 127.0.0.1: every fault
    kind made persistent on every pipeline step, in turn (``score`` machinery, real client, real
    HTTP). Counted: records in and out, records lost or written twice, failed responses, failures
    scored as a number, task exceptions never retrieved.
@@ -24,8 +24,8 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tests.bad_inputs import generate, run_case
-from tests.hostile_provider import ALL_FAULTS, STEPS, hostile_run, provider, scored_failures
+from tests.support.bad_inputs import generate, run_case
+from tests.support.hostile_provider import ALL_FAULTS, STEPS, hostile_run, provider, scored_failures
 
 
 def corpus_figures() -> dict:

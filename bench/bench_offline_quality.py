@@ -47,14 +47,14 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 
-from vital_core.agreement import weighted_kappa
+from vital_core.analysis.agreement import weighted_kappa
 from vital_core.backends.base import Evidence
 from vital_core.backends.offline import OfflineBackend
 from vital_core.backends.offline import importance
-from vital_core.model import (EVIDENCE_REFERENCE, IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY,
+from vital_core.results.model import (EVIDENCE_REFERENCE, IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY,
                               SUPPORTED, CONTRADICTED, VITAL, Document, strip_generation_prefix)
-from vital_core.pipeline import run_sync, score_example
-from vital_core.labelling import read_records, record_subclaims, label_records
+from vital_core.scoring.pipeline import run_sync, score_example
+from vital_core.scoring.labelling import read_records, record_subclaims, label_records
 from bench.bench_verifier import unseen_case_figures
 
 DATA = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq"
@@ -311,8 +311,8 @@ COLD_START = """
 import time, json, sys
 t0 = time.perf_counter()
 from vital_core.backends.offline import OfflineBackend
-from vital_core.model import Document
-from vital_core.pipeline import run_sync, score_example
+from vital_core.results.model import Document
+from vital_core.scoring.pipeline import run_sync, score_example
 backend = OfflineBackend()
 backend.warm_up()
 t1 = time.perf_counter()

@@ -1,6 +1,6 @@
 """LLM calls, tokens, cost and wall time of the OpenAI-compatible pipeline vs. the reference way of calling.
 
-Against the mock provider (tests/mock_provider.py) on 127.0.0.1, on 30 responses (10 queries x
+Against the mock provider (tests/support/mock_provider.py) on 127.0.0.1, on 30 responses (10 queries x
 normal / missing / wrong) of ~22 subclaims in ~5 sentences, 3 short documents per query. The mock's
 time per call grows with its reply: ``--latency`` (default 0.2 s) plus ``--latency-per-token``
 (default 5 ms) per reply token, so a call that writes more costs more time.
@@ -31,8 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.batch_runner import run_batch_file
-from tests.mock_provider import MockProvider
+from tests.support.batch_runner import run_batch_file
+from tests.support.mock_provider import MockProvider
 from vital_core.backends.openai import prompts
 from vital_core.backends.openai.backend import OpenAICompatBackend
 from vital_core.backends.openai.batch import BATCH_PRICE_FACTOR, BatchCollector, import_results, write_requests
@@ -40,8 +40,8 @@ from vital_core.backends.openai.client import LLMClient, LLMSettings
 from vital_core.backends.openai.parsing import extract_json, parse_decomposition, parse_ranking, parse_verdicts
 from vital_core.backends.openai.pricing import cost_usd, load_prices
 from vital_core.backends.sentences import split_sentences
-from vital_core.inputs import read_inputs
-from vital_core.runs import run_batch, score_record
+from vital_core.scoring.inputs import read_inputs
+from vital_core.scoring.runs import run_batch, score_record
 
 MODEL = "gpt-4o-mini"
 CLAIMS_PER_SENTENCE = (5, 4, 5, 4, 4)   # 22 subclaims in 5 sentences

@@ -220,12 +220,12 @@ def naive_report(root: Path):
     Returns (text report, frame) so the caller can check both paths agree.
     """
     import pandas as pd
-    from vital_core.dataset import Dataset
+    from vital_core.results.dataset import Dataset
     from vital_core.metrics.response import compute_response_metrics
     from vital_core.metrics.formulas import f1_at_k, median_k
-    from vital_core.model import (DATASET_QUERY_TYPE, Nugget, ResponseResult, Subclaim, normalise_assignment,
+    from vital_core.results.model import (DATASET_QUERY_TYPE, Nugget, ResponseResult, Subclaim, normalise_assignment,
                                   normalise_importance, normalise_verdict)
-    from vital_core.report import render_text
+    from vital_core.analysis.report import render_text
 
     rows, verdict_lists = [], []
     for nm in sorted(root.rglob("new-metric-out.jsonl")):
@@ -266,7 +266,7 @@ def naive_report(root: Path):
 def frames_agree(fast, naive) -> float:
     """Largest absolute difference over every metric of every record (NaN vs NaN counts as equal)."""
     import numpy as np
-    from vital_core.dataset import METRIC_COLUMNS
+    from vital_core.results.dataset import METRIC_COLUMNS
     key = ["example_id", "condition"]
     merged = fast.merge(naive, on=key, suffixes=("_fast", "_naive"))
     if len(merged) != len(fast) or len(merged) != len(naive):
@@ -294,8 +294,8 @@ def pd_float(series):
 CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
-from vital_core.dataset import load_dataset
-from vital_core.report import build_report, render_text
+from vital_core.results.dataset import load_dataset
+from vital_core.analysis.report import build_report, render_text
 t_import = time.perf_counter() - t0
 root, cache = sys.argv[1], sys.argv[2]
 workers = int(sys.argv[4]) if len(sys.argv) > 4 and sys.argv[4] else None
@@ -391,7 +391,7 @@ def root_size(runs: dict) -> int:
 def default_workers_note(size: int) -> str:
     """What the loader does by default for an input of this size (``dataset._scan_all``), to set beside the
     measurement."""
-    from vital_core import dataset
+    from vital_core.results import dataset
     threshold = getattr(dataset, "PARALLEL_MIN_BYTES", None)
     if threshold is None:
         return "the loader's default: one reading process"

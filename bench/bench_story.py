@@ -1,7 +1,7 @@
 """Does the story hold on the bundled demos? Each demo of ``data/demo/demo_input.jsonl`` is scored afresh
-with the offline backend (``vital_core.pipeline.score_example``, its documents and reference answer), and
+with the offline backend (``vital_core.scoring.pipeline.score_example``, its documents and reference answer), and
 for each damaged variant the change from normal of FactScore precision, VITAL precision, RLP, VITAL recall
-and RLR is printed with whether the story holds (``vital_core.story.judge_story``, the rule
+and RLR is printed with whether the story holds (``vital_core.analysis.story.judge_story``, the rule
 ``bench.bench_verifier`` uses on the paragraph triples):
 
 * wrong: FactScore moves by less than 0.10 while VITAL precision drops by at least 0.10 or RLP fires
@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 
 from vital_core.backends.offline import OfflineBackend
-from vital_core.inputs import read_input_jsonl
+from vital_core.scoring.inputs import read_input_jsonl
 from vital_core.metrics import compute_response_metrics
-from vital_core.model import MISSING, NORMAL, WRONG
-from vital_core.pipeline import run_sync, score_example
-from vital_core.story import judge_story, STORY_METRICS
+from vital_core.results.model import MISSING, NORMAL, WRONG
+from vital_core.scoring.pipeline import run_sync, score_example
+from vital_core.analysis.story import judge_story, STORY_METRICS
 
 REPO = Path(__file__).resolve().parents[1]
 DEMOS = REPO / "data" / "demo" / "demo_input.jsonl"

@@ -7,7 +7,7 @@
 
 Each case of ``data/{set}/cases.jsonl`` (fields in its README) has a normal answer, a wrong variant
 (one value changed: ``right_value`` -> ``wrong_value``) and a missing variant (the key sentence removed).
-The three are scored through ``vital_core.pipeline.score_example`` with the offline backend, either
+The three are scored through ``vital_core.scoring.pipeline.score_example`` with the offline backend, either
 with the case's documents (no reference), with its reference alone (no documents), or with neither, so
 that the variants are checked against the normal answer taken as correct (the normal answer itself is
 then not verified, so its figures are not printed). Printed:
@@ -18,7 +18,7 @@ then not verified, so its figures are not printed). Printed:
 * VITAL notices wrong more than FactScore: VITAL precision drops by at least 0.10 and by more than
   FactScore precision does, or RLP fires for the wrong variant but not for the normal one;
 * missing noticed: VITAL recall drops by at least 0.10 or RLR fires for missing only
-  (``vital_core.story.judge_story``);
+  (``vital_core.analysis.story.judge_story``);
 * RLP fires on the correct answer;
 * reasons contradicting their own quote (``reason_contradicts_quote``), over every claim scored.
 """
@@ -32,10 +32,10 @@ from pathlib import Path
 
 from vital_core.backends.offline import OfflineBackend
 from vital_core.metrics import compute_response_metrics
-from vital_core.model import CONTRADICTED, SUPPORTED, Document
-from vital_core.pipeline import run_sync, score_example
-from vital_core.stats import noticed
-from vital_core.story import judge_story
+from vital_core.results.model import CONTRADICTED, SUPPORTED, Document
+from vital_core.scoring.pipeline import run_sync, score_example
+from vital_core.analysis.stats import noticed
+from vital_core.analysis.story import judge_story
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "data"

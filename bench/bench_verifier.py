@@ -12,7 +12,7 @@
    per failure class.
 2. ``data/dev/paragraph_triples.jsonl``: each triple's normal / missing /
    wrong responses are scored with their documents (and reference answer)
-   through ``vital_core.pipeline.score_example`` with the offline backend:
+   through ``vital_core.scoring.pipeline.score_example`` with the offline backend:
    FactScore of the normal answers; the "wrong" story (FactScore moves < 0.10
    while VITAL precision drops >= 0.10 or RLP fires, not on normal); the
    "missing" story (VITAL recall drops >= 0.10 or RLR fires, not on normal);
@@ -39,9 +39,9 @@ from vital_core.backends.offline import OfflineBackend
 from vital_core.backends.offline.embedder import get_embedder
 from vital_core.backends.offline.verify import verify_claims
 from vital_core.metrics import compute_response_metrics
-from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
-from vital_core.pipeline import run_sync, score_example
-from vital_core.story import judge_story   # the stories' rule, shared with bench_story
+from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
+from vital_core.scoring.pipeline import run_sync, score_example
+from vital_core.analysis.story import judge_story   # the stories' rule, shared with bench_story
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "data"

@@ -10,10 +10,10 @@ import streamlit as st
 from explorer import paths
 from explorer.logic.formatting import escape_md, file_slug
 from explorer.widgets import charts, claims, data_source, shell
-from vital_core import agreement
+from vital_core.analysis import agreement
 from explorer.logic import annotate, palette
-from vital_core.errors import InputError
-from vital_core.model import CONDITIONS, IMPORTANCE_LABELS, UNLABELLED, ExampleResult, ordered_conditions
+from vital_core.files.errors import InputError
+from vital_core.results.model import CONDITIONS, IMPORTANCE_LABELS, UNLABELLED, ExampleResult, ordered_conditions
 
 ALL_CONDITIONS = "all conditions"
 DEFAULT_A = paths.REFERENCE / "gpt-4o"

@@ -12,13 +12,13 @@ from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
 from explorer.widgets import backend_panel, charts, claims, demo, shell, url_state
 from explorer.logic import explain, glossary, long_runs, palette, report_html, textdiff, damage as variants
-from vital_core import story
-from vital_core.errors import InputError
+from vital_core.analysis import story
+from vital_core.files.errors import InputError
 from explorer.logic.evidence_input import documents_from_text
 from vital_core.metrics.catalog import HEADLINE, METRICS, VARIANT_TABLE
-from vital_core.model import EVIDENCE_NORMAL, MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
-from vital_core.perturbation import PerturbationCheckError
-from vital_core.pipeline import choose_evidence, progress_messages, run_sync, score_example
+from vital_core.results.model import EVIDENCE_NORMAL, MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
+from vital_core.scoring.perturbation import PerturbationCheckError
+from vital_core.scoring.pipeline import choose_evidence, progress_messages, run_sync, score_example
 
 RESULT_KEY = "compare_result"
 TEXT_KEYS = {NORMAL: "cmp_normal", MISSING: "cmp_missing", WRONG: "cmp_wrong"}

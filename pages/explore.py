@@ -9,10 +9,10 @@ from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
 from explorer.widgets import claims, data_source, shell, url_state
 from explorer.logic import explain, filters as explore, frame_download, textdiff
-from vital_core.errors import InputError
+from vital_core.files.errors import InputError
 from vital_core.metrics.catalog import HEADLINE, METRICS
 from vital_core.metrics.response import compute_response_metrics
-from vital_core.model import EVIDENCE_UNKNOWN, NORMAL, ordered_conditions, strip_generation_prefix
+from vital_core.results.model import EVIDENCE_UNKNOWN, NORMAL, ordered_conditions, strip_generation_prefix
 
 MODES = {"demo": "Bundled demo results", "path": "A folder or file by path", "upload": "Upload a results file"}
 RANGE_METRICS = [k for k, m in METRICS.items() if m.kind == "score"]

@@ -10,13 +10,13 @@ from explorer.widgets import backend_panel, claims, demo, metric_cards, shell, u
 from explorer.widgets.uploads import read_uploaded_text
 from vital_core.metrics import catalog
 from explorer.logic import damage, explain, long_runs, report_html, whatif
-from vital_core.errors import InputError
+from vital_core.files.errors import InputError
 from explorer.logic.evidence_input import documents_from_text, documents_from_upload
 from vital_core.metrics.response import compute_response_metrics
-from vital_core.model import NORMAL, ExampleResult, InvalidLabelError, ResponseResult
+from vital_core.results.model import NORMAL, ExampleResult, InvalidLabelError, ResponseResult
 from explorer.logic.formatting import escape_md, file_slug
 from explorer.logic.palette import importance_label, verdict_label
-from vital_core.pipeline import progress_messages, score_example
+from vital_core.scoring.pipeline import progress_messages, score_example
 
 RESULT_KEY = "score_result"          # ExampleResult as a dict (never holds a key)
 TEXT_KEYS = {NORMAL: "score_response"}   # the Score page edits the normal response only

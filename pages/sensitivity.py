@@ -9,12 +9,12 @@ from explorer.logic import filters as explore, glossary, palette
 from explorer.logic import sensitivity_tables as tables
 from explorer.logic.formatting import escape_md, plot_text
 from explorer.widgets import charts, data_source, shell
-from vital_core import conventions as conv
-from vital_core import stats
-from vital_core.errors import InputError
+from vital_core.analysis import conventions as conv
+from vital_core.analysis import stats
+from vital_core.files.errors import InputError
 from vital_core.metrics.catalog import FIGURE5_DECAY, METRICS, TESTED
-from vital_core.model import ordered_conditions
-from vital_core.report import report_tests
+from vital_core.results.model import ordered_conditions
+from vital_core.analysis.report import report_tests
 
 MAX_POSITION = 40
 ALL, SPLIT = "All queries together", "Split by query type"

@@ -4,9 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests.support.paths import SHARED
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
 REFERENCE = SHARED / "reference-data" / "vitalerrors-nq"
 
 

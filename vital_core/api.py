@@ -25,14 +25,14 @@ import numpy as np
 import pandas as pd
 
 from vital_core.backends import Backend, get_backend
-from vital_core.conventions import STRICT, check_conventions
-from vital_core.dataset import Dataset, dataset_from_examples, load_dataset
-from vital_core.export import REASON_COLUMN, export_table
-from vital_core.inputs import InputRecord, parse_input_record
+from vital_core.analysis.conventions import STRICT, check_conventions
+from vital_core.results.dataset import Dataset, dataset_from_examples, load_dataset
+from vital_core.results.export import REASON_COLUMN, export_table
+from vital_core.scoring.inputs import InputRecord, parse_input_record
 from vital_core.metrics.catalog import METRICS
-from vital_core.model import NORMAL, ExampleResult
-from vital_core.pipeline import run_sync
-from vital_core.runs import score_record
+from vital_core.results.model import NORMAL, ExampleResult
+from vital_core.scoring.pipeline import run_sync
+from vital_core.scoring.runs import score_record
 
 FRAME_SOURCE = Path("<DataFrame>")
 RECORDS_SOURCE = Path("<records>")

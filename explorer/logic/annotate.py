@@ -14,8 +14,8 @@ from typing import Iterable, Mapping
 
 import pandas as pd
 
-from vital_core.agreement import weighted_kappa
-from vital_core.model import (IMPORTANCE_LABELS, NOT_JUDGED, SUPPORTED, UNLABELLED, ExampleResult, ResponseResult,
+from vital_core.analysis.agreement import weighted_kappa
+from vital_core.results.model import (IMPORTANCE_LABELS, NOT_JUDGED, SUPPORTED, UNLABELLED, ExampleResult, ResponseResult,
                               normalise_importance, order_by_tier)
 
 

@@ -7,7 +7,7 @@ person reads in the sidebar live here, beside the command line's own (``vital_co
 from __future__ import annotations
 
 from vital_core.backends.config import STEP_KEY_ENV
-from vital_core.steps import RANK, VERIFY
+from vital_core.scoring.steps import RANK, VERIFY
 
 # How the sidebar names the main backend's settings in ``config.validate``'s messages.
 APP_TERMS = {"base_url": "base URL", "concurrency": "concurrency", "max_attempts": "max attempts",

@@ -1,8 +1,8 @@
 """Compare an example's response variants: every metric per variant, its change from normal and how it
 reacted, and the story per damaged variant (the headline strip and its sentence).
 
-The words are ``vital_core.story.REACTIONS`` (noticed / barely moved / cannot notice this by design /
-undefined), decided by ``vital_core.story.reaction``: the strip, the sentence, the table and the chart all
+The words are ``vital_core.analysis.story.REACTIONS`` (noticed / barely moved / cannot notice this by design /
+undefined), decided by ``vital_core.analysis.story.reaction``: the strip, the sentence, the table and the chart all
 read them from ``metric_table``, so they cannot disagree.
 """
 from __future__ import annotations
@@ -11,15 +11,15 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from vital_core import story
-from vital_core.conventions import strict_values
+from vital_core.analysis import story
+from vital_core.analysis.conventions import strict_values
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.metrics.undefined import why_undefined
-from vital_core.model import NORMAL, ExampleResult, ResponseResult
-from vital_core.stats import NOTICE_DROP, worsening
-from vital_core.story import BARELY, BY_DESIGN, NOTICED, REACTIONS, STORY_KEYS, STORY_METRICS, UNDEFINED
+from vital_core.results.model import NORMAL, ExampleResult, ResponseResult
+from vital_core.analysis.stats import NOTICE_DROP, worsening
+from vital_core.analysis.story import BARELY, BY_DESIGN, NOTICED, REACTIONS, STORY_KEYS, STORY_METRICS, UNDEFINED
 
 from explorer.logic import palette
 from explorer.logic.formatting import escape
@@ -38,7 +38,7 @@ def variant_metrics(example: ExampleResult, weights=DEFAULT_WEIGHTS) -> dict[str
 
 def reaction(key: str, normal, variant, variant_name: str = "") -> str:
     """How metric ``key`` reacted going from the normal response to the damaged variant ``variant_name``:
-    one of ``vital_core.story.REACTIONS``, or ``NOT_A_SCORE`` for a count."""
+    one of ``vital_core.analysis.story.REACTIONS``, or ``NOT_A_SCORE`` for a count."""
     if METRICS[key].kind not in ("score", "flag"):
         return NOT_A_SCORE
     return story.reaction(key, variant_name, normal, variant)
@@ -163,7 +163,7 @@ def move(table: pd.DataFrame, key: str, variant: str) -> Move | None:
 
 def headline(table: pd.DataFrame, variant: str) -> Headline:
     """The story of one damaged variant: FactScore precision, then the metrics that carry its story
-    (``vital_core.story.STORY_KEYS``; every story metric for a variant of another name)."""
+    (``vital_core.analysis.story.STORY_KEYS``; every story metric for a variant of another name)."""
     keys = STORY_KEYS.get(variant, STORY_METRICS)
     return Headline(variant, [m for k in keys if (m := move(table, k, variant)) is not None])
 

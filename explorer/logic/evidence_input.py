@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import re
 
-from vital_core.errors import InputError, where
-from vital_core.model import Document, InvalidDocumentError
+from vital_core.files.errors import InputError, where
+from vital_core.results.model import Document, InvalidDocumentError
 
 _SEPARATOR = re.compile(r"^\s*---+\s*$", re.MULTILINE)
 

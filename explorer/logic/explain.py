@@ -6,12 +6,12 @@ nugget assignments), never a canned paragraph.
 """
 from __future__ import annotations
 
-from vital_core.conventions import strict_values
+from vital_core.analysis.conventions import strict_values
 from vital_core.metrics.response import compute_response_metrics
-from vital_core.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE,
+from vital_core.results.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE,
                               EVIDENCE_WORDS, NORMAL, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL,
                               ExampleResult, ResponseResult)
-from vital_core.story import NORMAL_OK
+from vital_core.analysis.story import NORMAL_OK
 
 # One sentence per evidence mode, said above Compare's results.
 EVIDENCE_SENTENCES = {
@@ -42,8 +42,8 @@ def warnings_sentence(frame) -> str | None:
     None when none does (or the set, e.g. a release, records none)."""
     if "warnings" not in frame.columns:
         return None
-    from vital_core.dataset import warning_counts
-    from vital_core.model import ordered_conditions
+    from vital_core.results.dataset import warning_counts
+    from vital_core.results.model import ordered_conditions
     counts = warning_counts(frame)
     if not counts.sum():
         return None

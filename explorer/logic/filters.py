@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from vital_core.metrics.catalog import HEADLINE, METRICS
-from vital_core.model import strip_generation_prefix
+from vital_core.results.model import strip_generation_prefix
 
 CATEGORY_COLUMNS = ("dataset", "subset", "query_type", "condition")
 # Explore's table: the ids, the query, then the metrics a reader compares first (precision, the vital

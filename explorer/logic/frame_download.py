@@ -1,5 +1,5 @@
 """Explore's download of the loaded set's per-response frame: exactly what
-``report --export --conventions strict`` writes (``vital_core.export.export_table``), as Parquet or CSV,
+``report --export --conventions strict`` writes (``vital_core.results.export.export_table``), as Parquet or CSV,
 made only when the person clicks. Strict: a response none of whose subclaims was judged has its
 verdict-based metrics empty with the reason, never 0."""
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Callable
 
 from explorer.logic.formatting import file_slug
-from vital_core.conventions import STRICT
-from vital_core.export import export_table, frame_bytes
+from vital_core.analysis.conventions import STRICT
+from vital_core.results.export import export_table, frame_bytes
 
 # format -> (button word, MIME type)
 FORMATS = {"parquet": ("Parquet", "application/vnd.apache.parquet"), "csv": ("CSV", "text/csv")}

@@ -12,12 +12,12 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from vital_core.model import (CONTRADICTED, LESS_IMPORTANT, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NOT_SUPPORT, OKAY,
+from vital_core.results.model import (CONTRADICTED, LESS_IMPORTANT, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NOT_SUPPORT, OKAY,
                               PARTIAL_SUPPORT, SUPPORT, SUPPORTED, UNLABELLED, VITAL)
 # The conditions' chart colours and patterns are shared with report --figures, so the core holds them.
 from vital_core.plots.colours import (CONDITION_COLOURS, CONDITION_PATTERNS, EXTRA_COLOURS,  # noqa: F401
                                       condition_colour)
-from vital_core.story import BARELY, BY_DESIGN, NOTICED, UNDEFINED
+from vital_core.analysis.story import BARELY, BY_DESIGN, NOTICED, UNDEFINED
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ NUGGET_SUPPORT: dict[str, Swatch] = {
     NOT_SUPPORT: Swatch("not supported", "✗", "#A33A00", "#A33A00", "#FFFFFF"),
 }
 
-# How a metric reacted to a variant's damage (vital_core.story.REACTIONS): Compare's strip, sentence, table
+# How a metric reacted to a variant's damage (vital_core.analysis.story.REACTIONS): Compare's strip, sentence, table
 # and chart, Present mode and the HTML report. Blue = the metric did its job; orange = it barely moved
 # although the key fact changed; grey = it is not built to see this damage; dashed = nothing to measure.
 REACTION: dict[str, Swatch] = {

@@ -10,7 +10,7 @@ from typing import Mapping
 
 from explorer.logic.backend_wording import APP_STEP_TERMS
 from vital_core.backends import config
-from vital_core.steps import RANK, VERIFY
+from vital_core.scoring.steps import RANK, VERIFY
 
 STEP_NAMES = {VERIFY: "Verification", RANK: "Ranking"}     # sidebar order: verification first
 SAME, OFFLINE, ENDPOINT = config.SAME, config.OFFLINE, config.OPENAI     # the settings' own values

@@ -2,7 +2,7 @@
 
 It holds the query, the texts (each variant's change from normal marked), the coloured subclaims with their
 reasons and quotes, every metric (an undefined one says why), and, with damaged variants, the story (the
-headline strip and its sentences, in ``vital_core.story``'s words). No script, no stylesheet or font from the
+headline strip and its sentences, in ``vital_core.analysis.story``'s words). No script, no stylesheet or font from the
 network, no image: it reads the same with the network off. Every piece of text from the result is escaped.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from explorer.logic import damage, explain, palette, textdiff
 from explorer.logic.formatting import escape, format_value
 from vital_core.metrics.catalog import METRICS, VARIANT_TABLE
 from vital_core.metrics.undefined import why_undefined
-from vital_core.model import NORMAL, ExampleResult, ordered_conditions
+from vital_core.results.model import NORMAL, ExampleResult, ordered_conditions
 
 _STYLE = """
 body {font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #111; margin: 1.5em auto;

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vital_core.errors import InputError
-from vital_core.text_input import not_text
+from vital_core.files.errors import InputError
+from vital_core.files.text_input import not_text
 
 SAMPLE = 8192                 # bytes looked at
 MAX_CONTROL_SHARE = 0.05      # text has almost no control characters other than tab and line breaks

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Iterable, Mapping
 
-from vital_core.model import (ALL_IMPORTANCE, VERDICTS, ExampleResult, ResponseResult, normalise_importance, normalise_verdict,
+from vital_core.results.model import (ALL_IMPORTANCE, VERDICTS, ExampleResult, ResponseResult, normalise_importance, normalise_verdict,
                               order_by_tier)
 
 

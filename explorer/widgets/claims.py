@@ -8,7 +8,7 @@ import streamlit as st
 
 from explorer.logic import palette
 from explorer.logic.formatting import escape_md
-from vital_core.model import EVIDENCE_NONE, EVIDENCE_UNKNOWN, EVIDENCE_WORDS, NOT_JUDGED, Nugget, ResponseResult
+from vital_core.results.model import EVIDENCE_NONE, EVIDENCE_UNKNOWN, EVIDENCE_WORDS, NOT_JUDGED, Nugget, ResponseResult
 
 # Tables of subclaims use rows tall enough for Streamlit to wrap their text (it wraps above 4rem):
 # cut to one line, claims that start alike (S2-S4 of a response) look identical.

@@ -16,8 +16,8 @@ from explorer.paths import DEMO_RESULTS
 from explorer.paths import DEMO_SOURCE
 from explorer.paths import allowed_path
 from explorer.widgets.url_state import qp
-from vital_core.errors import InputError
-from vital_core.model import ExampleResult
+from vital_core.files.errors import InputError
+from vital_core.results.model import ExampleResult
 
 UPLOAD_PREFIX = "upload:"
 
@@ -38,7 +38,7 @@ def signature(path: Path) -> tuple:
 
 @st.cache_resource(show_spinner="Loading results…", max_entries=4)
 def _dataset_resource(path: str, signature: tuple):
-    from vital_core.dataset import load_dataset
+    from vital_core.results.dataset import load_dataset
     for name, _size, _mtime in signature:     # a binary file in a folder is named, not fed to the parser
         check_text_file(Path(name))
     return load_dataset(path)
@@ -150,7 +150,7 @@ def load_upload() -> Loaded:
     folder = st.session_state.setdefault("upload_folder", SessionFolder())
     target = folder.place(name, data)
     try:
-        from vital_core.dataset import load_dataset
+        from vital_core.results.dataset import load_dataset
         with st.spinner("Reading the uploaded file…"):
             dataset = load_dataset(target, use_cache=False)   # session data stays out of the shared cache
     except (InputError, OSError) as exc:

@@ -8,8 +8,8 @@ from explorer.widgets.data_source import demo_results
 from explorer.widgets.url_state import qp
 from explorer.widgets.url_state import set_qp
 from explorer.logic.damage import variant_metrics
-from vital_core import story
-from vital_core.model import NORMAL, ExampleResult
+from vital_core.analysis import story
+from vital_core.results.model import NORMAL, ExampleResult
 
 STALE_EVIDENCE_NOTE = ("Your query or response is no longer the demo's, so the demo's evidence documents and "
                        "reference answer were left out (they are about another question). Add your own under "
@@ -68,7 +68,7 @@ def on_demo_pick(prefix: str, text_keys: dict[str, str], result_key: str) -> Non
 
 
 def landing_demo() -> str:
-    """The demo a first visit opens on: the first whose story is clean (``vital_core.story.clean``), else the
+    """The demo a first visit opens on: the first whose story is clean (``vital_core.analysis.story.clean``), else the
     first whose wrong variant tells it, else the first; "" without demos."""
     results = {i: ExampleResult.from_dict(r) for i, r in demo_results().items()}
     metrics = {i: variant_metrics(e) for i, e in results.items() if NORMAL in e.variants}

@@ -2,8 +2,8 @@
 
 Two implementations live beside this file: ``offline`` (embedded, no key, no
 network; the default) and ``openai`` (any OpenAI-compatible chat endpoint).
-``vital_core.pipeline`` drives a backend through the method's steps (named in
-``vital_core.steps``, one method each); pages and commands never call a backend
+``vital_core.scoring.pipeline`` drives a backend through the method's steps (named in
+``vital_core.scoring.steps``, one method each); pages and commands never call a backend
 step directly.
 
 All steps are ``async`` so the LLM backend can run windows and records
@@ -14,7 +14,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from vital_core.model import Document, Nugget, Subclaim
+from vital_core.results.model import Document, Nugget, Subclaim
 
 
 @dataclass

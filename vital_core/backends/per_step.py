@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
-from vital_core.model import Document, Nugget, Subclaim
-from vital_core.steps import OWN_BACKEND_STEPS, RANK, STEPS, VERIFY
+from vital_core.results.model import Document, Nugget, Subclaim
+from vital_core.scoring.steps import OWN_BACKEND_STEPS, RANK, STEPS, VERIFY
 
 
 @dataclass

@@ -9,7 +9,7 @@ import re
 import threading
 from typing import Iterator
 
-from vital_core import deadline
+from vital_core.scoring import deadline
 
 _SEGMENTER = None
 _SEGMENTER_LOCK = threading.RLock()   # pysbd's segmenter is not documented as thread-safe

@@ -16,9 +16,9 @@ from pathlib import Path
 
 from vital_core.backends import BACKEND_NAMES, config
 from vital_core.cli.main import UsageError, folder_arg, key_redactor, number_in  # noqa: F401 - the commands' import
-from vital_core.pipeline import EVIDENCE_LIMIT_ENV, MAX_EVIDENCE_MB, MAX_WORDS, evidence_limit_mb
-from vital_core.runs import RECORD_TIMEOUT
-from vital_core.steps import OWN_BACKEND_STEPS, RANK, VERIFY
+from vital_core.scoring.pipeline import EVIDENCE_LIMIT_ENV, MAX_EVIDENCE_MB, MAX_WORDS, evidence_limit_mb
+from vital_core.scoring.runs import RECORD_TIMEOUT
+from vital_core.scoring.steps import OWN_BACKEND_STEPS, RANK, VERIFY
 
 
 def add_backend_arguments(parser: argparse.ArgumentParser, steps: tuple[str, ...] = OWN_BACKEND_STEPS) -> None:
@@ -215,9 +215,9 @@ def prepare_batch(args: argparse.Namespace, verb: str):
     Shared by ``score`` and ``perturb``; bad input becomes a ``UsageError``
     before any model is loaded or called.
     """
-    from vital_core.inputs import read_inputs
+    from vital_core.scoring.inputs import read_inputs
 
-    from vital_core.runs import check_outputs
+    from vital_core.scoring.runs import check_outputs
     out = Path(args.out)
     check_out_path(out, Path(args.input), "results.jsonl")
     check_outputs(out, [(Path(args.input), "the input of this run")])   # nor its summary; nor in an input folder
@@ -235,7 +235,7 @@ def run_batch_command(backend, out, start_batch) -> int:
     ends, Ctrl-C says how to resume, and so does a write that fails (disk full).
     Exit status: 0 all done, 1 some records failed or the output could not be written.
     """
-    from vital_core.pipeline import run_sync
+    from vital_core.scoring.pipeline import run_sync
 
     async def go():
         try:

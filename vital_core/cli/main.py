@@ -65,7 +65,7 @@ def key_redactor(args: argparse.Namespace | None = None):
     keys (OPENAI_API_KEY and each step's), the credentials in its base URL and in the options' base URLs
     (``args``), and user info or a key-like query value in any URL (``redaction.redact``)."""
     from vital_core.backends import config
-    from vital_core.redaction import redactor, url_secrets
+    from vital_core.safety.redaction import redactor, url_secrets
     urls = [getattr(args, name, None) for name in ("base_url", "rank_base_url", "verify_base_url")]
     return redactor(config.env_secrets() + [s for url in urls for s in url_secrets(url)])
 
@@ -163,7 +163,7 @@ def _run(args: argparse.Namespace, prefix: str, redact=lambda text: text) -> int
 
 
 def _report_failure(exc: Exception, prefix: str, redact=lambda text: text) -> int:
-    from vital_core.errors import InputError
+    from vital_core.files.errors import InputError
     if os.environ.get("VITAL_DEBUG") == "1":
         raise exc
     if isinstance(exc, InputError):

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from vital_core.backends import Backend, get_backend
-from vital_core.inputs import parse_input_record
-from vital_core.markdown import escape_md
+from vital_core.scoring.inputs import parse_input_record
+from vital_core.safety.markdown import escape_md
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.display import as_number, format_value
 from vital_core.metrics.undefined import why_undefined
-from vital_core.model import NORMAL, VITAL, ExampleResult, ResponseResult
-from vital_core.story import STORY_METRICS
+from vital_core.results.model import NORMAL, VITAL, ExampleResult, ResponseResult
+from vital_core.analysis.story import STORY_METRICS
 
 # What a scorer reports unless told otherwise: the metrics of the story (FactScore precision, then what
 # notices a wrong key fact, then what notices a missing one).
@@ -207,7 +207,7 @@ class HarnessScorer:
 
     async def _score(self, record: dict, source: str) -> ScoredResponse:
         from vital_core.api import results_frame
-        from vital_core.runs import score_record
+        from vital_core.scoring.runs import score_record
         if self._gate is None:   # created on the scorer's own loop, the only one it runs on
             self._gate = asyncio.Semaphore(self.concurrency)
         parsed = parse_input_record(record, Path(f"<{source} {record['id']}>"), 1)

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from vital_core.errors import InputError, where
-from vital_core.model import (DATASET_QUERY_TYPE, condition_order)
-from vital_core.text_input import check_not_binary, without_bom
+from vital_core.files.errors import InputError, where
+from vital_core.results.model import (DATASET_QUERY_TYPE, condition_order)
+from vital_core.files.text_input import check_not_binary, without_bom
 
 
 try:  # orjson parses the release 2-4x faster than the stdlib

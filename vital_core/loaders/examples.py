@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from vital_core.errors import InputError, InvalidRecordError, where
-from vital_core.model import (EVIDENCE_UNKNOWN, RESULTS_FORMAT, Document, ExampleResult, InvalidDocumentError,
+from vital_core.files.errors import InputError, InvalidRecordError, where
+from vital_core.results.model import (EVIDENCE_UNKNOWN, RESULTS_FORMAT, Document, ExampleResult, InvalidDocumentError,
                               InvalidLabelError, InvalidRecordError, Nugget,
                               ResponseResult, Subclaim, strip_generation_prefix)
 from vital_core.metrics.codes import ASSIGNMENTS_BY_CODE, TIERS_BY_CODE, UNASSIGNED_CODE, VERDICTS_BY_CODE

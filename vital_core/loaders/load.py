@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from vital_core.errors import InputError, InvalidRecordError
-from vital_core.model import ExampleResult, InvalidDocumentError, InvalidLabelError
+from vital_core.files.errors import InputError, InvalidRecordError
+from vital_core.results.model import ExampleResult, InvalidDocumentError, InvalidLabelError
 from vital_core.loaders.discover import ConditionSource, Discovery, RECORDS, discover
 from vital_core.loaders.examples import (iter_results_file, match_original, merge_condition, read_original,
                                          response_from_record)

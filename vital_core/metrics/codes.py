@@ -1,7 +1,7 @@
 """Small integer codes of the labels, shared by the loader's hot path and the vectorised metrics."""
 from __future__ import annotations
 
-from vital_core.model import (ALL_IMPORTANCE, CONTRADICTED, LESS_IMPORTANT, NOT_ENOUGH_EVIDENCE, NOT_JUDGED,
+from vital_core.results.model import (ALL_IMPORTANCE, CONTRADICTED, LESS_IMPORTANT, NOT_ENOUGH_EVIDENCE, NOT_JUDGED,
                               NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, TIER_RANK, UNLABELLED, VITAL)
 
 # Importance (subclaims, reference claims and nuggets alike): the tier rank.

@@ -29,7 +29,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from vital_core.model import (NOT_SUPPORT, CONTRADICTED, AGAINST_AN_ANSWER, EVIDENCE_NONE, LESS_IMPORTANT, NOT_JUDGED,
+from vital_core.results.model import (NOT_SUPPORT, CONTRADICTED, AGAINST_AN_ANSWER, EVIDENCE_NONE, LESS_IMPORTANT, NOT_JUDGED,
                               OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL, ResponseResult)
 
 TOP_K = 5                     # the release's top-k decay variant

@@ -13,7 +13,7 @@ from vital_core.metrics.formulas import (DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K,
                                          nothing_checked, nugget_recall, pcp, rlp, rlr, tier_counts, tier_precision,
                                          vital_nuggets_missed, vital_recall, weighted_precision, weighted_recall,
                                          wimpe_points, wpa)
-from vital_core.model import (CONTRADICTED, LESS_IMPORTANT, NOT_JUDGED, OKAY, SUPPORTED, VITAL, Nugget,
+from vital_core.results.model import (CONTRADICTED, LESS_IMPORTANT, NOT_JUDGED, OKAY, SUPPORTED, VITAL, Nugget,
                               ResponseResult, Subclaim)
 
 

@@ -10,7 +10,7 @@ from typing import Callable
 
 from vital_core.metrics.catalog import METRICS, REQUIREMENTS
 from vital_core.metrics.formulas import nothing_checked
-from vital_core.model import (AGAINST_AN_ANSWER, EVIDENCE_NONE, EVIDENCE_WORDS, LESS_IMPORTANT, NOT_JUDGED, OKAY, VITAL,
+from vital_core.results.model import (AGAINST_AN_ANSWER, EVIDENCE_NONE, EVIDENCE_WORDS, LESS_IMPORTANT, NOT_JUDGED, OKAY, VITAL,
                               Nugget, ResponseResult)
 
 Check = Callable[[ResponseResult, "list[Nugget] | None"], "str | None"]
@@ -107,7 +107,7 @@ def _loaded_set(response: ResponseResult, nuggets) -> str | None:
     return "needs a loaded set: K is the median subclaim count of its responses"
 
 
-# One check per requirement of the catalog (tests/test_metric_catalog.py checks none is missing).
+# One check per requirement of the catalog (tests/unit/test_metric_catalog.py checks none is missing).
 CHECKS: dict[str, Check] = {
     "subclaims": _subclaims, "verdicts": _judged,
     "vital_subclaim": _tier(VITAL, "vital"), "okay_subclaim": _tier(OKAY, "okay"),

@@ -3,7 +3,7 @@
 ``column_metrics`` runs the helpers of ``FAMILIES``, one per metric family (subclaim precision, decay
 precision, nugget recall, factual correctness, WIMPE, combinations) over a ``_Columns``
 view of the batch; each helper is the vectorised twin of the formulas in
-``formulas`` (tests/test_metrics.py and tests/test_metric_catalog.py check that they agree).
+``formulas`` (tests/unit/test_metrics.py and tests/unit/test_metric_catalog.py check that they agree).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from vital_core.metrics.codes import (ASSIGNMENT_CODE, NOT_SUPPORT_CODE, CONTRAD
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, WIMPE_WEIGHTS, TierWeights, nothing_checked
 from vital_core.metrics.response import ScoringInput
-from vital_core.model import AGAINST_AN_ANSWER, LESS_IMPORTANT, OKAY, SUPPORTED, VITAL
+from vital_core.results.model import AGAINST_AN_ANSWER, LESS_IMPORTANT, OKAY, SUPPORTED, VITAL
 
 
 class MetricColumns:
@@ -284,7 +284,7 @@ def _combinations(c: _Columns, weights: TierWeights, out: dict[str, np.ndarray])
 
 Family = Callable[[_Columns, TierWeights, dict], dict]
 # The numpy twins, one family of metrics each, run in this order (a family may read earlier columns):
-# together they compute every per-response key of the catalog (tests/test_metric_catalog.py checks it).
+# together they compute every per-response key of the catalog (tests/unit/test_metric_catalog.py checks it).
 FAMILIES: list[Family] = [
     lambda c, weights, out: _precision(c, weights),
     lambda c, weights, out: _decay_precision(c),

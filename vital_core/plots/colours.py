@@ -3,7 +3,7 @@
 stay distinguishable with the common colour-vision deficiencies; patterns are a second cue."""
 from __future__ import annotations
 
-from vital_core.model import MISSING, NORMAL, WRONG
+from vital_core.results.model import MISSING, NORMAL, WRONG
 
 CONDITION_COLOURS = {NORMAL: "#0072B2", MISSING: "#E69F00", WRONG: "#D55E00"}
 CONDITION_PATTERNS = {NORMAL: "", MISSING: "/", WRONG: "x"}     # plotly's bar pattern shapes

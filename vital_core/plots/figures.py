@@ -9,7 +9,7 @@ each metric (the project's ``NOTICED_RULE``).
 
 Every file carries ``FIGURE_TAG`` in its metadata (SVG ``dc:description``, PNG text chunk): an existing
 file of the same name is replaced only when it has the tag, and never through a link
-(``vital_core.output_files``); all the files are drawn and checked before the first is written.
+(``vital_core.files.outputs``); all the files are drawn and checked before the first is written.
 """
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ matplotlib.use("Agg")   # files only: never open a window
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from vital_core import conventions as conv, stats  # noqa: E402
-from vital_core.dataset import Dataset  # noqa: E402
+from vital_core.analysis import conventions as conv, stats  # noqa: E402
+from vital_core.results.dataset import Dataset  # noqa: E402
 from vital_core.metrics.catalog import FIGURE5_DECAY, METRICS, TESTED  # noqa: E402
-from vital_core.model import OPEN_ENDED, SINGLE_ANSWER, ordered_conditions  # noqa: E402
-from vital_core.output_files import OutputKind, check_target, has_marker, replace_output  # noqa: E402
+from vital_core.results.model import OPEN_ENDED, SINGLE_ANSWER, ordered_conditions  # noqa: E402
+from vital_core.files.outputs import OutputKind, check_target, has_marker, replace_output  # noqa: E402
 from vital_core.plots import colours  # noqa: E402
 
 # plotly's bar patterns (the app) as matplotlib hatches

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from vital_core import deadline
+from vital_core.scoring import deadline
 from vital_core.backends.offline import lexicon
 from vital_core.backends.offline.answer_types import FUNCTION_CAPS, NUMBER_WORDS, ORDINAL_WORDS
 from vital_core.backends.offline.embedder import embed

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from vital_core import deadline
+from vital_core.scoring import deadline
 from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
 from vital_core.backends.offline.answer_types import (FUNCTION_CAPS, PLACE_WORDS)
 from vital_core.backends.offline.clause_cuts import cut_claim

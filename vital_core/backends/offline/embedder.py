@@ -20,7 +20,7 @@ from typing import Sequence
 
 import numpy as np
 
-from vital_core import deadline
+from vital_core.scoring import deadline
 
 DATA_DIR = Path(__file__).parent / "data"
 VOCAB_PATH = DATA_DIR / "vocab.txt"

@@ -31,7 +31,7 @@ import re
 
 import numpy as np
 
-from vital_core.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
+from vital_core.results.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
 from vital_core.backends.offline.answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, SALIENT, YESNO,
                                                      Mentions, extract_mentions, is_open_ended, question_type, words)
 from vital_core.backends.offline.embedder import embed

@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from vital_core import deadline
+from vital_core.scoring import deadline
 
 CACHE_SIZE = 20_000
 _NLP = None

@@ -11,7 +11,7 @@ response text: supported -> support; closely related but not fully stated
 """
 from __future__ import annotations
 
-from vital_core.model import (CONTRADICTED, NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL, Document,
+from vital_core.results.model import (CONTRADICTED, NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL, Document,
                       Nugget, strip_generation_prefix)
 from vital_core.backends.offline.embedder import embed
 from vital_core.backends.offline.importance import rank_claims

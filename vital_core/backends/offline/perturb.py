@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 import re
 
-from vital_core.model import VITAL, strip_generation_prefix
-from vital_core.perturbation import require_valid
+from vital_core.results.model import VITAL, strip_generation_prefix
+from vital_core.scoring.perturbation import require_valid
 from vital_core.backends.offline.answer_types import (COUNTRIES, CITIES, DATE, MONTHS, MULTIWORD_PLACES, NUMBER, NUMBER_WORDS,
                            ORDINAL_WORDS, PERSON, PLACE, US_STATES, extract_mentions, question_type)
 from vital_core.backends.offline.importance import rank_claims
@@ -238,7 +238,7 @@ def perturb(query: str, response: str, kind: str) -> str:
     """The ``kind`` variant of ``response``, checked as every backend's variants are.
 
     Raises ``PerturbationError`` when there is nothing to perturb and
-    ``vital_core.perturbation.PerturbationCheckError`` when the variant fails the
+    ``vital_core.scoring.perturbation.PerturbationCheckError`` when the variant fails the
     shared check (e.g. a swapped name repeated so often that too many words change).
     """
     if kind == MISSING:

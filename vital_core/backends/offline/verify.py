@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vital_core import deadline
-from vital_core.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
+from vital_core.scoring import deadline
+from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
 from vital_core.backends.offline.answer_types import words
 from vital_core.backends.offline.analysis import Analysis, analyse_texts, lemma_found, name_found
 from vital_core.backends.offline import conflicts, lexicon

@@ -26,7 +26,7 @@ sentence and one per subclaim):
   documents (at most ``max_nuggets``), labelled vital/okay in one call;
   assigned per response in windows of ``assign_window`` nuggets;
 - perturb: the paper's appendix-A style rewrite, checked by
-  ``vital_core.perturbation`` (a failing variant is sent back once with the
+  ``vital_core.scoring.perturbation`` (a failing variant is sent back once with the
   failed check stated, then reported as an error).
 
 Settings come from arguments, else the environment: ``OPENAI_API_KEY``,
@@ -46,10 +46,10 @@ from vital_core.backends.openai.parsing import (ParsedItems, ParsedRanking, Repl
                            parse_nugget_texts, parse_ranking, parse_verdicts)
 from vital_core.backends.openai.retrieval import BM25, chunk_documents, estimate_tokens, select_passages
 from vital_core.backends.sentences import split_sentences
-from vital_core.model import EVIDENCE_NONE, NOT_JUDGED, UNLABELLED, Document, Nugget, Subclaim, order_by_tier
-from vital_core.perturbation import PerturbationCheckError, check_variant
+from vital_core.results.model import EVIDENCE_NONE, NOT_JUDGED, UNLABELLED, Document, Nugget, Subclaim, order_by_tier
+from vital_core.scoring.perturbation import PerturbationCheckError, check_variant
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
-from vital_core.redaction import public_host
+from vital_core.safety.redaction import public_host
 
 
 class LLMValidationError(ValueError):

@@ -18,8 +18,8 @@ from typing import Iterable, Iterator
 
 from vital_core.backends.openai.pricing import cost_usd
 from vital_core.backends.openai.retrieval import estimate_tokens
-from vital_core.errors import InputError, where
-from vital_core.output_files import OutputKind, replace_output
+from vital_core.files.errors import InputError, where
+from vital_core.files.outputs import OutputKind, replace_output
 
 CHAT_URL = "/v1/chat/completions"
 BATCH_PRICE_FACTOR = 0.5     # the OpenAI Batch API bills half the live price

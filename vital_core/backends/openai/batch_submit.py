@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from vital_core.backends.openai.batch import CHAT_URL, BatchCollector, ImportReport, batch_cost, import_lines
-from vital_core.errors import InputError
-from vital_core.output_files import OutputKind, remove_own, replace_output
+from vital_core.files.errors import InputError
+from vital_core.files.outputs import OutputKind, remove_own, replace_output
 
 STATE_FORMAT = "vital-explorer-batch-state/1"
 COMPLETION_WINDOW = "24h"            # the only window the Batch API offers

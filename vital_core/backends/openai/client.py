@@ -56,7 +56,7 @@ from vital_core.backends.openai.batch import BatchCollector, DeferredToBatch
 from vital_core.backends.openai.retries import BackoffWait, RetryableReplyError, is_retryable
 from vital_core.backends.openai.retrieval import estimate_tokens
 from vital_core.backends.openai.server_errors import JSON_OBJECT, JSON_SCHEMA, ContextOverflow, Rejection, classify
-from vital_core.redaction import redact, shown_url, url_secrets
+from vital_core.safety.redaction import redact, shown_url, url_secrets
 
 log = logging.getLogger("vital_core.backends.openai")
 

@@ -11,7 +11,7 @@ functions turn a reply into the step's values *and a list of violations*
 read): the backend states those violations back to the model and asks again.
 Ids or sentences simply left out are listed apart (``missing``): the backend
 asks for those alone in one more call. Labels are read through the one table of
-spellings per vocabulary in ``vital_core.model``; a word that only roughly means
+spellings per vocabulary in ``vital_core.results.model``; a word that only roughly means
 a label (``APPROXIMATE_SPELLINGS``) is read and noted (``notes``), and the
 backend turns each note into a warning on the response.
 
@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from vital_core.model import (ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, NUGGET_IMPORTANCE, is_approximate,
+from vital_core.results.model import (ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, NUGGET_IMPORTANCE, is_approximate,
                               normalise_assignment, normalise_importance, normalise_nugget_importance,
                               normalise_verdict)
 

@@ -8,7 +8,7 @@ Every system prompt starts with a marker line ``[vital-explorer step=NAME
 v=VERSION]`` so a log, the cache or the test mock provider can tell which step
 asked. User messages lay their inputs out in fixed blocks (``Query:``,
 ``Claims:`` with ``[S1] ...`` lines, ``<passage>`` / ``<document>`` tags) that
-``tests/mock_provider.py`` reads back.
+``tests/support/mock_provider.py`` reads back.
 
 Changing a prompt's wording means bumping its ``version``: the version is part
 of the cache key, so old cached answers are not reused for a new prompt.
@@ -19,13 +19,13 @@ import json
 import re
 from dataclasses import dataclass
 
-from vital_core.model import ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, MISSING, NUGGET_IMPORTANCE, WRONG
-from vital_core.steps import ASSIGN, DECOMPOSE, NUGGETS, PERTURB, RANK, VERIFY  # noqa: F401  (prompts.RANK, ...)
+from vital_core.results.model import ASSIGNMENTS, IMPORTANCE_LABELS, JUDGED_VERDICTS, MISSING, NUGGET_IMPORTANCE, WRONG
+from vital_core.scoring.steps import ASSIGN, DECOMPOSE, NUGGETS, PERTURB, RANK, VERIFY  # noqa: F401  (prompts.RANK, ...)
 
 # Version of the prompt set as a whole (recorded in results as backend.prompt_version).
 PROMPT_SET_VERSION = "vital-explorer-prompts/1"
 
-# Prompt names are the pipeline's step names (``vital_core.steps``); the nuggets step asks twice.
+# Prompt names are the pipeline's step names (``vital_core.scoring.steps``); the nuggets step asks twice.
 NUGGETS_CREATE, NUGGETS_LABEL = f"{NUGGETS}_create", f"{NUGGETS}_label"
 
 MARKER_RE = re.compile(r"\[vital-explorer step=(?P<step>[a-z_]+) v=(?P<version>[^\]\s]+)\]")

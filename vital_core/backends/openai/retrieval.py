@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
-from vital_core.model import Document
+from vital_core.results.model import Document
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 # Very common words carry no retrieval signal.

@@ -15,7 +15,7 @@ from vital_core.backends.openai.client import LLMClient, LLMSettings
 from vital_core.backends.openai.parsing import ReplyParseError, strip_reasoning
 from vital_core.backends.openai.prompts import Prompt
 from vital_core.backends.openai.retrieval import BM25, chunk_documents
-from vital_core.model import NOT_ENOUGH_EVIDENCE, SUPPORTED, Subclaim
+from vital_core.results.model import NOT_ENOUGH_EVIDENCE, SUPPORTED, Subclaim
 
 YES_NO_STEP = "yes_no_verify"
 _ANSWER = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)

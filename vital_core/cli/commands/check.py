@@ -2,7 +2,7 @@
 
 Prints one line per check (``ok`` or ``FAIL``; a failed notice check lists its examples indented below
 it) and a last line counting the breaches. Exit 0 when every check passes, 1 when any is breached,
-2 on bad input (one sentence naming the file, line or option). The checks: ``vital_core.check``.
+2 on bad input (one sentence naming the file, line or option). The checks: ``vital_core.analysis.check``.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from vital_core.cli.main import UsageError
-from vital_core.model import NORMAL
+from vital_core.results.model import NORMAL
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _checks(args: argparse.Namespace):
-    from vital_core.check import NoticeRule, Threshold
+    from vital_core.analysis.check import NoticeRule, Threshold
     thresholds, rules = [], []
     try:
         thresholds += [Threshold.parse(text, "min") for text in args.min]
@@ -53,14 +53,14 @@ def _checks(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from vital_core.check import run_checks
-    from vital_core.dataset import load_dataset
+    from vital_core.analysis.check import run_checks
+    from vital_core.results.dataset import load_dataset
 
     thresholds, rules = _checks(args)
     path = Path(args.path)
     if not path.exists():
         raise UsageError(f"{path}: no such file or folder")
-    from vital_core.inputs import is_input_jsonl
+    from vital_core.scoring.inputs import is_input_jsonl
     if is_input_jsonl(path):
         raise UsageError(f"{path}: holds responses to score, not scored results; score it first "
                          f"(vital-explorer score {path} --out RESULTS.jsonl), then check RESULTS.jsonl")

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from vital_core.cli.backend_options import add_backend_arguments, backend_from_args, check_out_path, key_redactor
 from vital_core.cli.main import UsageError
-from vital_core.pipeline import run_sync
-from vital_core.steps import RANK
+from vital_core.scoring.pipeline import run_sync
+from vital_core.scoring.steps import RANK
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,8 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vital_core.labelling import LABEL_OUTPUT, check_replaceable, read_records, label_records
-    from vital_core.output_files import check_target, replace_output
+    from vital_core.scoring.labelling import LABEL_OUTPUT, check_replaceable, read_records, label_records
+    from vital_core.files.outputs import check_target, replace_output
 
     source, out = Path(args.input), Path(args.out)
     if not source.is_file():

@@ -3,7 +3,7 @@
 For every record with a ``normal`` response, the backend writes the
 ``missing`` variant (the key information removed) and the ``wrong`` variant
 (the key information falsified) the way the VITAL paper's appendix A
-describes. Each variant is checked (``vital_core.perturbation``): ``missing``
+describes. Each variant is checked (``vital_core.scoring.perturbation``): ``missing``
 must be shorter and reuse the normal's words, ``wrong`` must differ in a few
 words only. A variant that fails is not written; the record carries
 ``"perturbation_errors": {"wrong": "why"}`` instead and the failure is
@@ -18,15 +18,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from vital_core import deadline
+from vital_core.scoring import deadline
 from vital_core.cli.backend_options import (add_backend_arguments, add_size_argument, key_redactor, prepare_batch,
                                            run_batch_command)
-from vital_core.pipeline import MAX_WORDS, too_long
-from vital_core.runs import PERTURB_LINES, RECORD_TIMEOUT, run_resumable, timed_out
+from vital_core.scoring.pipeline import MAX_WORDS, too_long
+from vital_core.scoring.runs import PERTURB_LINES, RECORD_TIMEOUT, run_resumable, timed_out
 from vital_core.cli.main import UsageError
-from vital_core.inputs import InputRecord
-from vital_core.model import MISSING, NORMAL, WRONG
-from vital_core.perturbation import check_variant
+from vital_core.scoring.inputs import InputRecord
+from vital_core.results.model import MISSING, NORMAL, WRONG
+from vital_core.scoring.perturbation import check_variant
 
 ERRORS_FIELD = "perturbation_errors"
 

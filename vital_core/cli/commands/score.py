@@ -1,6 +1,6 @@
 """``python -m vital_core score INPUT --out RESULTS.jsonl``: resumable batch scoring.
 
-INPUT is the project's input JSONL (see ``vital_core.inputs``) or anything the
+INPUT is the project's input JSONL (see ``vital_core.scoring.inputs``) or anything the
 loaders read (the official release layout, a folder of condition files).
 Each finished record is appended to RESULTS.jsonl at once; running the same
 command again after Ctrl-C or ``kill -9`` skips the records already there.
@@ -32,9 +32,9 @@ from pathlib import Path
 from vital_core.cli.backend_options import (add_backend_arguments, add_evidence_argument, add_size_argument,
                                            evidence_limit, key_redactor, prepare_batch, run_batch_command)
 from vital_core.cli.main import UsageError, number_in
-from vital_core.errors import InputError
-from vital_core.pipeline import run_sync
-from vital_core.runs import open_results, run_batch, score_record
+from vital_core.files.errors import InputError
+from vital_core.scoring.pipeline import run_sync
+from vital_core.scoring.runs import open_results, run_batch, score_record
 
 
 POLL_SECONDS = 30.0    # --batch-poll-seconds
@@ -161,8 +161,8 @@ def export_batch(backend, records, path: Path, out: Path, source: Path) -> int:
     """Write the requests the run still needs as a Batch input file (never onto the run's other files)."""
     from vital_core.backends.openai.batch import REQUESTS, write_requests
     from vital_core.backends.openai.batch_submit import state_path
-    from vital_core.output_files import check_target
-    from vital_core.runs import summary_path
+    from vital_core.files.outputs import check_target
+    from vital_core.scoring.runs import summary_path
     avoid = [(source, "the input of this run"), (out, "this run's --out"), (summary_path(out), "this run's summary"),
              (state_path(out), "this run's batch state file")]
     try:

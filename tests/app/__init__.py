@@ -1,0 +1,1 @@
+"""The app's pages under Streamlit's AppTest."""

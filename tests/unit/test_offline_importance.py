@@ -1,0 +1,91 @@
+"""Offline importance: answers ranked vital, background lower, calibrated labels, stable order."""
+from __future__ import annotations
+
+from vital_core.backends.offline import OfflineBackend
+from vital_core.backends.offline.answer_types import DATE, NUMBER, PERSON, PLACE, question_type
+from vital_core.results.model import LESS_IMPORTANT, OKAY, TIER_RANK, VITAL, Subclaim
+from vital_core.scoring.pipeline import run_sync
+
+QUERY = "In a paragraph, could you answer: who wrote the novel Pride and Prejudice"
+CLAIMS = [
+    ("Pride and Prejudice was written by Jane Austen.", 0),
+    ("Jane Austen wrote Pride and Prejudice.", 0),
+    ("Pride and Prejudice is a novel.", 1),
+    ("The novel was first published in 1813.", 1),
+    ("Film adaptations of the book are popular with audiences.", 2),
+    ("Many readers enjoy the witty dialogue.", 2),
+    ("It is worth checking a library catalogue for more information.", 3),
+]
+
+
+def rank(query=QUERY, claims=CLAIMS):
+    subclaims = [Subclaim(id=f"S{i + 1}", text=t, sentence_index=s) for i, (t, s) in enumerate(claims)]
+    return run_sync(OfflineBackend().rank(query, subclaims))
+
+
+def test_question_types_ignore_the_generation_prefix():
+    assert question_type("who wrote hamlet") == PERSON
+    assert question_type("when was the first dark tower book published") == DATE
+    assert question_type("the chinese dragons are protectors of how many seas") == NUMBER
+    assert question_type("where are the san juan mountains in new mexico") == PLACE
+
+
+def test_who_wrote_ranks_the_author_claims_vital_and_first():
+    ranking = rank()
+    assert ranking.labels["S1"] == VITAL and ranking.labels["S2"] == VITAL
+    assert set(ranking.order[:2]) == {"S1", "S2"}
+    assert ranking.labels["S7"] != VITAL          # meta advice
+    assert ranking.labels["S6"] != VITAL          # background
+    assert LESS_IMPORTANT in ranking.labels.values()
+
+
+def test_order_is_by_tier_and_keeps_each_sentence_together_within_a_tier():
+    ranking = rank()
+    tiers = [ranking.labels[i] for i in ranking.order]
+    assert tiers == sorted(tiers, key=TIER_RANK.get)
+    assert sorted(ranking.order) == sorted(f"S{i + 1}" for i in range(len(CLAIMS)))
+    sentence = {f"S{i + 1}": s for i, (_, s) in enumerate(CLAIMS)}
+    for tier in (VITAL, OKAY, LESS_IMPORTANT):
+        seq = [sentence[i] for i in ranking.order if ranking.labels[i] == tier]
+        # a sentence's claims are contiguous inside the tier
+        assert all(seq.index(s) + seq.count(s) - 1 == len(seq) - 1 - seq[::-1].index(s) for s in set(seq))
+
+
+def test_labels_come_from_thresholds_not_quotas():
+    # a response without the answer gets fewer vital claims than one with it
+    without = [c for c in CLAIMS if "Austen" not in c[0]]
+    assert sum(v == VITAL for v in rank(claims=without).labels.values()) < \
+        sum(v == VITAL for v in rank().labels.values())
+
+
+def test_ranking_is_deterministic():
+    assert rank() == rank()
+
+
+def test_empty_input():
+    ranking = run_sync(OfflineBackend().rank(QUERY, []))
+    assert ranking.labels == {} and ranking.order == []
+
+
+def _labels_of(query: str, claims: list[str]) -> dict[str, str]:
+    from vital_core.backends.offline.importance import rank_claims
+    ids = [f"S{i + 1}" for i in range(len(claims))]
+    labels, _, _ = rank_claims(query, ids, claims, list(range(len(claims))))
+    return dict(zip(claims, (labels[i] for i in ids)))
+
+
+BIO = ["Grace Hopper was born in New York City in 1906.", "Grace Hopper studied mathematics at Vassar College.",
+       "Grace Hopper taught at Vassar for a decade.", "Grace Hopper joined the Naval Reserve in 1943.",
+       "Grace Hopper is best known for developing the first compiler.", "Grace Hopper retired in 1986."]
+
+
+def test_an_open_ended_request_makes_what_the_subject_is_known_for_vital():
+    labels = _labels_of("Tell me a bio of Grace Hopper.", BIO)
+    assert labels["Grace Hopper is best known for developing the first compiler."] == VITAL
+    assert labels["Grace Hopper retired in 1986."] != VITAL
+
+
+def test_the_open_ended_rule_leaves_questions_to_the_fitted_weights():
+    from vital_core.backends.offline.answer_types import is_open_ended
+    assert is_open_ended("Tell me a bio of Grace Hopper.") and is_open_ended("Describe the Taj Mahal")
+    assert not is_open_ended("who wrote pride and prejudice") and not is_open_ended("Tell me who won?")
