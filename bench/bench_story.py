@@ -19,12 +19,12 @@ import os
 import time
 from pathlib import Path
 
+from vital_core.analysis.story import STORY_METRICS, judge_story
 from vital_core.backends.offline import OfflineBackend
-from vital_core.scoring.inputs import read_input_jsonl
 from vital_core.metrics import compute_response_metrics
 from vital_core.results.model import MISSING, NORMAL, WRONG
+from vital_core.scoring.inputs import read_input_jsonl
 from vital_core.scoring.pipeline import run_sync, score_example
-from vital_core.analysis.story import judge_story, STORY_METRICS
 
 REPO = Path(__file__).resolve().parents[1]
 DEMOS = REPO / "data" / "demo" / "demo_input.jsonl"

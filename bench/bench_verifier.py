@@ -35,13 +35,13 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from vital_core.analysis.story import judge_story  # the stories' rule, shared with bench_story
 from vital_core.backends.offline import OfflineBackend
 from vital_core.backends.offline.embedder import get_embedder
 from vital_core.backends.offline.verify import verify_claims
 from vital_core.metrics import compute_response_metrics
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
 from vital_core.scoring.pipeline import run_sync, score_example
-from vital_core.analysis.story import judge_story   # the stories' rule, shared with bench_story
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "data"

@@ -24,13 +24,13 @@ from typing import Any, Iterable
 import numpy as np
 import pandas as pd
 
-from vital_core.backends import Backend, get_backend
 from vital_core.analysis.conventions import STRICT, check_conventions
+from vital_core.backends import Backend, get_backend
+from vital_core.metrics.catalog import METRICS
 from vital_core.results.dataset import Dataset, dataset_from_examples, load_dataset
 from vital_core.results.export import REASON_COLUMN, export_table
-from vital_core.scoring.inputs import InputRecord, parse_input_record
-from vital_core.metrics.catalog import METRICS
 from vital_core.results.model import NORMAL, ExampleResult
+from vital_core.scoring.inputs import InputRecord, parse_input_record
 from vital_core.scoring.pipeline import run_sync
 from vital_core.scoring.runs import score_record
 

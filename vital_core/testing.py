@@ -21,9 +21,9 @@ from typing import Any, Mapping, Sequence
 import pandas as pd
 
 from vital_core.analysis.check import Threshold, not_noticed_detail
+from vital_core.analysis.story import NOTICING, vital_notices
 from vital_core.metrics.undefined import why_undefined
 from vital_core.results.model import MISSING, NORMAL, VITAL, WRONG
-from vital_core.analysis.story import NOTICING, vital_notices
 
 __all__ = ["assert_notices", "assert_metrics"]
 

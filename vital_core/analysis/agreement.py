@@ -25,8 +25,8 @@ import pandas as pd
 from scipy.stats import kendalltau
 
 from vital_core.files.errors import InputError
-from vital_core.results.model import IMPORTANCE_LABELS, ExampleResult
 from vital_core.loaders.examples import normalised_query
+from vital_core.results.model import IMPORTANCE_LABELS, ExampleResult
 
 
 def weighted_kappa(labels_a: list[str], labels_b: list[str], categories=IMPORTANCE_LABELS) -> float | None:

@@ -22,13 +22,13 @@ from typing import Mapping
 import pandas as pd
 
 from vital_core.analysis.conventions import STRICT, per_record
+from vital_core.analysis.stats import NOTICE_DROP
+from vital_core.analysis.story import NOTICING, vital_notices
 from vital_core.files.errors import InputError
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.display import as_number, format_value
 from vital_core.metrics.undefined import why_undefined
 from vital_core.results.model import NORMAL
-from vital_core.analysis.stats import NOTICE_DROP
-from vital_core.analysis.story import NOTICING, vital_notices
 
 KINDS = tuple(NOTICING)        # the damaged variants the story has a "noticed" rule for (wrong, missing)
 _TOLERANCE = 1e-12             # a mean of 0.8 computed as 0.7999... still meets --min 0.8

@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from vital_core.analysis.conventions import mean_of_subset_means, paper_test_values
-from vital_core.results.model import CONDITIONS, OPEN_ENDED, SINGLE_ANSWER
 from vital_core.analysis import stats
+from vital_core.analysis.conventions import mean_of_subset_means, paper_test_values
 from vital_core.analysis.stats import holm
+from vital_core.results.model import CONDITIONS, OPEN_ENDED, SINGLE_ANSWER
 
 ALL_GROUP = "all"
 GROUPS = (OPEN_ENDED, SINGLE_ANSWER, ALL_GROUP)

@@ -21,11 +21,19 @@ import pandas as pd
 
 from vital_core.analysis import conventions as conv
 from vital_core.analysis import paper_stats, stats
+from vital_core.metrics.catalog import (
+    ALL_SCORES,
+    EXTRA_COUNTS,
+    FIGURE5_DECAY,
+    METRICS,
+    TABLE3_COUNTS,
+    TABLE4_SCORES,
+    TABLE5_FLAGS,
+    TESTED,
+)
 from vital_core.results.dataset import Dataset, examples_against_normal, failed_counts, warning_counts
 from vital_core.results.export import REASON_COLUMN, export_table
 from vital_core.results.model import PAPER_SETTING, ordered_conditions
-from vital_core.metrics.catalog import (ALL_SCORES, EXTRA_COUNTS, FIGURE5_DECAY, METRICS, TABLE3_COUNTS,
-                                        TABLE4_SCORES, TABLE5_FLAGS, TESTED)
 
 # Every metric the strict tables show, once each, in table order (kept when the data defines them).
 REPORT_METRICS = list(dict.fromkeys(TABLE3_COUNTS + EXTRA_COUNTS + ALL_SCORES + TABLE5_FLAGS + FIGURE5_DECAY))

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from vital_core.results.model import MISSING, NORMAL, WRONG
 from vital_core.analysis.stats import NOTICE_DROP, noticed
+from vital_core.results.model import MISSING, NORMAL, WRONG
 
 NORMAL_OK = 0.8
 # What each variant's story compares, grouped as a sentence names them: the plain precision, then what

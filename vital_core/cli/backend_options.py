@@ -216,7 +216,6 @@ def prepare_batch(args: argparse.Namespace, verb: str):
     before any model is loaded or called.
     """
     from vital_core.scoring.inputs import read_inputs
-
     from vital_core.scoring.runs import check_outputs
     out = Path(args.out)
     check_out_path(out, Path(args.input), "results.jsonl")

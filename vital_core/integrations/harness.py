@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from vital_core.analysis.story import STORY_METRICS
 from vital_core.backends import Backend, get_backend
-from vital_core.scoring.inputs import parse_input_record
-from vital_core.safety.markdown import escape_md
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.display import as_number, format_value
 from vital_core.metrics.undefined import why_undefined
 from vital_core.results.model import NORMAL, VITAL, ExampleResult, ResponseResult
-from vital_core.analysis.story import STORY_METRICS
+from vital_core.safety.markdown import escape_md
+from vital_core.scoring.inputs import parse_input_record
 
 # What a scorer reports unless told otherwise: the metrics of the story (FactScore precision, then what
 # notices a wrong key fact, then what notices a missing one).

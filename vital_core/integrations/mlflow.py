@@ -21,8 +21,8 @@ from mlflow.entities import AssessmentSource, Feedback
 from mlflow.genai.scorers import scorer
 
 from vital_core.integrations.harness import HarnessScorer
-from vital_core.safety.markdown import escape_md
 from vital_core.metrics.catalog import METRICS
+from vital_core.safety.markdown import escape_md
 from vital_core.scoring.runs import RECORD_TIMEOUT
 
 QUERY_KEYS = ("query", "question", "request", "input")     # the inputs key read as the query, first found

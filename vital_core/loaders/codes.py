@@ -7,13 +7,22 @@ from pathlib import Path
 from typing import Any, Callable
 
 from vital_core.files.errors import InputError, InvalidRecordError, check_unique_ids, json_type, where
-from vital_core.metrics.vectorised import MetricColumns
-from vital_core.results.model import (NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NUGGET_IMPORTANCE, SUPPORTED, UNLABELLED,
-                              InvalidLabelError, normalise_assignment, normalise_importance,
-                              normalise_nugget_importance, normalise_verdict)
-from vital_core.metrics.codes import ASSIGNMENT_CODE, TIER_CODE, UNASSIGNED_CODE, VERDICT_CODE
 from vital_core.loaders.discover import FACTSCORE, NEW_METRIC, NUGGETS, RECORDS, ConditionSource
-from vital_core.loaders.records import (LoadLog, ReleaseRecord, iter_condition, open_condition, released_score)
+from vital_core.loaders.records import LoadLog, ReleaseRecord, iter_condition, open_condition, released_score
+from vital_core.metrics.codes import ASSIGNMENT_CODE, TIER_CODE, UNASSIGNED_CODE, VERDICT_CODE
+from vital_core.metrics.vectorised import MetricColumns
+from vital_core.results.model import (
+    NOT_ENOUGH_EVIDENCE,
+    NOT_JUDGED,
+    NUGGET_IMPORTANCE,
+    SUPPORTED,
+    UNLABELLED,
+    InvalidLabelError,
+    normalise_assignment,
+    normalise_importance,
+    normalise_nugget_importance,
+    normalise_verdict,
+)
 
 # --------------------------------------------------------------------------- record -> codes / model
 

@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from vital_core.files.errors import InputError, where
-from vital_core.results.model import (DATASET_QUERY_TYPE, condition_order)
 from vital_core.files.text_input import check_not_binary, without_bom
-
+from vital_core.results.model import DATASET_QUERY_TYPE, condition_order
 
 try:  # orjson parses the release 2-4x faster than the stdlib
     import orjson as _orjson

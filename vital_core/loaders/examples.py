@@ -7,12 +7,21 @@ from pathlib import Path
 from typing import Iterator
 
 from vital_core.files.errors import InputError, InvalidRecordError, where
-from vital_core.results.model import (EVIDENCE_UNKNOWN, RESULTS_FORMAT, Document, ExampleResult, InvalidDocumentError,
-                              InvalidLabelError, InvalidRecordError, Nugget,
-                              ResponseResult, Subclaim, strip_generation_prefix)
-from vital_core.metrics.codes import ASSIGNMENTS_BY_CODE, TIERS_BY_CODE, UNASSIGNED_CODE, VERDICTS_BY_CODE
 from vital_core.loaders.codes import record_codes
 from vital_core.loaders.records import LoadLog, ReleaseRecord, parse_line, read_line_at, read_lines
+from vital_core.metrics.codes import ASSIGNMENTS_BY_CODE, TIERS_BY_CODE, UNASSIGNED_CODE, VERDICTS_BY_CODE
+from vital_core.results.model import (
+    EVIDENCE_UNKNOWN,
+    RESULTS_FORMAT,
+    Document,
+    ExampleResult,
+    InvalidDocumentError,
+    InvalidLabelError,
+    Nugget,
+    ResponseResult,
+    Subclaim,
+    strip_generation_prefix,
+)
 
 # --------------------------------------------------------------------------- record -> model
 

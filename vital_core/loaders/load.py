@@ -32,11 +32,16 @@ from pathlib import Path
 from typing import Callable
 
 from vital_core.files.errors import InputError, InvalidRecordError
+from vital_core.loaders.discover import RECORDS, ConditionSource, Discovery, discover
+from vital_core.loaders.examples import (
+    iter_results_file,
+    match_original,
+    merge_condition,
+    read_original,
+    response_from_record,
+)
+from vital_core.loaders.records import LoadLog, check_variants_agree, iter_condition
 from vital_core.results.model import ExampleResult, InvalidDocumentError, InvalidLabelError
-from vital_core.loaders.discover import ConditionSource, Discovery, RECORDS, discover
-from vital_core.loaders.examples import (iter_results_file, match_original, merge_condition, read_original,
-                                         response_from_record)
-from vital_core.loaders.records import (LoadLog, check_variants_agree, iter_condition)
 
 # --------------------------------------------------------------------------- load_examples
 

@@ -8,9 +8,17 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from vital_core.files.errors import InputError, where
-from vital_core.loaders.discover import (FACTSCORE, RECORDS, loads, ConditionSource, DATA, NUGGETS, PRIORITY,
-                                        _QUERY_PREFIX)
 from vital_core.files.text_input import BOM
+from vital_core.loaders.discover import (
+    _QUERY_PREFIX,
+    DATA,
+    FACTSCORE,
+    NUGGETS,
+    PRIORITY,
+    RECORDS,
+    ConditionSource,
+    loads,
+)
 
 # --------------------------------------------------------------------------- reading lines
 

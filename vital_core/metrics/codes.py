@@ -1,8 +1,21 @@
 """Small integer codes of the labels, shared by the loader's hot path and the vectorised metrics."""
 from __future__ import annotations
 
-from vital_core.results.model import (ALL_IMPORTANCE, CONTRADICTED, LESS_IMPORTANT, NOT_ENOUGH_EVIDENCE, NOT_JUDGED,
-                              NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, TIER_RANK, UNLABELLED, VITAL)
+from vital_core.results.model import (
+                              ALL_IMPORTANCE,
+                              CONTRADICTED,
+                              LESS_IMPORTANT,
+                              NOT_ENOUGH_EVIDENCE,
+                              NOT_JUDGED,
+                              NOT_SUPPORT,
+                              OKAY,
+                              PARTIAL_SUPPORT,
+                              SUPPORT,
+                              SUPPORTED,
+                              TIER_RANK,
+                              UNLABELLED,
+                              VITAL,
+)
 
 # Importance (subclaims, reference claims and nuggets alike): the tier rank.
 TIER_CODE = TIER_RANK                  # vital 0, okay 1, less-important 2, unlabelled 3

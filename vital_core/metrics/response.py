@@ -8,13 +8,42 @@ from functools import cached_property
 from typing import Any, Callable
 
 from vital_core.metrics.catalog import METRICS
-from vital_core.metrics.formulas import (DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, TierWeights, decay_precision,
-                                         decay_recall, f1, factscore_precision, fc_precision, fc_recall,
-                                         nothing_checked, nugget_recall, pcp, rlp, rlr, tier_counts, tier_precision,
-                                         vital_nuggets_missed, vital_recall, weighted_precision, weighted_recall,
-                                         wimpe_points, wpa)
-from vital_core.results.model import (CONTRADICTED, LESS_IMPORTANT, NOT_JUDGED, OKAY, SUPPORTED, VITAL, Nugget,
-                              ResponseResult, Subclaim)
+from vital_core.metrics.formulas import (
+    DEFAULT_WEIGHTS,
+    PARTIAL_CREDIT,
+    TOP_K,
+    TierWeights,
+    decay_precision,
+    decay_recall,
+    f1,
+    factscore_precision,
+    fc_precision,
+    fc_recall,
+    nothing_checked,
+    nugget_recall,
+    pcp,
+    rlp,
+    rlr,
+    tier_counts,
+    tier_precision,
+    vital_nuggets_missed,
+    vital_recall,
+    weighted_precision,
+    weighted_recall,
+    wimpe_points,
+    wpa,
+)
+from vital_core.results.model import (
+    CONTRADICTED,
+    LESS_IMPORTANT,
+    NOT_JUDGED,
+    OKAY,
+    SUPPORTED,
+    VITAL,
+    Nugget,
+    ResponseResult,
+    Subclaim,
+)
 
 
 @dataclass(slots=True)

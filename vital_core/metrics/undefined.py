@@ -10,8 +10,17 @@ from typing import Callable
 
 from vital_core.metrics.catalog import METRICS, REQUIREMENTS
 from vital_core.metrics.formulas import nothing_checked
-from vital_core.results.model import (AGAINST_AN_ANSWER, EVIDENCE_NONE, EVIDENCE_WORDS, LESS_IMPORTANT, NOT_JUDGED, OKAY, VITAL,
-                              Nugget, ResponseResult)
+from vital_core.results.model import (
+    AGAINST_AN_ANSWER,
+    EVIDENCE_NONE,
+    EVIDENCE_WORDS,
+    LESS_IMPORTANT,
+    NOT_JUDGED,
+    OKAY,
+    VITAL,
+    Nugget,
+    ResponseResult,
+)
 
 Check = Callable[[ResponseResult, "list[Nugget] | None"], "str | None"]
 

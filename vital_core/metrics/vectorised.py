@@ -11,11 +11,32 @@ from typing import Callable
 
 import numpy as np
 
-from vital_core.metrics.codes import (ASSIGNMENT_CODE, NOT_SUPPORT_CODE, CONTRADICTED_CODE, LESS_IMPORTANT_CODE, NOT_JUDGED_CODE,
-                                      OKAY_CODE, PARTIAL_CODE, SUPPORT_CODE, SUPPORTED_CODE, TIER_CODE,
-                                      TIERS_BY_CODE, UNASSIGNED_CODE, UNLABELLED_CODE, VERDICT_CODE, VITAL_CODE)
 from vital_core.metrics.catalog import METRICS
-from vital_core.metrics.formulas import DEFAULT_WEIGHTS, PARTIAL_CREDIT, TOP_K, WIMPE_WEIGHTS, TierWeights, nothing_checked
+from vital_core.metrics.codes import (
+    ASSIGNMENT_CODE,
+    CONTRADICTED_CODE,
+    LESS_IMPORTANT_CODE,
+    NOT_JUDGED_CODE,
+    NOT_SUPPORT_CODE,
+    OKAY_CODE,
+    PARTIAL_CODE,
+    SUPPORT_CODE,
+    SUPPORTED_CODE,
+    TIER_CODE,
+    TIERS_BY_CODE,
+    UNASSIGNED_CODE,
+    UNLABELLED_CODE,
+    VERDICT_CODE,
+    VITAL_CODE,
+)
+from vital_core.metrics.formulas import (
+    DEFAULT_WEIGHTS,
+    PARTIAL_CREDIT,
+    TOP_K,
+    WIMPE_WEIGHTS,
+    TierWeights,
+    nothing_checked,
+)
 from vital_core.metrics.response import ScoringInput
 from vital_core.results.model import AGAINST_AN_ANSWER, LESS_IMPORTANT, OKAY, SUPPORTED, VITAL
 

@@ -22,12 +22,13 @@ matplotlib.use("Agg")   # files only: never open a window
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from vital_core.analysis import conventions as conv, stats  # noqa: E402
-from vital_core.results.dataset import Dataset  # noqa: E402
-from vital_core.metrics.catalog import FIGURE5_DECAY, METRICS, TESTED  # noqa: E402
-from vital_core.results.model import OPEN_ENDED, SINGLE_ANSWER, ordered_conditions  # noqa: E402
+from vital_core.analysis import conventions as conv  # noqa: E402
+from vital_core.analysis import stats
 from vital_core.files.outputs import OutputKind, check_target, has_marker, replace_output  # noqa: E402
+from vital_core.metrics.catalog import FIGURE5_DECAY, METRICS, TESTED  # noqa: E402
 from vital_core.plots import colours  # noqa: E402
+from vital_core.results.dataset import Dataset  # noqa: E402
+from vital_core.results.model import OPEN_ENDED, SINGLE_ANSWER, ordered_conditions  # noqa: E402
 
 # plotly's bar patterns (the app) as matplotlib hatches
 HATCHES = {"": "", "/": "//", "x": "xx", ".": ".."}

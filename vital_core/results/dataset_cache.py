@@ -20,9 +20,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from vital_core.files.outputs import OwnIndex
 from vital_core.loaders.discover import ConditionSource
 from vital_core.metrics.formulas import TierWeights
-from vital_core.files.outputs import OwnIndex
 
 CACHE_FORMAT = "vital-explorer-dataset-cache/1"
 PREFIX = "dataset-"
@@ -46,8 +46,9 @@ def _paths(folder: Path, key: str) -> tuple[Path, Path, Path]:
 
 def read(folder: Path, key: str) -> dict[str, Any] | None:
     """The cached set's ``Dataset`` fields, or None to rebuild (also when a file is not one the cache wrote)."""
-    import pandas as pd
     import time
+
+    import pandas as pd
     frame_path, sub_path, meta_path = _paths(folder, key)
     if not meta_path.is_file():
         return None

@@ -14,9 +14,9 @@ import pandas as pd
 
 from vital_core.analysis.conventions import per_record
 from vital_core.files.errors import InputError
+from vital_core.files.outputs import OutputKind, replace_output
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.undefined import undefined_reasons
-from vital_core.files.outputs import OutputKind, replace_output
 
 FORMATS = {".parquet": "parquet", ".csv": "csv"}
 REASON_COLUMN = "undefined"                # why each undefined metric of the row is undefined ("" if none)

@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from vital_core.files.errors import InputError, where
-from vital_core.results.model import Document, ExampleResult, InvalidDocumentError
 from vital_core.files.text_input import check_not_binary, without_bom
+from vital_core.results.model import Document, ExampleResult, InvalidDocumentError
 
 KNOWN_FIELDS = ("id", "query", "responses", "documents", "reference", "dataset", "subset", "query_type")
 

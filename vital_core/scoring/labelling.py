@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from vital_core.scoring import deadline
 from vital_core.backends import response_notes
 from vital_core.backends.base import Backend, Ranking
 from vital_core.files.errors import InputError, where
-from vital_core.results.model import UNLABELLED, Subclaim
 from vital_core.files.outputs import OutputKind
 from vital_core.files.text_input import check_not_binary, without_bom
+from vital_core.results.model import UNLABELLED, Subclaim
+from vital_core.scoring import deadline
 
 ORDER_KEY = "subclaim-importance-order"
 MARK_KEY = "labelled_by"                      # {"format": LABELS_FORMAT, "backend": ..., "model": ...}

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"python -m vital_core agreement: error: {name}: no records found"
                   + (f" ({loaded[-1].skipped} skipped)" if loaded[-1].skipped else ""), file=sys.stderr)
             return 1
-    from vital_core.analysis.agreement import compare_labellings   # scipy: only once both inputs have loaded
+    from vital_core.analysis.agreement import compare_labellings  # scipy: only once both inputs have loaded
     try:
         result = compare_labellings(loaded[0].examples, loaded[1].examples)
     except InputError as exc:

@@ -31,8 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vital_core.scoring.labelling import LABEL_OUTPUT, check_replaceable, read_records, label_records
     from vital_core.files.outputs import check_target, replace_output
+    from vital_core.scoring.labelling import LABEL_OUTPUT, check_replaceable, label_records, read_records
 
     source, out = Path(args.input), Path(args.out)
     if not source.is_file():

@@ -18,15 +18,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from vital_core.cli.backend_options import (
+    add_backend_arguments,
+    add_size_argument,
+    key_redactor,
+    prepare_batch,
+    run_batch_command,
+)
+from vital_core.cli.main import UsageError
+from vital_core.results.model import MISSING, NORMAL, WRONG
 from vital_core.scoring import deadline
-from vital_core.cli.backend_options import (add_backend_arguments, add_size_argument, key_redactor, prepare_batch,
-                                           run_batch_command)
+from vital_core.scoring.inputs import InputRecord
+from vital_core.scoring.perturbation import check_variant
 from vital_core.scoring.pipeline import MAX_WORDS, too_long
 from vital_core.scoring.runs import PERTURB_LINES, RECORD_TIMEOUT, run_resumable, timed_out
-from vital_core.cli.main import UsageError
-from vital_core.scoring.inputs import InputRecord
-from vital_core.results.model import MISSING, NORMAL, WRONG
-from vital_core.scoring.perturbation import check_variant
 
 ERRORS_FIELD = "perturbation_errors"
 

@@ -6,8 +6,8 @@ import json
 import sys
 from pathlib import Path
 
-from vital_core.cli.main import UsageError, folder_arg, number_in
 from vital_core.analysis.conventions import CONVENTIONS, PAPER
+from vital_core.cli.main import UsageError, folder_arg, number_in
 from vital_core.files.errors import InputError
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights
 
@@ -47,8 +47,8 @@ def parse_weights(text: str) -> TierWeights:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vital_core.results.dataset import load_dataset
     from vital_core.loaders.discover import NoDataError
+    from vital_core.results.dataset import load_dataset
 
     weights = parse_weights(args.weights)
     if args.k is not None and args.k <= 0:
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"python -m vital_core report: error: no records loaded from {path}"
               + (f" ({dataset.skipped} skipped)" if dataset.skipped else ""), file=sys.stderr)
         return 1
-    from vital_core.analysis.report import build_report, render_text   # scipy: only once the data has loaded
+    from vital_core.analysis.report import build_report, render_text  # scipy: only once the data has loaded
     if args.json:
         json.dump(build_report(dataset, conventions=args.conventions), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")

@@ -29,13 +29,19 @@ import asyncio
 import sys
 from pathlib import Path
 
-from vital_core.cli.backend_options import (add_backend_arguments, add_evidence_argument, add_size_argument,
-                                           evidence_limit, key_redactor, prepare_batch, run_batch_command)
+from vital_core.cli.backend_options import (
+    add_backend_arguments,
+    add_evidence_argument,
+    add_size_argument,
+    evidence_limit,
+    key_redactor,
+    prepare_batch,
+    run_batch_command,
+)
 from vital_core.cli.main import UsageError, number_in
 from vital_core.files.errors import InputError
 from vital_core.scoring.pipeline import run_sync
 from vital_core.scoring.runs import open_results, run_batch, score_record
-
 
 POLL_SECONDS = 30.0    # --batch-poll-seconds
 
@@ -204,8 +210,14 @@ def stop_before_live_calls(backend, records, args: argparse.Namespace) -> int | 
 def submit_batches(backend, records, out: Path, args: argparse.Namespace) -> tuple[int | None, dict | None]:
     """Batch after batch until every reply is cached: ``(None to go on and write the results, else the exit
     status; what the batches used)``."""
-    from vital_core.backends.openai.batch_submit import BatchConflict, BatchFailed, Submitter, state_path, \
-        stuck_message, submit_until_done
+    from vital_core.backends.openai.batch_submit import (
+        BatchConflict,
+        BatchFailed,
+        Submitter,
+        state_path,
+        stuck_message,
+        submit_until_done,
+    )
     llm = backend.client
     poll = args.batch_poll_seconds if args.batch_poll_seconds is not None else POLL_SECONDS
     sub = Submitter.for_client(llm, state_path(out), poll, say=lambda line: print(line, file=sys.stderr),
