@@ -157,7 +157,8 @@ async def batch_stages(mock: MockProvider, inp: Path, work: Path) -> dict:
             await asyncio.gather(*(score_record(backend, r) for r in records))
             if not collector.requests:
                 break
-            stages, requests, estimate = stages + 1, requests + len(collector.requests), estimate + collector.input_tokens()
+            stages, requests = stages + 1, requests + len(collector.requests)
+            estimate += collector.input_tokens()
             write_requests(collector, work / "requests.jsonl")
             run_batch_file(work / "requests.jsonl", work / "output.jsonl", mock.base_url)
             import_results(work / "output.jsonl", backend.client.cache, MODEL)
@@ -208,7 +209,8 @@ def report(args, figures: dict) -> None:
           f"{n} responses; concurrency {args.concurrency} for all; best of {args.rounds} alternated rounds")
     print("ratio = baseline / ours on the same steps (decompose, rank, verify: the work the reference pipeline "
           "does); the full pipeline (nuggets built and assigned too) is shown beside, without a ratio")
-    print(f"{'per response':<22}{'baseline':>11}{'ours, same':>12}{'ratio':>9}{'ours, full':>12}  what the ratio isolates")
+    print(f"{'per response':<22}{'baseline':>11}{'ours, same':>12}{'ratio':>9}{'ours, full':>12}"
+          "  what the ratio isolates")
     for key, label, what in (("calls", "LLM calls", "requests sent for the same work"),
                              ("input_tokens", "input tokens", "prompt work for the same work"),
                              ("output_tokens", "output tokens", "generation work for the same work"),
@@ -228,11 +230,13 @@ def report(args, figures: dict) -> None:
 def report_batch(batch: dict, live: dict, n: int, prices: dict) -> None:
     """Batch mode against the live run: the same requests, priced at batch and at standard prices."""
     live_cost = cost_usd(MODEL, live["prompt_tokens"], live["completion_tokens"], prices) or 0.0
-    batch_cost = (cost_usd(MODEL, batch["prompt_tokens"], batch["completion_tokens"], prices) or 0.0) * BATCH_PRICE_FACTOR
+    batch_cost = (cost_usd(MODEL, batch["prompt_tokens"], batch["completion_tokens"], prices) or 0.0) \
+        * BATCH_PRICE_FACTOR
     print(f"batch mode (--batch-export / runner / --batch-import, {batch['stages']} stages) vs live, per response:")
     print(f"  calls {batch['requests'] / n:.2f} vs {live['calls'] / n:.2f} live (calls outside the batch: "
           f"{batch['live_calls']}; live sent {live['repeats']} request(s) identical to another, in flight at "
-          f"the same time; a batch holds each once); input tokens {batch['prompt_tokens'] / n:.0f} vs {live['prompt_tokens'] / n:.0f} "
+          f"the same time; a batch holds each once); input tokens {batch['prompt_tokens'] / n:.0f} "
+          f"vs {live['prompt_tokens'] / n:.0f} "
           f"(the export's own estimate {batch['input_tokens_estimate'] / n:.0f}); output tokens "
           f"{batch['completion_tokens'] / n:.0f} vs {live['completion_tokens'] / n:.0f}")
     standard = batch_cost / BATCH_PRICE_FACTOR   # the batch's tokens at standard prices: its work, priced as live

@@ -192,7 +192,8 @@ def print_triples(fig: dict) -> None:
     for r in fig["rows"]:
         print(f"   {r['id']:<5} {r['normal_factscore'] or 0:>6.2f}     {_fmt(-(r['fs_move'] or 0)):>6} "
               f"{_fmt(-(r['vp_drop']) if r['vp_drop'] is not None else None):>6}  {str(r['rlp_new']):<5}  "
-              f"{'Y' if r['wrong_ok'] else '-'}            {_fmt(-(r['vr_drop']) if r['vr_drop'] is not None else None):>6}"
+              f"{'Y' if r['wrong_ok'] else '-'}            "
+              f"{_fmt(-(r['vr_drop']) if r['vr_drop'] is not None else None):>6}"
               f"  {str(r['rlr_new']):<5}   {'Y' if r['missing_ok'] else '-'}    {r['missing_vs_normal_contradicted']}")
     row("normal answers with FactScore >= 0.8", f"{fig['normal_factscore']} of {n}", "normal_factscore")
     row("wrong: FactScore moves < 0.10, VITAL precision/RLP notices", f"{fig['wrong_story']} of {n}", "wrong_story")

@@ -155,7 +155,8 @@ def only_condition(examples: list[ExampleResult], condition: str | None) -> list
     return out
 
 
-def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *, strict_queries: bool = True) -> AgreementResult:
+def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *,
+                       strict_queries: bool = True) -> AgreementResult:
     """Compare labelling ``a`` with labelling ``b`` of the same decompositions.
 
     Examples are paired by position up to the shorter list (the rest is
@@ -199,7 +200,8 @@ def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *, strict
             per_example.append({"position": position, "example_id": ea.id, "variant": variant, "n": len(local),
                                 "exact": (sum(x == y for x, y in local) / len(local)) if local else None,
                                 "kendall_tau": tau})
-        for variant in sorted((set(ea.variants) ^ set(eb.variants)) if len(matched) != 1 or matched[0][0] == matched[0][1] else set()):
+        one_renamed = len(matched) == 1 and matched[0][0] != matched[0][1]
+        for variant in sorted(set() if one_renamed else set(ea.variants) ^ set(eb.variants)):
             problems.append(f"example {position + 1}: variant {variant!r} is in only one labelling")
     claims.check()
     kappa, exact, tau = _summary(pairs, taus)
@@ -207,7 +209,8 @@ def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *, strict
     for x, y in pairs:
         confusion.loc[x, y] += 1
     per_variant = pd.DataFrame(
-        [{"variant": v, "n": len(p), **dict(zip(("kappa", "exact", "kendall_tau"), _summary(p, variant_taus.get(v, []))))}
+        [{"variant": v, "n": len(p),
+          **dict(zip(("kappa", "exact", "kendall_tau"), _summary(p, variant_taus.get(v, []))))}
          for v, p in variant_pairs.items()], columns=["variant", "n", "kappa", "exact", "kendall_tau"])
     return AgreementResult(kappa, exact, tau, len(pairs), confusion,
                            pd.DataFrame(per_example, columns=["position", "example_id", "variant", "n", "exact",

@@ -198,7 +198,8 @@ def _paper_tests_table(tests: pd.DataFrame) -> str:
     rows = []
     for r in tests.to_dict(orient="records"):
         if r["kind"] == "continuous":
-            a, b, effect = r["mean_a"], r["mean_b"], f"d_z {_fmt(r['cohens_dz'], 'score')}, r {_fmt(r['rank_biserial'], 'score')}"
+            effect = f"d_z {_fmt(r['cohens_dz'], 'score')}, r {_fmt(r['rank_biserial'], 'score')}"
+            a, b = r["mean_a"], r["mean_b"]
             ps = f"t {_p(r['t_p_holm'])}, Wilcoxon {_p(r['wilcoxon_p_holm'])}"
         else:
             a, b, effect = r["rate_a"], r["rate_b"], f"rate diff {_fmt(r['risk_diff'], 'score')}"

@@ -10,7 +10,8 @@ demos) and the tests that pick a demo on which the story holds:
   not for the normal one;
 * a normal response "scores well" when its FactScore precision is at least ``NORMAL_OK``.
 
-``NOTICE_DROP`` (``vital_core.analysis.stats.noticed``) is the threshold for "noticed" (Compare's verdicts, the detection rate).
+``NOTICE_DROP`` (``vital_core.analysis.stats.noticed``) is the threshold for "noticed" (Compare's verdicts,
+the detection rate).
 """
 from __future__ import annotations
 

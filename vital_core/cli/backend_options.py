@@ -36,15 +36,18 @@ def add_backend_arguments(parser: argparse.ArgumentParser, steps: tuple[str, ...
                    help="at most this many requests in flight, shared by all records (default 8)")
     g.add_argument("--cache-dir", type=folder_arg, help="LLM reply cache folder (default: env VITAL_CACHE_DIR, "
                                        "else ~/.cache/vital-explorer/llm)")
-    g.add_argument("--cache-size-mb", type=number_in(int, 1), default=1024, help="cache size limit in MB (default 1024)")
+    g.add_argument("--cache-size-mb", type=number_in(int, 1), default=1024,
+                   help="cache size limit in MB (default 1024)")
     g.add_argument("--no-cache", action="store_true", help="neither read nor write the reply cache")
     g.add_argument("--temperature", type=number_in(float, 0, 2), default=0.0, help="sampling temperature (default 0)")
-    g.add_argument("--max-tokens", type=number_in(int, 1), default=4000, help="reply token limit per call (default 4000)")
+    g.add_argument("--max-tokens", type=number_in(int, 1), default=4000,
+                   help="reply token limit per call (default 4000)")
     g.add_argument("--context-window", type=number_in(int, 256), default=None,
                    help="the model's context window in tokens; reply budgets (--max-tokens) are fitted to it "
                         "(default: asked from the server - vLLM's /v1/models, llama.cpp's /props - else learnt "
                         "from its first context-length error)")
-    g.add_argument("--timeout", type=number_in(float, 0, above=True), default=60.0, help="seconds per request (default 60)")
+    g.add_argument("--timeout", type=number_in(float, 0, above=True), default=60.0,
+                   help="seconds per request (default 60)")
     g.add_argument("--max-attempts", type=number_in(int, 1, 100), default=4,
                    help="attempts per call, first included, on 429/5xx/timeouts/bad replies (default 4)")
     g.add_argument("--backoff", type=number_in(float, 0, 3600), default=1.0,

@@ -120,7 +120,9 @@ def setup_logging(verbose: bool, redact=None):
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; only ``command``'s module is imported (the rest show their help line)."""
-    parser = argparse.ArgumentParser(prog="python -m vital_core", description="VITAL Explorer commands: score responses, report metrics, compare labellings.")
+    parser = argparse.ArgumentParser(
+        prog="python -m vital_core",
+        description="VITAL Explorer commands: score responses, report metrics, compare labellings.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, help_text in COMMANDS.items():

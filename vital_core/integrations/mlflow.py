@@ -73,7 +73,8 @@ def vital_scorer(backend: str = "offline", *, metrics: Iterable[str] | None = No
     ``backend``: "offline" (no key, no network) or "openai" (``settings`` such as ``base_url``,
     ``model``, ``cache_dir`` go to it; the key from OPENAI_API_KEY unless ``api_key`` is given) or a
     backend object. ``metrics``: metric keys (default: factscore_precision, vital_precision, rlp,
-    vital_recall, rlr). ``evidence``: "both", "documents" or "reference". One backend serves every row: its cache is shared, and at most
+    vital_recall, rlr). ``evidence``: "both", "documents" or "reference". One backend serves every row: its
+    cache is shared, and at most
     ``concurrency`` rows are scored at once whatever MLflow's number of workers.
     """
     harness = HarnessScorer(backend, metrics=metrics, evidence=evidence, concurrency=concurrency, **settings)
@@ -88,7 +89,8 @@ def vital_scorer(backend: str = "offline", *, metrics: Iterable[str] | None = No
         reasons = scored.reasons
         out = []
         for key, value in scored.values.items():
-            lead = f"{METRICS[key].label} undefined: {escape_md(reasons[key])}" if value is None else scored.summary([key])
+            lead = (f"{METRICS[key].label} undefined: {escape_md(reasons[key])}" if value is None
+                    else scored.summary([key]))
             out.append(Feedback(name=key, value=value, rationale=f"{lead}\n\n{claims}", source=source,
                                 metadata={"evidence_mode": str(scored.row.get("evidence_mode") or ""),
                                           "backend": harness.backend.info.name}))

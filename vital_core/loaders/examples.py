@@ -62,7 +62,8 @@ def response_from_record(rec: ReleaseRecord, condition: str) -> tuple[ResponseRe
                           importance=TIERS_BY_CODE[t])
                    for i, (n, t) in enumerate(zip(codes.nuggets, codes.nugget_tiers))]
         if codes.assignment is not None:
-            assignment = {n.id: ASSIGNMENTS_BY_CODE[a] for n, a in zip(nuggets, codes.assignment) if a != UNASSIGNED_CODE}
+            assignment = {n.id: ASSIGNMENTS_BY_CODE[a] for n, a in zip(nuggets, codes.assignment)
+                          if a != UNASSIGNED_CODE}
     response = rec.get("response")
     text = (response.get("text") if isinstance(response, dict) else response) or ""
     n2s = rec.get("N2S")

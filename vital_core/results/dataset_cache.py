@@ -126,7 +126,8 @@ def meta_of(d) -> dict[str, Any]:
 def dataset_fields(m: dict[str, Any]) -> dict[str, Any]:
     """The ``Dataset`` fields of what ``read`` returned."""
     sources = {group: [ConditionSource(s["condition"], {k: Path(p) for k, p in s["files"].items()}, group,
-                                       s["dataset"], s["subset"], None if s["original"] is None else Path(s["original"]))
+                                       s["dataset"], s["subset"],
+                                       None if s["original"] is None else Path(s["original"]))
                        for s in items] for group, items in m["sources"].items()}
     return {"frame": m["frame"], "subclaims": m["subclaims"], "weights": TierWeights(*m["weights"]),
             "f1_k": m["f1_k"], "skipped": m["skipped"], "problems": m["problems"], "source": m["source"],

@@ -110,5 +110,6 @@ def run(args: argparse.Namespace) -> int:
         records, out, lambda rec: perturb_record(backend, rec, kinds, args.overwrite, timeout=args.record_timeout,
                                                 max_words=args.max_words),
         concurrency=args.concurrency, progress=not args.no_progress, retry_failed=args.retry_failed,
-        error_of=perturbation_error, lines_format=PERTURB_LINES, redact=key_redactor(args), desc="perturbing", verb="perturbed",
+        error_of=perturbation_error, lines_format=PERTURB_LINES, redact=key_redactor(args),
+        desc="perturbing", verb="perturbed",
         backend_info=backend.info.to_dict(), usage=getattr(backend, "usage_summary", None)))

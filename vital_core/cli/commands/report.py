@@ -31,11 +31,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              ".parquet or .csv; an existing file is replaced only if it is such an export")
     parser.add_argument("--skip-bad", action="store_true",
                         help="skip malformed records or unknown labels instead of stopping; reports how many")
-    parser.add_argument("--k", type=number_in(float, 0, above=True), default=None, help="K of F1@K, with --conventions strict (default: median subclaim count of the loaded set; the paper "
-                             "convention always uses the authors' K, the median of each file)")
+    parser.add_argument("--k", type=number_in(float, 0, above=True), default=None,
+                        help="K of F1@K, with --conventions strict (default: median subclaim count of the loaded "
+                             "set; the paper convention always uses the authors' K, the median of each file)")
     parser.add_argument("--no-query-types", action="store_true", help="do not split the tables by query type")
-    parser.add_argument("--cache-dir", type=folder_arg, default=None, help="dataset cache folder (default $VITAL_CACHE_DIR or "
-                                                          "~/.cache/vital-explorer)")
+    parser.add_argument("--cache-dir", type=folder_arg, default=None,
+                        help="dataset cache folder (default $VITAL_CACHE_DIR or ~/.cache/vital-explorer)")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the dataset cache")
 
 

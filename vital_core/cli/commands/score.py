@@ -14,8 +14,9 @@ writes no results; ``--batch-import FILE`` loads a Batch output file (OpenAI's, 
 round walks one stage; when an export finds nothing left, a plain run finishes with no
 live call. ``--batch-import`` alone never makes live calls for the stages still to come: when
 the cache does not hold every reply yet it stops and says what to run next (``--batch-export``
-for the next stage), unless ``--finish-live`` asks for those calls at full price. ``--batch-submit`` does those rounds itself through the endpoint's Files and Batches
-API (``backends/openai/batch_submit.py``), resumable by batch id, then writes the results.
+for the next stage), unless ``--finish-live`` asks for those calls at full price. ``--batch-submit``
+does those rounds itself through the endpoint's Files and Batches API
+(``backends/openai/batch_submit.py``), resumable by batch id, then writes the results.
 Before any request is collected, RESULTS.jsonl is recognised and locked as a plain run does, and only
 the records it does not hold yet (and, with ``--retry-failed``, its failed ones) are collected.
 
