@@ -91,7 +91,7 @@ def kappa(reference: list[dict], other: list[dict]) -> float:
 
 def baseline_labels(record: dict) -> dict:
     """Cosine to the query; top 20% vital, next 30% okay, rest less-important."""
-    from vital_core.backends.offline.embedder import embed
+    from vital_core.backends.offline.language.embedder import embed
     subclaims = record_subclaims(record, "baseline")
     vectors = embed([strip_generation_prefix(record["query"])] + [s.text for s in subclaims])
     sims = vectors[1:] @ vectors[0]
@@ -326,7 +326,7 @@ print(json.dumps({{"load": t1 - t0, "first": t2 - t1}}))
 def clear_offline_caches() -> None:
     """Cold caches: the embedder's vectors, every lru_cache and every module-level memo (``*CACHE`` dicts, e.g.
     the spaCy parses) of the offline backend, so neither path is helped by texts seen before."""
-    from vital_core.backends.offline.embedder import get_embedder
+    from vital_core.backends.offline.language.embedder import get_embedder
     get_embedder().clear_cache()
     for name, module in list(sys.modules.items()):
         if not name.startswith("vital_core.backends.offline.") or module is None:
@@ -346,7 +346,7 @@ def _score_one(backend: OfflineBackend, query: str, response: str, documents: li
 def embedded_texts(backend: OfflineBackend, example) -> list[str]:
     """The distinct texts the pipeline embeds for one example from cold caches (one untimed run with the
     embedder wrapped), in the order it first asks for them."""
-    from vital_core.backends.offline.embedder import get_embedder
+    from vital_core.backends.offline.language.embedder import get_embedder
     embedder, seen = get_embedder(), {}
     plain = embedder.encode
 
@@ -366,7 +366,7 @@ def embedded_texts(backend: OfflineBackend, example) -> list[str]:
 def time_speed_paths(backend: OfflineBackend, examples) -> dict[str, list[float]]:
     """Per example, the full pipeline and an embedding pass of exactly the texts it embeds, each from cold
     caches, alternated (the order swaps every example) so load on the machine falls on both alike."""
-    from vital_core.backends.offline.embedder import get_embedder
+    from vital_core.backends.offline.language.embedder import get_embedder
     out: dict[str, list] = {"pipeline": [], "embedding": [], "texts": [], "pipeline_texts": []}
     for i, example in enumerate(examples):
         texts = embedded_texts(backend, example)

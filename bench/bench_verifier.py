@@ -37,7 +37,7 @@ from pathlib import Path
 
 from vital_core.analysis.story import judge_story  # the stories' rule, shared with bench_story
 from vital_core.backends.offline import OfflineBackend
-from vital_core.backends.offline.embedder import get_embedder
+from vital_core.backends.offline.language.embedder import get_embedder
 from vital_core.backends.offline.verify import verify_claims
 from vital_core.metrics import compute_response_metrics
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from vital_core.backends.offline import OfflineBackend
-from vital_core.backends.offline.answer_types import DATE, NUMBER, PERSON, PLACE, question_type
+from vital_core.backends.offline.language.answer_types import DATE, NUMBER, PERSON, PLACE, question_type
 from vital_core.results.model import LESS_IMPORTANT, OKAY, TIER_RANK, VITAL, Subclaim
 from vital_core.scoring.pipeline import run_sync
 
@@ -86,6 +86,6 @@ def test_an_open_ended_request_makes_what_the_subject_is_known_for_vital():
 
 
 def test_the_open_ended_rule_leaves_questions_to_the_fitted_weights():
-    from vital_core.backends.offline.answer_types import is_open_ended
+    from vital_core.backends.offline.language.answer_types import is_open_ended
     assert is_open_ended("Tell me a bio of Grace Hopper.") and is_open_ended("Describe the Taj Mahal")
     assert not is_open_ended("who wrote pride and prejudice") and not is_open_ended("Tell me who won?")

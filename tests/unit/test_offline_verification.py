@@ -178,7 +178,7 @@ def test_a_year_given_as_n_years_after_another_is_not_contradicted():
 
 
 def test_spans_of_time_areas_and_scores_are_read_as_one_value():
-    from vital_core.backends.offline.values import compatible, extract_values
+    from vital_core.backends.offline.language.values import compatible, extract_values
 
     def one(text):
         values = extract_values(text)
@@ -203,7 +203,7 @@ def test_an_evidence_date_is_read_in_its_document():
 
 
 def test_names_with_titles_initials_and_derived_forms():
-    from vital_core.backends.offline.analysis import analyse_texts, name_found
+    from vital_core.backends.offline.language.analysis import analyse_texts, name_found
     claim, evidence, border = analyse_texts([
         "During the Second World War Grace Hopper joined the navy.",
         "The treaty was signed by Jane Q. Harper and defended in Darwinian terms.",

@@ -12,7 +12,7 @@ from vital_core.results.model import (EVIDENCE_NONE, EVIDENCE_REFERENCE, NOT_ENO
                               Subclaim)
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
 from vital_core.backends.offline import decompose, importance, nuggets, perturb, verify
-from vital_core.backends.offline.embedder import get_embedder
+from vital_core.backends.offline.language.embedder import get_embedder
 
 PROMPT_VERSION = "offline-1"
 

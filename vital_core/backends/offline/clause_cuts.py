@@ -20,8 +20,8 @@ words, a participle that stands for the whole statement: "..., making it the lar
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.lexicon import place_kind
-from vital_core.backends.offline.nlp import Tok, analyse
+from vital_core.backends.offline.language.lexicon import place_kind
+from vital_core.backends.offline.language.nlp import Tok, analyse
 
 # Words that open a subordinate clause whose content is a fact of its own.
 SUBORDINATORS = {"when", "after", "because", "while", "since", "before", "although", "though", "once",

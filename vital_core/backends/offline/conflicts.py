@@ -12,13 +12,13 @@ import re
 
 from dataclasses import dataclass
 
-from vital_core.backends.offline import lexicon
-from vital_core.backends.offline.analysis import _close_word
-from vital_core.backends.offline.analysis import GENERIC_HEADS, Analysis, lemma_found, name_found, place_of
-from vital_core.backends.offline.roles import relations
-from vital_core.backends.offline.values import Value, comparable, compatible, consistent, whole_years
-from vital_core.backends.offline.wording import ANTONYMS
-from vital_core.backends.offline.word_rarity import frequency_rank
+from vital_core.backends.offline.language import lexicon
+from vital_core.backends.offline.language.analysis import _close_word
+from vital_core.backends.offline.language.analysis import GENERIC_HEADS, Analysis, lemma_found, name_found, place_of
+from vital_core.backends.offline.language.roles import relations
+from vital_core.backends.offline.language.values import Value, comparable, compatible, consistent, whole_years
+from vital_core.backends.offline.language.wording import ANTONYMS
+from vital_core.backends.offline.language.word_rarity import frequency_rank
 
 # Opposite words, compared whole (lemma or word): "exclusive" is no form of "exclude".
 OPPOSITES: dict[str, set[str]] = {}

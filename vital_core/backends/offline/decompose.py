@@ -14,10 +14,10 @@ import re
 
 from vital_core.scoring import deadline
 from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
-from vital_core.backends.offline.answer_types import (FUNCTION_CAPS, PLACE_WORDS)
+from vital_core.backends.offline.language.answer_types import (FUNCTION_CAPS, PLACE_WORDS)
 from vital_core.backends.offline.clause_cuts import cut_claim
-from vital_core.backends.offline.lexicon import DEMONYMS
-from vital_core.backends.offline.nlp import analyse
+from vital_core.backends.offline.language.lexicon import DEMONYMS
+from vital_core.backends.offline.language.nlp import analyse
 
 # Words that signal a finite verb: enough to tell a clause from a noun phrase.
 _AUX = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do", "does",

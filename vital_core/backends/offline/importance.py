@@ -32,9 +32,9 @@ import re
 import numpy as np
 
 from vital_core.results.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
-from vital_core.backends.offline.answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, SALIENT, YESNO,
+from vital_core.backends.offline.language.answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, SALIENT, YESNO,
                                                      Mentions, extract_mentions, is_open_ended, question_type, words)
-from vital_core.backends.offline.embedder import embed
+from vital_core.backends.offline.language.embedder import embed
 
 STOPWORDS = set("""a an the of in on at to for from by with and or but is are was were be been being
 has have had do does did it its this that these those as which who whom whose what when where why how

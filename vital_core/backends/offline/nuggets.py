@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from vital_core.results.model import (CONTRADICTED, NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL, Document,
                       Nugget, strip_generation_prefix)
-from vital_core.backends.offline.embedder import embed
+from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.importance import rank_claims
 from vital_core.backends.offline.decompose import decompose
-from vital_core.backends.offline.analysis import Analysis, analyse_texts, lemma_found, name_found
+from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
 from vital_core.backends.offline.conflicts import value_found
 from vital_core.backends.offline.verify import verify_claims
 

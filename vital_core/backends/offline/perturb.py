@@ -15,12 +15,12 @@ import re
 
 from vital_core.results.model import VITAL, strip_generation_prefix
 from vital_core.scoring.perturbation import require_valid
-from vital_core.backends.offline.answer_types import (COUNTRIES, CITIES, DATE, MONTHS, MULTIWORD_PLACES, NUMBER, NUMBER_WORDS,
+from vital_core.backends.offline.language.answer_types import (COUNTRIES, CITIES, DATE, MONTHS, MULTIWORD_PLACES, NUMBER, NUMBER_WORDS,
                            ORDINAL_WORDS, PERSON, PLACE, US_STATES, extract_mentions, question_type)
 from vital_core.backends.offline.importance import rank_claims
 from vital_core.backends.offline.decompose import decompose
-from vital_core.backends.offline.wording import ANTONYMS
-from vital_core.backends.offline.word_rarity import frequency_rank
+from vital_core.backends.offline.language.wording import ANTONYMS
+from vital_core.backends.offline.language.word_rarity import frequency_rank
 
 MISSING, WRONG = "missing", "wrong"
 # A word this frequent (by vocabulary rank) is ordinary English, so a phrase made

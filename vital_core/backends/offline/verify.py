@@ -33,16 +33,17 @@ import numpy as np
 
 from vital_core.scoring import deadline
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
-from vital_core.backends.offline.answer_types import words
-from vital_core.backends.offline.analysis import Analysis, analyse_texts, lemma_found, name_found
-from vital_core.backends.offline import conflicts, lexicon
+from vital_core.backends.offline.language.answer_types import words
+from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
+from vital_core.backends.offline import conflicts
+from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.conflicts import (antonym_conflict, name_conflict, negation_conflict, rest_coverage,
                                                    role_conflict, value_conflict)
 from vital_core.backends.offline.decompose import resolve_pronouns, split_sentences
-from vital_core.backends.offline.embedder import embed
-from vital_core.backends.offline.evidence_units import clauses_of
-from vital_core.backends.offline.values import DateContext, Value, in_context
-from vital_core.backends.offline.wording import substitution
+from vital_core.backends.offline.language.embedder import embed
+from vital_core.backends.offline.language.evidence_units import clauses_of
+from vital_core.backends.offline.language.values import DateContext, Value, in_context
+from vital_core.backends.offline.language.wording import substitution
 
 NO_EVIDENCE_REASON = "not judged: no evidence was given and the offline backend has no world knowledge"
 # Added to a vital claim's "not enough evidence": the offline rules compare words, not meaning.

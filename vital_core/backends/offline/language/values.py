@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from vital_core.backends.offline.answer_types import MONTHS, NUMBER_WORDS, ORDINAL_WORDS, SCALE_WORDS
+from vital_core.backends.offline.language.answer_types import MONTHS, NUMBER_WORDS, ORDINAL_WORDS, SCALE_WORDS
 
 _UNITS: dict[str, tuple[str, float]] = {}
 for _names, _dim, _factor in (
@@ -50,7 +50,6 @@ _DIGITS = re.compile(r"(?<![\w.])([−-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[−-]?\d+
 _WORDNUM = "|".join(sorted(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion"}, key=len, reverse=True))
 _WORD_RUN = re.compile(rf"\b(?:{_WORDNUM})(?:[\s-]+(?:and\s+)?(?:{_WORDNUM}))*"
                        rf"(?:\s+point(?:\s+(?:zero|one|two|three|four|five|six|seven|eight|nine))+)?\b", re.I)
-_ORDINAL_DIGITS = re.compile(r"\b(\d+)(st|nd|rd|th)\b")
 _ROMAN_NAME = re.compile(r"\b[A-Z][a-z]+\s+(?:[IVX]{1,5})\b")
 _NAMED_ORDINAL = re.compile(r"\b(?:[A-Z][a-z]+\s+)?(" + "|".join(o.capitalize() for o in ORDINAL_WORDS) +
                             r")\s+(Symphony|Amendment|Crusade|Republic|Dynasty|Doctor|Reich|Concerto|Sonata|"

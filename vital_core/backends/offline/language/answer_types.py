@@ -21,7 +21,6 @@ PERSON, DATE, NUMBER, PLACE, ENTITY, DESCRIPTION, YESNO = (
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
           "september", "october", "november", "december")
-_MONTH_ABBR = {m[:3]: m for m in MONTHS} | {"sept": "september"}
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 NUMBER_WORDS = {
@@ -322,8 +321,3 @@ def capitalised_phrases(text: str) -> set[str]:
             out.add(name)
     return out
 
-
-def name_tokens(names: set[str]) -> set[str]:
-    """The individual words of the names, for partial matching ("Cobain" ~ "Kurt Cobain")."""
-    skip = {"of", "the", "de", "la", "and", "&", "von", "van", "del", "da"}
-    return {w.strip(".") for n in names for w in n.split() if w not in skip}

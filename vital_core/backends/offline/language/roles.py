@@ -9,8 +9,8 @@ with the evidence's: the same pair reversed is a contradiction.
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.analysis import Analysis, memo
-from vital_core.backends.offline.nlp import Tok
+from vital_core.backends.offline.language.analysis import Analysis, memo
+from vital_core.backends.offline.language.nlp import Tok
 
 RELATIONS = {
     "defeat": "defeat", "beat": "defeat", "overcome": "defeat", "crush": "defeat", "rout": "defeat",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from vital_core.backends.offline.answer_types import words
+from vital_core.backends.offline.language.answer_types import words
 from vital_core.backends.offline.importance import STOPWORDS
 
 # Substituted wording: the text shares this share of its content words with the

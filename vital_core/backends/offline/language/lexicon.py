@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from vital_core.backends.offline.answer_types import CITIES, COUNTRIES, MULTIWORD_PLACES, US_STATES
+from vital_core.backends.offline.language.answer_types import CITIES, COUNTRIES, US_STATES
 
 # Groups of lemmas that state the same thing in a factual sentence.
 SYNONYM_GROUPS = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from vital_core.backends.offline.embedder import VOCAB_PATH
+from vital_core.backends.offline.language.embedder import VOCAB_PATH
 
 FIRST_WORD_ID = 1996          # whole words start here in the BERT-uncased vocabulary
 UNKNOWN_RANK = 30_000

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from vital_core.scoring import deadline
-from vital_core.backends.offline import lexicon
-from vital_core.backends.offline.answer_types import FUNCTION_CAPS, NUMBER_WORDS, ORDINAL_WORDS
-from vital_core.backends.offline.embedder import embed
-from vital_core.backends.offline.nlp import Tok, analyse_many
-from vital_core.backends.offline.word_rarity import UNKNOWN_RANK, frequency_rank
-from vital_core.backends.offline.values import Value, extract_values
+from vital_core.backends.offline.language import lexicon
+from vital_core.backends.offline.language.answer_types import FUNCTION_CAPS, NUMBER_WORDS, ORDINAL_WORDS
+from vital_core.backends.offline.language.embedder import embed
+from vital_core.backends.offline.language.nlp import Tok, analyse_many
+from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
+from vital_core.backends.offline.language.values import Value, extract_values
 
 CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM"}
 # Words that carry little of a claim's content: never required to be found.

