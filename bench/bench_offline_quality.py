@@ -194,8 +194,9 @@ def calibrate(human: dict[str, list[dict]]) -> None:
     low, high = fit_thresholds(s, y)
     weights = {name: round(float(v), 4) for name, v in zip(importance.FEATURES, w[:-1])}
     weights["intercept"] = round(float(w[-1]), 4)
-    print("WEIGHTS =", json.dumps(weights, indent=4))
-    print("THRESHOLDS =", json.dumps({"vital": round(high, 4), "okay": round(low, 4)}))
+    # the keys of vital_core/backends/offline/data/lexicon.json that hold them
+    print('"importance_weights":', json.dumps(weights, indent=1))
+    print('"importance_thresholds":', json.dumps({"vital": round(high, 4), "okay": round(low, 4)}))
     predicted = (s >= low).astype(int) + (s >= high).astype(int)
     print("in-sample kappa:", {c: round(float(_kappa_codes(y[cond == c], predicted[cond == c])), 3)
                                for c in CONDITIONS})

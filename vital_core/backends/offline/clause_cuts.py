@@ -20,44 +20,11 @@ words, a participle that stands for the whole statement: "..., making it the lar
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.language.lexicon import place_kind
 from vital_core.backends.offline.language.nlp import Tok, analyse
+from vital_core.backends.offline.language.lexicon import (CLEAR_SUBORDINATORS, IRREGULAR_PAST, KEPT_ADVERBS, MONTHS,
+                                                          PHRASAL_VERBS, place_kind, SENTENTIAL_VERBS, SUBORDINATORS,
+                                                          TIMES_OF_DAY)
 
-# Words that open a subordinate clause whose content is a fact of its own.
-SUBORDINATORS = {"when", "after", "because", "while", "since", "before", "although", "though", "once",
-                 "until", "whereas", "where", "as"}
-# A participle that stands for the whole statement, not for the subject: "..., making it the largest".
-_SENTENTIAL = {"make", "mean", "give", "bring", "leave", "result", "cause", "lead", "allow", "render"}
-# Adverbs in -ly that change what the claim says (degree, hedge, frequency, order in time), so the claim
-# without them would be another claim: never cut off.
-KEPT_ADVERBS = {
-    "only", "nearly", "almost", "barely", "hardly", "scarcely", "largely", "mostly", "partly", "partially",
-    "roughly", "approximately", "exactly", "fully", "entirely", "completely", "early", "likely", "probably",
-    "possibly", "reportedly", "allegedly", "supposedly", "apparently", "mainly", "primarily", "chiefly",
-    "solely", "merely", "simply", "really", "actually", "certainly", "definitely", "initially", "originally",
-    "previously", "formerly", "finally", "eventually", "subsequently", "recently", "currently", "newly",
-    "rarely", "frequently", "usually", "generally", "typically", "commonly", "widely", "highly", "poorly",
-    "slightly", "strongly", "closely", "directly", "indirectly", "effectively", "relatively", "particularly",
-    "especially", "officially", "traditionally", "historically", "technically", "legally", "nominally",
-    "briefly", "temporarily", "permanently", "ultimately", "jointly", "independently", "respectively",
-    "increasingly", "mistakenly", "wrongly", "falsely", "falsly", "supposedly", "seemingly", "arguably",
-    "personally", "only", "daily", "weekly", "monthly", "yearly", "annually", "early", "lately", "shortly",
-    "nearly", "equally", "fairly", "reasonably", "extremely", "incredibly", "remarkably", "notably",
-    "successfully", "unsuccessfully", "twice", "publicly", "privately", "internationally", "locally",
-    "posthumously", "immediately", "quickly", "rapidly", "slowly", "gradually", "steadily", "continuously",
-}
-# "on the night of 9 November 1989": the time of day is a fact beside the date.
-_TIMES_OF_DAY = {"night": "at night", "morning": "in the morning", "evening": "in the evening",
-                 "afternoon": "in the afternoon"}
-_MONTHS = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december"}
-# Past tenses a regular rule gets wrong, for the verbs a participle phrase most often opens with.
-IRREGULAR_PAST = dict(pair.split(":") for pair in """become:became begin:began bring:brought build:built buy:bought
-catch:caught choose:chose come:came draw:drew drive:drove fall:fell feel:felt fight:fought find:found fly:flew
-get:got give:gave go:went grow:grew have:had hold:held keep:kept know:knew lead:led leave:left lose:lost make:made
-meet:met pay:paid put:put rise:rose run:ran say:said see:saw sell:sold send:sent set:set sing:sang sit:sat
-speak:spoke spend:spent stand:stood strike:struck take:took teach:taught tell:told think:thought throw:threw
-win:won write:wrote overtake:overtook undergo:underwent withstand:withstood""".split())
 SUBJECT_DEPS = ("nsubj", "nsubjpass")
 MIN_CLAUSE_WORDS = 4     # a cut-off clause with fewer words is too little to check on its own
 MAX_DEPTH = 3
@@ -182,7 +149,6 @@ def _enough(text: str) -> bool:
 
 
 Cut = tuple[set[int], list[str]]    # the tokens cut off the main claim (with their commas), the claims they give
-_CLEAR_SUBORDINATORS = {"when", "although", "though", "because", "whereas", "while"}   # no comma needed
 
 
 def _subordinate(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
@@ -202,7 +168,7 @@ def _subordinate(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
         stands_for = _pronoun_antecedent(parse, own)
         if not stands_for:
             return None
-    if parse.comma_before(span) is None and min(span) != 0 and first.lemma not in _CLEAR_SUBORDINATORS:
+    if parse.comma_before(span) is None and min(span) != 0 and first.lemma not in CLEAR_SUBORDINATORS:
         return None      # "won two of them after Shaquille O'Neal left": one statement
     if any(parse.toks[i].lemma in SUBORDINATORS and parse.toks[i].dep == "mark" and i != first.i for i in body):
         return None
@@ -260,7 +226,7 @@ def _participle(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
     """A participle phrase on the main verb, set off by a comma: the subject did it too."""
     root, subject = parse.root, _subject(parse)
     if t.dep != "advcl" or t.head != root.i or t.tag not in ("VBG", "VBN") or min(span) != t.i \
-            or subject is None or t.lemma in _SENTENTIAL or parse.child(t.i, *SUBJECT_DEPS, "mark") is not None \
+            or subject is None or t.lemma in SENTENTIAL_VERBS or parse.child(t.i, *SUBJECT_DEPS, "mark") is not None \
             or not (parse.set_off(span) or min(span) == 0 and parse.comma_after(span) is not None) \
             or len(span) < MIN_CLAUSE_WORDS - 1:
         return None
@@ -367,7 +333,6 @@ def _structural_cut(parse: _Parse) -> Cut | None:
 
 # What a verb's modifiers may be, for one claim per modifier; any other child keeps the claim whole.
 _MODIFIERS = {"prep", "npadvmod", "agent", "advcl", "ccomp"}
-PHRASAL_VERBS = {"go", "come", "take", "make", "get", "do", "have", "put", "set", "give", "turn", "run", "keep"}
 _CORE = {"nsubj", "nsubjpass", "aux", "auxpass", "neg", "dobj", "attr", "acomp", "oprd", "dative", "prt",
          "punct", "advmod", "expl"}
 
@@ -410,24 +375,24 @@ def _detail_cut(parse: _Parse) -> tuple[str, str, bool] | None:
     everything = {t.i for t in parse.toks}
     for t in parse.toks:
         # "on the night of 9 November 1989" -> "on 9 November 1989" + "... at night"
-        if t.lemma in _TIMES_OF_DAY and t.dep == "pobj" and parse.toks[t.head].lemma in ("on", "in", "during"):
+        if t.lemma in TIMES_OF_DAY and t.dep == "pobj" and parse.toks[t.head].lemma in ("on", "in", "during"):
             det = parse.child(t.i, "det")
             of = parse.child(t.i, "prep")
             if det is None or of is None or of.lemma != "of" or of.i != t.i + 1:
                 continue
             date = parse.subtree(of.i) - {of.i}
-            if not any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in _MONTHS for i in date):
+            if not any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in MONTHS for i in date):
                 continue
             prep = parse.toks[t.head]
             without_time = everything - {det.i, t.i, of.i}
             without_date = everything - parse.subtree(prep.i)
             detail = parse.words({i for i in without_date if i < prep.i})
             rest = parse.words({i for i in without_date if i > prep.i})
-            return (parse.words(without_time), f"{detail} {_TIMES_OF_DAY[t.lemma]}" + (f" {rest}" if rest else ""),
+            return (parse.words(without_time), f"{detail} {TIMES_OF_DAY[t.lemma]}" + (f" {rest}" if rest else ""),
                     True)
         # "..., which made it the tallest ...": "which" stands for the whole statement, so the statement
         # is a claim without it and the claim as written keeps the consequence
-        if t.dep in ("relcl", "advcl", "ccomp") and t.lemma in _SENTENTIAL and parse.comma_before(parse.subtree(t.i)) \
+        if t.dep in ("relcl", "advcl", "ccomp") and t.lemma in SENTENTIAL_VERBS and parse.comma_before(parse.subtree(t.i)) \
                 is not None and parse.toks[min(parse.subtree(t.i))].lemma == "which":
             return parse.words(everything - _with_commas(parse, parse.subtree(t.i))), parse.words(everything), False
         # a manner adverb: "unexpectedly opened" -> "opened", and the claim as written is the detail

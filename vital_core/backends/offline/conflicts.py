@@ -14,20 +14,20 @@ from dataclasses import dataclass
 
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import _close_word
-from vital_core.backends.offline.language.analysis import GENERIC_HEADS, Analysis, lemma_found, name_found, place_of
+from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found, place_of
 from vital_core.backends.offline.language.roles import relations
 from vital_core.backends.offline.language.values import Value, comparable, compatible, consistent, whole_years
-from vital_core.backends.offline.language.wording import ANTONYMS
 from vital_core.backends.offline.language.word_rarity import frequency_rank
+from vital_core.backends.offline.language.lexicon import (ANTONYMS, DIMENSION_WORDS, EVENT_QUALIFIERS, FIRST_WORDS,
+                                                          GENERIC_HEADS, GROUP_NOUNS, LIFE_EVENTS, NAME_PARTICLES,
+                                                          NON_EXCLUSIVE, ORGANISATION_WORDS, REFUTED_BELIEF,
+                                                          STAND_IN_DETERMINERS)
 
 # Opposite words, compared whole (lemma or word): "exclusive" is no form of "exclude".
 OPPOSITES: dict[str, set[str]] = {}
 for _a, _b in ANTONYMS:
     OPPOSITES.setdefault(_a, set()).add(_b)
     OPPOSITES.setdefault(_b, set()).add(_a)
-# Predicates with room for many ("the film features X" does not deny "the film features Y").
-NON_EXCLUSIVE = {"include", "feature", "star", "contain", "comprise", "have", "list", "count", "inhabit", "visit",
-                 "reintroduce", "introduce", "cast", "join", "attend", "border", "host", "cover", "span", "reach"}
 
 @dataclass
 class Context:
@@ -48,10 +48,6 @@ OWN_STATEMENT = 0.6     # a sentence stating this much of the claim, with the cl
 
 REST_COVERAGE = 0.75      # (Context.rest_needed's default)
 NEGATION_COVERAGE = 0.85
-# Adjectives a measured value already says ("8,849 metres" is a height whether or not "tall" is written).
-DIMENSION_WORDS = {"tall", "high", "long", "deep", "wide", "heavy", "far", "old", "big", "large", "distance",
-                   "height", "length", "depth", "weight", "last", "measure", "away"}
-FIRST_WORDS = {"first", "inaugural", "maiden", "earliest", "initial"}
 
 
 def rest_coverage(claim: Analysis, target: Analysis, skip_lemmas=(), skip_names=(), skip_value=None,
@@ -94,10 +90,6 @@ def _only(name: str) -> Analysis:
     return Analysis(text=name, toks=(), names={name: 0}, words={w.lower() for w in name.split()})
 
 
-_GROUPS = {"team", "group", "lab", "laboratory", "crew", "staff", "men", "army", "force", "side", "colleague",
-           "company", "firm", "band", "troops"}
-
-
 def role(a: Analysis, name: str) -> str:
     """"doer", "undergoer", or "" for a name: its syntactic role, through appositions and compounds."""
     if not a.toks or name not in a.names:
@@ -107,7 +99,7 @@ def role(a: Analysis, name: str) -> str:
         if tok.dep in ("appos", "compound", "conj") and tok.head != tok.i:
             tok = a.toks[tok.head]
             continue
-        if tok.dep == "poss" and a.toks[tok.head].lemma in _GROUPS:
+        if tok.dep == "poss" and a.toks[tok.head].lemma in GROUP_NOUNS:
             tok = a.toks[tok.head]     # "Jonas Salk's team produced it": Salk is the doer
             continue
         break
@@ -290,7 +282,6 @@ def name_stated(name: str, claim: Analysis, context: Context) -> bool:
     return False
 
 
-LIFE_EVENTS = {"bear", "born", "birth", "die", "death", "live", "life", "age"}
 _LIFESPAN = re.compile(r"\((?:c\.\s*|born\s+)?\d{3,4}\s*[-–]\s*\d{2,4}\)|^\s*\d{3,4}\s*[-–]\s*\d{2,4}\b")
 
 
@@ -328,9 +319,6 @@ def _anchor(claim: Analysis, value: Value) -> Analysis | None:
     near.add(toks[governor].lemma)
     words = {lemma: word for lemma, word in claim.content.items() if lemma in near}
     return Analysis(text=claim.text, toks=(), content=words) if words else None
-
-
-STAND_IN_DETERMINERS = {"the", "this"}
 
 
 def stand_in(claim: Analysis, target: Analysis) -> tuple[str, ...]:
@@ -400,22 +388,6 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
                 and role(claim, name) in ("doer", "undergoer", "copula"):
             out.append(other)   # another person in the same role
     return out
-
-
-ORGANISATION_WORDS = {"foundation", "organization", "organisation", "association", "society", "institute",
-                      "line", "union", "league", "party", "council", "committee", "corporation", "agency",
-                      "army", "navy", "bank", "school", "college", "academy", "church", "house", "hall",
-                      "park", "gallery", "station", "centre", "center", "convention", "treaty", "act", "war",
-                      "battle", "prize", "award", "site", "mission", "program", "programme", "project",
-                      "men", "company", "players", "troupe"}
-
-
-REFUTED_BELIEF = {"myth", "misconception", "legend", "untrue", "false", "mistaken", "wrongly"}
-NAME_PARTICLES = {"da", "de", "di", "van", "von", "der", "del", "la", "le", "du", "bin", "ibn"}
-# Words that single out one occurrence of an event: a claim about "their first match" whose evidence
-# never says "first" may be about another match, so another date there is no conflict.
-EVENT_QUALIFIERS = {"first", "last", "final", "initial", "earliest", "latest", "previous", "next", "second",
-                    "third", "original", "only", "maiden", "inaugural"}
 
 
 def person_like(name: str) -> bool:
@@ -531,6 +503,5 @@ def same_relation(claim: Analysis, target: Analysis) -> bool:
 
 def _same(a: str, b: str) -> bool:
     return bool(a and b) and (name_found(a, _only(b)) or name_found(b, _only(a)))
-
 
 

@@ -14,30 +14,21 @@ import re
 
 from vital_core.scoring import deadline
 from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
-from vital_core.backends.offline.language.answer_types import (FUNCTION_CAPS, PLACE_WORDS)
 from vital_core.backends.offline.clause_cuts import cut_claim
-from vital_core.backends.offline.language.lexicon import DEMONYMS
 from vital_core.backends.offline.language.nlp import analyse
+from vital_core.backends.offline.language.lexicon import (AUXILIARIES, DEMONYMS, DETERMINERS, FUNCTION_CAPS,
+                                                          LEAD_IN_WORDS, LIST_VERBS, NOT_VERBS, PLACE_WORDS,
+                                                          PRONOUN_SUBJECTS, SENTENTIAL_VERB_FORMS, TITLE_NOUNS)
 
-# Words that signal a finite verb: enough to tell a clause from a noun phrase.
-_AUX = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do", "does",
-        "did", "can", "could", "will", "would", "shall", "should", "may", "might", "must"}
-_PRONOUN_SUBJECTS = {"he", "she", "it", "they", "this", "these", "that"}
 _VERB_SUFFIX = re.compile(r"^[a-z]+(ed|es|s)$")
-_NOT_VERBS = {"is", "this", "his", "its", "as", "us", "was", "has", "yes", "thus", "plus", "series",
-              "species", "news", "various", "famous", "numerous", "previous", "its", "always",
-              "perhaps", "sometimes", "towards", "afterwards", "less", "unless", "across", "process",
-              "business", "success", "access", "class", "glass", "gas", "bus", "status", "analysis",
-              "basis", "crisis", "united", "red", "bed", "need", "seed", "speed", "feed", "hundred",
-              "based", "related", "called", "named", "known"}
 
 
 def _has_verb(words: list[str]) -> bool:
     for w in words:
         lw = w.lower().strip(",.;:")
-        if lw in _AUX:
+        if lw in AUXILIARIES:
             return True
-        if lw not in _NOT_VERBS and _VERB_SUFFIX.match(lw) and len(lw) > 4:
+        if lw not in NOT_VERBS and _VERB_SUFFIX.match(lw) and len(lw) > 4:
             return True
     return False
 
@@ -57,7 +48,7 @@ def _starts_clause(fragment: str) -> bool:
             t.head == root.i and t.dep in ("nsubj", "nsubjpass", "expl") for t in toks):
         return True
     first = words[0].lower()
-    if first in _PRONOUN_SUBJECTS | {"the", "a", "an", "there", "its", "his", "her", "their", "many",
+    if first in PRONOUN_SUBJECTS | {"the", "a", "an", "there", "its", "his", "her", "their", "many",
                                      "some", "most", "each", "several"} or words[0][0].isupper():
         return _has_verb(words[1:])
     return False
@@ -78,7 +69,7 @@ def _subject(sentence: str) -> str | None:
     words = sentence.split()
     for i, w in enumerate(words[:8]):
         lw = w.lower().strip(",")
-        if lw in _AUX or (i > 0 and w[:1].islower() and lw not in _NOT_VERBS and _VERB_SUFFIX.match(lw)
+        if lw in AUXILIARIES or (i > 0 and w[:1].islower() and lw not in NOT_VERBS and _VERB_SUFFIX.match(lw)
                           and len(lw) > 4):
             if i == 0:
                 return None
@@ -134,12 +125,8 @@ def _open_subordinate(piece: str) -> bool:
     return bool(match) and not any(t.pos in ("VERB", "AUX") for t in analyse(match.group(1)))
 
 
-_SENTENTIAL = {"makes", "made", "making", "means", "meant", "gives", "gave", "explains", "shows", "showed"}
 # the clause runs to the next comma, colon or semicolon, but not one inside a number ("11:30", "1,500")
 _RELATIVE = re.compile(r",\s+(which|who)\s+((?:[^,:;]|(?<=\d)[:,](?=\d))+?)(?=[,:;](?!\d)|\.?$)")
-
-
-_DETERMINERS = {"the", "a", "an", "her", "his", "its", "their", "our", "my", "your", "this", "that", "these"}
 
 
 def _noun_phrase(words_before: str) -> str | None:
@@ -152,11 +139,11 @@ def _noun_phrase(words_before: str) -> str | None:
     after = [i for i, w in enumerate(words[:-1]) if w.lower() == "by"]
     if after and words[after[-1] + 1][:1].isupper():
         return " ".join(words[after[-1] + 1:])
-    if words[0].lower() in _DETERMINERS or words[0][:1].isupper() or words[0][:1].isdigit() \
+    if words[0].lower() in DETERMINERS or words[0][:1].isupper() or words[0][:1].isdigit() \
             or words[0].lower() in ("about", "around", "some"):
         return words_before
     for i, w in enumerate(words):
-        if w.lower() in _DETERMINERS:
+        if w.lower() in DETERMINERS:
             return " ".join(words[i:])
     capitalised = [i for i in range(len(words)) if all(x[:1].isupper() for x in words[i:])]
     return " ".join(words[capitalised[0]:]) if capitalised else None
@@ -176,11 +163,11 @@ def _split_relatives(clause: str) -> list[str]:
     if not ante or len(match.group(2).split()) < 2:
         return [clause]
     antecedent = _noun_phrase(ante.group(0))
-    if not antecedent or antecedent.split()[0].lower() in _AUX or antecedent.lower() in FUNCTION_CAPS:
+    if not antecedent or antecedent.split()[0].lower() in AUXILIARIES or antecedent.lower() in FUNCTION_CAPS:
         return [clause]
     # "..., which makes it the second-longest river": "which" stands for the whole statement, and a
     # measure ("6,400 kilometres, which ...") is no subject of its own; one claim, not a fragment
-    if match.group(2).split()[0].lower() in _SENTENTIAL or re.search(r"\d", antecedent) and \
+    if match.group(2).split()[0].lower() in SENTENTIAL_VERB_FORMS or re.search(r"\d", antecedent) and \
             re.search(r"\b(kilometres|kilometers|metres|meters|miles|feet|km|years|percent|%)\b", antecedent):
         return [clause]
     main = (before + re.sub(r"^,\s*(?=\w)", " ", clause[match.end():])).replace(" ,", ",")
@@ -188,23 +175,16 @@ def _split_relatives(clause: str) -> list[str]:
     return [main] + extra
 
 
-_LIST_VERBS = {"wrote", "won", "played", "sang", "composed", "founded", "directed", "starred",
-               "created", "developed", "produced", "designed", "invented", "led", "co-wrote",
-               "built", "discovered", "recorded", "performed", "released", "published"}
-_LEAD_IN = {"of", "by", "include", "includes", "included", "including", "are", "were", "is", "was",
-            "as", "with", "like", "from", "in", "to", "for", "such", "namely"}
-
-
 def _is_item(words: list[str]) -> bool:
     # Stricter than _has_verb: plural nouns ("soybeans") end in -s too.
     return 0 < len(words) <= 5 and not any(
-        w.lower() in _AUX or w.lower() in _LIST_VERBS or w.lower().endswith("ed") for w in words)
+        w.lower() in AUXILIARIES or w.lower() in LIST_VERBS or w.lower().endswith("ed") for w in words)
 
 
 def _lead_in_cut(words: list[str]) -> int | None:
     """Where a lead-in ends ("protectors of | the East Sea"): the item is the rest, at most 5 words."""
     return next((i for i in range(len(words) - 1, 0, -1)
-                 if words[i - 1].lower() in _LEAD_IN and len(words) - i <= 5), None)
+                 if words[i - 1].lower() in LEAD_IN_WORDS and len(words) - i <= 5), None)
 
 
 def _items_before(body: str) -> tuple[list[str], list[str], list[str]] | None:
@@ -235,7 +215,7 @@ def _item_after(right: str) -> list[str]:
     take: list[str] = []
     for w in right.split():
         lw = w.lower().strip(",.;:")
-        if lw in _AUX or lw in _LIST_VERBS or lw in ("who", "which", "that") or len(take) >= 5:
+        if lw in AUXILIARIES or lw in LIST_VERBS or lw in ("who", "which", "that") or len(take) >= 5:
             break
         take.append(w)
         if re.search(r"[,.;:]$", w):
@@ -303,10 +283,6 @@ def _split_list(claim: str) -> list[str]:
 
 
 _PAREN = re.compile(r"\([^()]*\)")
-# Nouns that introduce a title: "the novel Pride and Prejudice".
-_TITLE_NOUNS = {"novel", "book", "film", "movie", "song", "album", "play", "series", "show", "poem",
-                "painting", "opera", "musical", "titled", "entitled", "called", "named", "episode",
-                "single", "story", "work", "track"}
 
 
 def _inside_title(left: str, items: list[str]) -> bool:
@@ -324,7 +300,7 @@ def _inside_title(left: str, items: list[str]) -> bool:
     run = 0
     while run < len(words) and words[len(words) - 1 - run][:1].isupper():
         run += 1
-    if run < len(words) and words[len(words) - 1 - run].lower().strip(",") in ({"of"} | _TITLE_NOUNS):
+    if run < len(words) and words[len(words) - 1 - run].lower().strip(",") in ({"of"} | TITLE_NOUNS):
         return True
     singles = [i for i in (words[-1:] if run == 1 else []) + items[1:] if len(i.split()) == 1]
     return (run == 1 and len(singles) == len(items) and all(i[:1].isupper() for i in singles)

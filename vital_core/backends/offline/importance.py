@@ -17,8 +17,8 @@ Each claim of a response gets the features in ``FEATURES``:
   bare definition ("Crocodile Dundee is a film"); hedges; meta statements
   ("it is important to check ...").
 
-The score is a weighted sum (``WEIGHTS``); labels come from two thresholds on
-it (``THRESHOLDS``), not from fixed quotas, so a response that lacks the
+The score is a weighted sum (``lexicon.IMPORTANCE_WEIGHTS``); labels come from two thresholds
+on it (``lexicon.IMPORTANCE_THRESHOLDS``), not from fixed quotas, so a response that lacks the
 answer gets few or no vital claims. Both were fitted by ridge regression and
 a threshold search on human labels, as ``bench/bench_offline_quality.py
 --calibrate`` does and the README reports (with cross-validated figures).
@@ -32,47 +32,30 @@ import re
 import numpy as np
 
 from vital_core.results.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
-from vital_core.backends.offline.language.answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, SALIENT, YESNO,
-                                                     Mentions, extract_mentions, is_open_ended, question_type, words)
+from vital_core.backends.offline.language.answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, SALIENT,
+                                                              YESNO, Mentions, extract_mentions, is_open_ended,
+                                                              question_type)
 from vital_core.backends.offline.language.embedder import embed
+from vital_core.backends.offline.language.lexicon import IMPORTANCE_THRESHOLDS, IMPORTANCE_WEIGHTS, STOPWORDS
+from vital_core.backends.offline.language.text import stem, words
 
-STOPWORDS = set("""a an the of in on at to for from by with and or but is are was were be been being
-has have had do does did it its this that these those as which who whom whose what when where why how
-can could would should will may might must shall there their they them he she his her i you we our
-your not no yes so than then also such into about over after before during between while if all any
-some many much more most other each one own same only very just""".split())
 
 FEATURES = ("sim_rank", "sim_gap", "claim_position", "position", "to_sentence", "answer_type",
             "best_answer", "restates_only", "definition", "hedge", "meta")
 
-# Fitted weights (plus an intercept) and thresholds; see the module docstring.
-# Regenerate with ``python -m bench.bench_offline_quality --calibrate``.
-WEIGHTS = {
-    "sim_rank": 0.2472, "sim_gap": 0.0385, "claim_position": 0.5419, "position": 0.1039,
-    "to_sentence": 0.5696, "answer_type": 0.2633, "best_answer": 0.0806, "restates_only": -0.1806,
-    "definition": -0.2773, "hedge": -0.0782, "meta": -0.0046, "intercept": -0.2639,
-}
 # "best_answer" marks the BEST_ANSWER_COUNT claims most similar to a who/when/how-many/where
 # question that carry a new mention of the asked type, among the upper half by similarity
 BEST_ANSWER_COUNT = 2
 BEST_ANSWER_MIN_RANK = 0.5
 # answer-type matching counts only for claims above this similarity rank (0..1, 1 = best)
 ANSWER_TYPE_MIN_RANK = 0.7
-THRESHOLDS = {"vital": 0.9493, "okay": 0.6193}
 
 _DEFINITION = re.compile(r"^[\w\"'“”().,\- ]{1,60}\s(is|are|was|were)\s(a|an)\s[\w\-]+(\s[\w\-]+)?\.?$",
                          re.IGNORECASE)
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
 def content_words(text: str) -> set[str]:
-    return {_stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1}
+    return {stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1}
 
 
 def _new_typed(mentions: Mentions, query_mentions: Mentions, kind: str,
@@ -161,12 +144,12 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
     return np.array(rows, dtype=np.float64)
 
 
-def score_features(features: np.ndarray, weights: dict[str, float] = WEIGHTS) -> np.ndarray:
+def score_features(features: np.ndarray, weights: dict[str, float] = IMPORTANCE_WEIGHTS) -> np.ndarray:
     w = np.array([weights.get(name, 0.0) for name in FEATURES])
     return features @ w + weights.get("intercept", 0.0) if len(features) else np.zeros(0)
 
 
-def label_for(score: float, thresholds: dict[str, float] = THRESHOLDS) -> str:
+def label_for(score: float, thresholds: dict[str, float] = IMPORTANCE_THRESHOLDS) -> str:
     if score >= thresholds["vital"]:
         return VITAL
     if score >= thresholds["okay"]:
@@ -192,8 +175,8 @@ def importance_order(ids: list[str], labels: dict[str, str], scores: list[float]
 
 
 def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: list[int],
-                sentences: list[str] | None = None, weights: dict[str, float] = WEIGHTS,
-                thresholds: dict[str, float] = THRESHOLDS
+                sentences: list[str] | None = None, weights: dict[str, float] = IMPORTANCE_WEIGHTS,
+                thresholds: dict[str, float] = IMPORTANCE_THRESHOLDS
                 ) -> tuple[dict[str, str], list[str], list[float]]:
     """(labels, order, scores) for one response's claims."""
     if not claims:

@@ -15,26 +15,22 @@ import re
 
 from vital_core.results.model import VITAL, strip_generation_prefix
 from vital_core.scoring.perturbation import require_valid
-from vital_core.backends.offline.language.answer_types import (COUNTRIES, CITIES, DATE, MONTHS, MULTIWORD_PLACES, NUMBER, NUMBER_WORDS,
-                           ORDINAL_WORDS, PERSON, PLACE, US_STATES, extract_mentions, question_type)
+from vital_core.backends.offline.language.answer_types import (DATE, extract_mentions, NUMBER, PERSON, PLACE,
+                                                               question_type)
 from vital_core.backends.offline.importance import rank_claims
 from vital_core.backends.offline.decompose import decompose
-from vital_core.backends.offline.language.wording import ANTONYMS
 from vital_core.backends.offline.language.word_rarity import frequency_rank
+from vital_core.backends.offline.language.lexicon import (ANTONYMS, CITIES, COUNTRIES, DEMONYM_ENDINGS, FIRST_NAMES,
+                                                          LAST_NAMES, MONTHS, MULTIWORD_PLACES, NUMBER_WORDS,
+                                                          ORDINAL_WORDS, US_STATES)
 
 MISSING, WRONG = "missing", "wrong"
 # A word this frequent (by vocabulary rank) is ordinary English, so a phrase made
 # of such words ("Product Life Cycle") is not taken for a person's name.
 COMMON_NAME_RANK = 1500
-DEMONYM_ENDINGS = ("an", "ese", "ish", "ic", "i")
 # Opposites for the last-resort swap, both ways.
 OPPOSITE = {a: b for a, b in ANTONYMS if " " not in a} | {b: a for a, b in ANTONYMS if " " not in b}
 
-# Stand-in names for swapped people: common, clearly different, and fictional as a pair.
-FIRST_NAMES = ("James", "Maria", "Robert", "Linda", "Michael", "Sarah", "David", "Elena",
-               "Thomas", "Grace", "Daniel", "Laura", "Samuel", "Helen", "Peter", "Anna")
-LAST_NAMES = ("Harrison", "Whitfield", "Carver", "Delgado", "Mercer", "Thornton", "Ellison",
-              "Prescott", "Navarro", "Holloway", "Brennan", "Sinclair", "Langley", "Okafor")
 NUMBER_WORD_BY_VALUE = {v: w for w, v in NUMBER_WORDS.items()
                         if w not in ("single", "once", "twice", "thrice", "both", "pair", "dozen")}
 ORDINAL_BY_VALUE = {v: w for w, v in ORDINAL_WORDS.items() if v > 0}

@@ -33,7 +33,7 @@ import numpy as np
 
 from vital_core.scoring import deadline
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
-from vital_core.backends.offline.language.answer_types import words
+from vital_core.backends.offline.language.text import words
 from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
 from vital_core.backends.offline import conflicts
 from vital_core.backends.offline.language import lexicon

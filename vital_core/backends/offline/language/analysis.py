@@ -15,29 +15,16 @@ from functools import lru_cache
 
 from vital_core.scoring import deadline
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.answer_types import FUNCTION_CAPS, NUMBER_WORDS, ORDINAL_WORDS
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.nlp import Tok, analyse_many
 from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
 from vital_core.backends.offline.language.values import Value, extract_values
+from vital_core.backends.offline.language.lexicon import (ACRONYM_GLUE, ADJECTIVE_NOUNS, EVENT_HEADS, EVENT_PARTS,
+                                                          FUNCTION_CAPS, GENERIC_HEADS, INSTITUTIONS, LIGHT, NAME_GLUE,
+                                                          NAME_SUFFIXES, NUMBER_WORDS, ORDINAL_WORDS, TITLES)
 
 CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM"}
-# Words that carry little of a claim's content: never required to be found.
-LIGHT = set("""be have do make become take get go come use also very well today still just only even really
-much many more most other such same own so then there here now later once again already about around almost
-nearly roughly approximately some several various least fewer both each every all one any famous notable particular
-specifically especially widely generally usually often typically originally eventually ultimately
-finally initially currently actually indeed however although though thus therefore part kind type way
-thing lot number total set include person""".split())
-_INSTITUTIONS = {"hospital", "college", "cathedral", "church", "chapel", "park", "square", "bay", "island",
-                 "school", "abbey", "bridge", "inn", "court", "hall", "men", "day"}
-_EVENT_HEADS = {"war", "revolution", "crisis", "olympics", "games", "cup", "championship", "championships"}
-_EVENT_PARTS = {"final", "finals", "memorial", "museum", "trophy", "veterans", "draw", "qualifiers", "medal",
-                "record", "winner", "winners", "era", "i", "ii"}
-_NAME_GLUE = {"of", "the", "de", "da", "di", "von", "van", "la", "le", "du", "del", "della", "dei", "des", "der", "den"}
 _CAPITAL_RUN = re.compile(r"[A-Z][\w'\-]+(?:,?\s+(?:(?:of|and|for|the|de|on)\s+)*[A-Z][\w'\-]+)+")
-ADJECTIVE_NOUNS = {"lunar": "moon", "solar": "sun", "martian": "mars", "terrestrial": "earth",
-                   "papal": "pope", "royal": "king", "naval": "navy", "urban": "city", "maritime": "sea"}
 
 
 @dataclass
@@ -90,9 +77,9 @@ def _name_spans(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
             t = toks[j]
             if starts(t, j) or (t.text.isdigit() and toks[j - 1].pos == "PROPN" and len(t.text) <= 3):
                 j += 1
-            elif t.text.lower() in _NAME_GLUE and j + 1 < len(toks) and starts(toks[j + 1], j + 1):
+            elif t.text.lower() in NAME_GLUE and j + 1 < len(toks) and starts(toks[j + 1], j + 1):
                 j += 1
-            elif t.text == "'s" and j + 1 < len(toks) and toks[j + 1].text.lower() in _INSTITUTIONS:
+            elif t.text == "'s" and j + 1 < len(toks) and toks[j + 1].text.lower() in INSTITUTIONS:
                 j += 1      # "King's College", "St Mary's Hospital": one name
             else:
                 break
@@ -107,8 +94,8 @@ def _split_apart(toks: tuple[Tok, ...], i: int, j: int) -> list[tuple[int, int]]
     for cut in range(i + 1, j):
         left, right = range(i, cut), range(cut, j)
         # an event's name ends at its head word: "After the Second World War Churchill ..."
-        if toks[cut - 1].text.lower() in _EVENT_HEADS and cut - i >= 2 \
-                and toks[cut].text.lower() not in _EVENT_PARTS:
+        if toks[cut - 1].text.lower() in EVENT_HEADS and cut - i >= 2 \
+                and toks[cut].text.lower() not in EVENT_PARTS:
             return [(i, cut)] + _split_apart(toks, cut, j)
         if len(left) >= 2 and len(right) >= 2 and not any(toks[k].head in right for k in left) \
                 and not any(toks[k].head in left for k in right):
@@ -240,15 +227,6 @@ def _close_word(lemma: str, others: tuple[str, ...]) -> bool:
     return float((vectors[1:] @ vectors[0]).max()) >= SOFT_MATCH
 
 
-GENERIC_HEADS = {"mount", "mountain", "river", "lake", "theatre", "theater", "castle", "palace", "museum",
-                 "cathedral", "church", "bridge", "tower", "university", "company", "city", "island", "islands",
-                 "sea", "ocean", "games", "prize", "award", "region", "state", "province", "dynasty", "empire"}
-
-
-TITLES = {"queen", "king", "president", "pope", "saint", "st", "sir", "lord", "lady", "duke", "prince", "princess",
-          "emperor", "empress", "general", "captain", "dr", "professor", "mr", "mrs", "ms", "tsar", "czar", "sultan"}
-
-
 def _singular(word: str) -> str:
     if len(word) <= 4 or not word.endswith("s") or word.endswith("ss"):
         return word
@@ -259,23 +237,17 @@ def _singular(word: str) -> str:
     return word[:-1]
 
 
-_NAME_SUFFIXES = ("ic", "ian", "ean", "an", "n", "ese", "ish")
-
-
 def _derived_form(word: str, words: set[str]) -> bool:
     """"Quranic" for "Quran", "Darwinian" for "Darwin", "Elizabethan" for "Elizabeth", and back."""
     if lexicon.place_kind(word):
         return False    # places and their demonyms are the lexicon's (``expansions``)
-    stems = {word[:-len(s)] for s in _NAME_SUFFIXES if word.endswith(s) and len(word) - len(s) >= 4}
+    stems = {word[:-len(s)] for s in NAME_SUFFIXES if word.endswith(s) and len(word) - len(s) >= 4}
     # a final vowel gives way to the suffix: "Genoa"/"Genoese", "Vienna"/"Viennese"
     if any(w == stem or len(w) == len(stem) + 1 and w.startswith(stem) and w[-1] in "aeo"
            for stem in stems for w in words):
         return True
     core = word[:-1] if word[-1:] in "aeo" and len(word) > 4 else word
-    return len(word) >= 4 and any(w[len(core):] in _NAME_SUFFIXES for w in words if w.startswith(core))
-
-
-_ACRONYM_GLUE = {"of", "the", "and", "for", "on", "in", "de"}
+    return len(word) >= 4 and any(w[len(core):] in NAME_SUFFIXES for w in words if w.startswith(core))
 
 
 def _spelled_out(acronym: str, target: Analysis) -> bool:
@@ -291,7 +263,7 @@ def _spelled_out(acronym: str, target: Analysis) -> bool:
             word, spells = words[at]
             if spells and word[0] == letters[k]:
                 k += 1
-            elif not (k and word in _ACRONYM_GLUE):
+            elif not (k and word in ACRONYM_GLUE):
                 break
             at += 1
         if k == len(letters):
@@ -331,7 +303,7 @@ def name_found(name: str, target: Analysis) -> bool:
     if lexicon.place_kind(name) == "country" and any(lexicon.within(other, name) for other in target.names):
         return True     # "British" is stated by "English", "American" by "Texas"; never the reverse
     tokens = [_singular(w.lower().strip(".,")) for w in name.replace("'s", "").split()
-              if w.lower() not in _NAME_GLUE]
+              if w.lower() not in NAME_GLUE]
     core = [t for t in tokens if t not in GENERIC_HEADS and t not in TITLES] or tokens
     words = _word_forms(target)
     for other in target.names:

@@ -16,90 +16,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from vital_core.backends.offline.language.text import words
+from vital_core.backends.offline.language.lexicon import (FUNCTION_CAPS, HEDGES, MONTHS, MULTIWORD_PLACES,
+                                                          NEGATION_SCOPE_SKIP, NEGATIONS, NUMBER_WORDS, ORDINAL_WORDS,
+                                                          PLACE_HEADS, PLACE_WORDS, SCALE_WORDS)
+
 PERSON, DATE, NUMBER, PLACE, ENTITY, DESCRIPTION, YESNO = (
     "person", "date", "number", "place", "entity", "description", "yes/no")
 
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
-          "september", "october", "november", "december")
-DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
-NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12,
-    "single": 1, "once": 1, "twice": 2, "thrice": 3, "both": 2, "pair": 2,
-}
-ORDINAL_WORDS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
-    "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
-    "nineteenth": 19, "twentieth": 20, "last": -1,
-}
-SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-
-# A small gazetteer: enough to type the places that questions are usually about.
-COUNTRIES = (
-    "afghanistan albania algeria argentina armenia australia austria bangladesh belgium bolivia "
-    "brazil britain bulgaria cambodia cameroon canada chile china colombia croatia cuba cyprus "
-    "czechia denmark ecuador egypt england estonia ethiopia fiji finland france germany ghana "
-    "greece guatemala haiti honduras hungary iceland india indonesia iran iraq ireland israel "
-    "italy jamaica japan jordan kazakhstan kenya korea kuwait laos latvia lebanon liberia libya "
-    "lithuania luxembourg madagascar malaysia maldives mali malta mexico mongolia morocco "
-    "mozambique myanmar namibia nepal netherlands nicaragua niger nigeria norway oman pakistan "
-    "panama paraguay peru philippines poland portugal qatar romania russia rwanda scotland "
-    "senegal serbia singapore slovakia slovenia somalia spain sudan sweden switzerland syria "
-    "taiwan tanzania thailand tunisia turkey uganda ukraine uruguay venezuela vietnam wales "
-    "yemen zambia zimbabwe america usa uk").split()
-US_STATES = (
-    "alabama alaska arizona arkansas california colorado connecticut delaware florida georgia "
-    "hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts "
-    "michigan minnesota mississippi missouri montana nebraska nevada ohio oklahoma oregon "
-    "pennsylvania tennessee texas utah vermont virginia washington wisconsin wyoming").split()
-MULTIWORD_PLACES = (
-    "united states", "united kingdom", "new york", "new jersey", "new mexico", "new hampshire",
-    "new zealand", "north carolina", "south carolina", "north dakota", "south dakota",
-    "west virginia", "rhode island", "south africa", "saudi arabia", "sri lanka", "hong kong",
-    "los angeles", "san francisco", "las vegas", "new orleans", "great britain", "soviet union",
-    "united arab emirates", "costa rica", "puerto rico", "el salvador", "south korea", "north korea")
-CITIES = (
-    "london paris berlin rome madrid moscow tokyo beijing shanghai delhi mumbai sydney melbourne "
-    "toronto vancouver montreal chicago boston seattle atlanta dallas houston miami denver phoenix "
-    "detroit philadelphia baltimore dublin edinburgh glasgow manchester liverpool vienna prague "
-    "budapest warsaw athens istanbul cairo lisbon amsterdam brussels stockholm oslo copenhagen "
-    "helsinki bangkok singapore jakarta manila seoul hollywood nashville austin orlando").split()
-PLACE_WORDS = set(COUNTRIES) | set(US_STATES) | set(CITIES)
-# Words that make a capitalised phrase a place ("Lake Tahoe", "San Juan Mountains").
-PLACE_HEADS = {"mountains", "mountain", "river", "lake", "ocean", "sea", "seas", "island",
-               "islands", "county", "city", "valley", "bay", "desert", "park", "state", "province",
-               "coast", "peninsula", "gulf", "canyon", "forest", "village", "town", "region"}
-# Words that never make a capitalised phrase a name on their own.
-FUNCTION_CAPS = {
-    "the", "a", "an", "in", "on", "at", "of", "and", "or", "but", "for", "to", "with", "by",
-    "from", "as", "it", "its", "he", "she", "they", "his", "her", "their", "this", "that",
-    "these", "those", "there", "however", "additionally", "also", "while", "although",
-    "overall", "therefore", "thus", "furthermore", "moreover", "in", "after", "before", "when",
-    "where", "who", "what", "which", "why", "how", "during", "since", "some", "many", "most",
-    "each", "both", "all", "one", "if", "because", "so", "yes", "no", "i", "we", "you", "our",
-    "my", "despite", "today", "unlike", "like", "other", "such", "another", "later", "early",
-    "then", "now", "here", "instead", "rather", "notably", "specifically", "traditionally",
-    "historically", "generally", "typically", "ultimately", "finally", "initially", "meanwhile",
-    "similarly", "consequently", "indeed", "nevertheless", "nonetheless", "still", "although",
-    "whether", "not", "mr", "mrs", "ms", "dr", "st", "for", "following", "according", "based",
-    "as", "known", "born", "including", "though",
-    "ad", "bc", "bce", "ce"} | set(MONTHS) | set(DAYS)   # era markers: "AD 79" is a year, not a name
-
-# Plain negations only: "without", "lack" and the like too often sit inside
-# an affirmative statement ("taxation without representation").
-NEGATIONS = {"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "cannot", "n't", "isn't", "wasn't", "aren't", "weren't", "doesn't", "didn't",
-             "don't", "hasn't", "haven't", "hadn't", "won't", "wouldn't", "can't", "couldn't",
-             "shouldn't"}
-HEDGES = ("may", "might", "could", "possibly", "perhaps", "likely", "unlikely", "sometimes",
-          "often", "generally", "typically", "usually", "some", "various", "certain",
-          "suggest", "suggests", "suggested", "believed", "thought", "considered", "seems",
-          "appears", "reportedly", "arguably", "potentially", "approximately", "about", "around",
-          "roughly", "estimated")
 # Statements about the answer itself rather than the world.
 META_PATTERNS = re.compile(
     r"\b(as of my (last|knowledge)|knowledge cutoff|i (do not|don't|cannot|can't)|i am not|i'm not|"
@@ -111,7 +36,6 @@ META_PATTERNS = re.compile(
     r"there is no (widely|specific|publicly|definitive|known)|not (widely|publicly|readily|commonly) "
     r"(known|documented|available|recognized|recognised|attributed))", re.IGNORECASE)
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z'\-\.]*[A-Za-z]|[A-Za-z]")
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})s?\b")
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(%|st|nd|rd|th)?(?![\w])")
 _CAP_PHRASE = re.compile(
@@ -150,13 +74,6 @@ class Mentions:
         return False
 
 
-def words(text: str) -> list[str]:
-    """Lower-cased words, possessives dropped ("King's" -> "king")."""
-    return [_POSSESSIVE.sub("", w.lower().replace("\u2019", "'")).strip(".'")
-            for w in _WORD.findall(text.replace("\u2019", "'"))]
-
-
-_POSSESSIVE = re.compile(r"'s$")
 
 
 def negation_scope(text: str) -> set[str] | None:
@@ -174,15 +91,9 @@ def negation_scope(text: str) -> set[str] | None:
             rest = tokens[i + 1:]
             if any(t in ("without", "unless", "except") for t in rest):
                 return None
-            scope = [t for t in rest if t not in _SCOPE_SKIP][:3]
+            scope = [t for t in rest if t not in NEGATION_SCOPE_SKIP][:3]
             return set(scope)
     return set()
-
-
-_SCOPE_SKIP = {"a", "an", "the", "be", "been", "being", "is", "are", "was", "were", "have", "has", "had",
-               "do", "does", "did", "to", "of", "in", "on", "at", "by", "for", "with", "as", "any", "very",
-               "so", "too", "it", "that", "this", "explicitly", "necessarily", "always", "strictly",
-               "legally", "officially", "actually", "really", "yet", "ever"}
 
 
 # A request rather than a question ("Tell me a bio of Ada Lovelace."): no single answer to look for.

@@ -11,20 +11,7 @@ from __future__ import annotations
 
 from vital_core.backends.offline.language.analysis import Analysis, memo
 from vital_core.backends.offline.language.nlp import Tok
-
-RELATIONS = {
-    "defeat": "defeat", "beat": "defeat", "overcome": "defeat", "crush": "defeat", "rout": "defeat",
-    "conquer": "defeat", "kill": "kill", "slay": "kill", "murder": "kill", "stab": "kill", "assassinate": "kill",
-    "teach": "teach", "tutor": "teach", "instruct": "teach", "mentor": "teach", "sell": "sell",
-    "find": "find", "track": "find", "rescue": "rescue", "succeed": "succeed", "precede": "precede", "employ": "employ",
-}
-TRADE = {"sell", "buy"}
-# converse verbs: "X lost to Y" = "Y defeated X"
-CONVERSE = {"lose": "defeat", "buy": "sell", "serve": "employ"}
-CONVERSE_PREPS = {"lose": ("to", "against"), "study": ("under", "with"), "learn": ("from",), "buy": ("from",)}
-ROLE_NOUNS = {"teacher": ("teach", False), "tutor": ("teach", False), "mentor": ("teach", False),
-              "student": ("teach", True), "pupil": ("teach", True), "killer": ("kill", False),
-              "murderer": ("kill", False), "successor": ("succeed", False), "predecessor": ("precede", False)}
+from vital_core.backends.offline.language.lexicon import CONVERSE, CONVERSE_PREPS, RELATIONS, ROLE_NOUNS, TRADE_VERBS
 
 
 def _name_at(a: Analysis, index: int) -> str:
@@ -48,7 +35,7 @@ def _children(toks: tuple[Tok, ...], index: int, deps: tuple[str, ...]) -> list[
 def _objects(toks: tuple[Tok, ...], verb: Tok, preps: tuple[str, ...] = ()) -> list[int]:
     # the parties of a sale are the seller and the buyer, not the thing sold ("sold the territory to France")
     direct = [t.i for t in _children(toks, verb.i, ("dobj", "attr"))]
-    out = [] if verb.lemma in TRADE else list(direct)
+    out = [] if verb.lemma in TRADE_VERBS else list(direct)
     for prep in _children(toks, verb.i, ("prep", "agent", "dative")):
         if prep.text.lower() in preps or (not preps and prep.dep == "agent"):
             out += [t.i for t in _children(toks, prep.i, ("pobj",))]

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from vital_core.backends.offline.language.lexicon import (AREA_FACTORS, MONTHS, NUMBER_WORDS, ORDINAL_WORDS,
+                                                          SCALE_WORDS, SHARE_WORDS, TEMPERATURE_UNITS)
 
-from vital_core.backends.offline.language.answer_types import MONTHS, NUMBER_WORDS, ORDINAL_WORDS, SCALE_WORDS
 
 _UNITS: dict[str, tuple[str, float]] = {}
 for _names, _dim, _factor in (
@@ -36,10 +37,6 @@ for _names, _dim, _factor in (
         _UNITS[_n] = (_dim, _factor)
 _AREA = re.compile(r"\s*(?:(square|sq\.?)\s+(kilometres?|kilometers?|km|metres?|meters?|m|miles?|mi|feet|foot|ft)\b|"
                    r"(km|m|mi|ft)(?:2|²)(?!\w)|(hectares?|ha|acres?)\b)", re.I)
-_AREA_FACTORS = {"km": 1e6, "kilometre": 1e6, "kilometer": 1e6, "m": 1.0, "metre": 1.0, "meter": 1.0,
-                 "mi": 2.589988e6, "mile": 2.589988e6, "ft": 0.092903, "feet": 0.092903, "foot": 0.092903,
-                 "hectare": 1e4, "ha": 1e4, "acre": 4046.856}
-_TEMPERATURE = {"°c": "c", "celsius": "c", "°f": "f", "fahrenheit": "f", "kelvin": "k", "k": "k"}
 
 _APPROX = re.compile(r"\b(about|around|approximately|roughly|nearly|almost|some|circa|c\.|over|more than|"
                      r"less than|fewer than|under|up to|at least|at most|just over|just under|"
@@ -120,7 +117,7 @@ def _unit_after(text: str, end: int) -> tuple[str, float, int]:
     area = _AREA.match(text[end:])
     if area:
         unit = (area.group(2) or area.group(3) or area.group(4)).lower().rstrip("s")
-        return "area", _AREA_FACTORS[unit], end + area.end()
+        return "area", AREA_FACTORS[unit], end + area.end()
     m = re.match(r"\s*(?:-\s*)?(?:[A-Z][a-z]+\s+(?=(?:days?|years?|hours?|months?|weeks?)\b))?"
                  r"(°\s?[CFcf]\b|degrees?\s+(?:celsius|fahrenheit)|[A-Za-z%]+)"
                  r"(?:\s+(?:per|an|a|/)\s*([A-Za-z]+))?", text[end:], re.I)
@@ -129,8 +126,8 @@ def _unit_after(text: str, end: int) -> tuple[str, float, int]:
     word = m.group(1).lower().replace(" ", "")
     if word.startswith("degree"):
         word = "°f" if "fahrenheit" in word else "°c"
-    if word in _TEMPERATURE:
-        return _TEMPERATURE[word], 1.0, end + m.end(1)
+    if word in TEMPERATURE_UNITS:
+        return TEMPERATURE_UNITS[word], 1.0, end + m.end(1)
     if word not in _UNITS:
         return "", 1.0, end
     dim, factor = _UNITS[word]
@@ -233,13 +230,10 @@ def _number(text: str, start: int, end: int, value: float, kind: str, out: list[
     return unit_end
 
 
-_SHARES = {"half": 0.5, "a half": 0.5, "one half": 0.5, "a quarter": 0.25, "quarter": 0.25, "one quarter": 0.25,
-           "three quarters": 0.75, "three-quarters": 0.75, "a third": 1 / 3, "one third": 1 / 3,
-           "two thirds": 2 / 3, "two-thirds": 2 / 3}
 _TIME_UNIT = r"(minutes?|hours?|days?|weeks?|fortnights?|months?|years?|decades?|centuries|century)"
 _AMOUNT = rf"(\d+|an?|{'|'.join(k for k in NUMBER_WORDS if NUMBER_WORDS[k] <= 20)})"
 # compiled once: extract_values runs on every claim and evidence sentence
-_SHARE_OF_UNIT = re.compile(rf"\b({'|'.join(sorted(_SHARES, key=len, reverse=True))})\s+(?:of\s+)?an?\s+"
+_SHARE_OF_UNIT = re.compile(rf"\b({'|'.join(sorted(SHARE_WORDS, key=len, reverse=True))})\s+(?:of\s+)?an?\s+"
                             rf"{_TIME_UNIT}\b", re.I)                          # "three-quarters of an hour"
 _HALF_BEFORE_UNIT = re.compile(rf"\b{_AMOUNT}\s+and\s+a\s+half\s+{_TIME_UNIT}\b", re.I)   # "two and a half hours"
 _HALF_AFTER_UNIT = re.compile(rf"\b{_AMOUNT}\s+{_TIME_UNIT}\s+and\s+a\s+half\b", re.I)    # "an hour and a half"
@@ -267,7 +261,7 @@ def _durations(text: str, out: list[Value]) -> str:
     def one_and_more(m) -> str:     # "an hour and 48 minutes": 6480 s, in hours
         return take(m, 1.0 + _count(m.group(3)) * _UNITS[m.group(4).lower()][1] / _UNITS[m.group(2).lower()][1],
                     m.group(2))
-    text = _SHARE_OF_UNIT.sub(lambda m: take(m, _SHARES[m.group(1).lower()], m.group(2)), text)
+    text = _SHARE_OF_UNIT.sub(lambda m: take(m, SHARE_WORDS[m.group(1).lower()], m.group(2)), text)
     text = _HALF_BEFORE_UNIT.sub(lambda m: take(m, _count(m.group(1)) + 0.5, m.group(2)), text)
     text = _HALF_AFTER_UNIT.sub(lambda m: take(m, _count(m.group(1)) + 0.5, m.group(2)), text)
     text = _ONE_UNIT_AND_MORE.sub(one_and_more, text)

@@ -8,50 +8,18 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from vital_core.backends.offline.language.answer_types import words
-from vital_core.backends.offline.importance import STOPWORDS
+from vital_core.backends.offline.language.text import stem, words
+from vital_core.backends.offline.language.lexicon import STOPWORDS
 
 # Substituted wording: the text shares this share of its content words with the
 # sentence, and swaps a span of at most this many words.
 SUBSTITUTION_SHARED = 0.60
 SUBSTITUTION_SPAN = 3
 
-# Word pairs with opposite meaning.
-ANTONYMS = (
-    ("increase", "decrease"), ("rise", "fall"), ("rise", "decline"), ("more", "fewer"),
-    ("higher", "lower"), ("high", "low"), ("largest", "smallest"), ("large", "small"),
-    ("major", "minor"), ("rapid", "slow"), ("fast", "slow"), ("quick", "slow"),
-    ("automatic", "deliberate"), ("early", "late"), ("earliest", "latest"), ("before", "after"),
-    ("always", "never"), ("widely", "rarely"), ("common", "rare"), ("commonly", "rarely"),
-    ("often", "rarely"), ("frequently", "rarely"), ("male", "female"), ("east", "west"),
-    ("north", "south"), ("won", "lost"), ("win", "lose"), ("victory", "defeat"),
-    ("success", "failure"), ("positive", "negative"), ("strong", "weak"), ("hot", "cold"),
-    ("warm", "cold"), ("wet", "dry"), ("ancient", "modern"), ("true", "false"),
-    ("legal", "illegal"), ("allowed", "prohibited"), ("permitted", "prohibited"),
-    ("including", "excluding"), ("include", "exclude"), ("inhabit", "avoid"),
-    ("support", "oppose"), ("accept", "reject"), ("different", "identical"),
-    ("different", "same"), ("landmark", "minor"), ("significant", "slight"),
-    ("significantly", "slightly"), ("fundamentally", "slightly"), ("abundant", "scarce"),
-    ("stability", "instability"), ("peace", "war"), ("enemy", "ally"), ("entered", "left"),
-    ("gain", "loss"), ("maximum", "minimum"), ("above", "below"), ("inside", "outside"),
-    ("open", "closed"), ("alive", "dead"), ("born", "died"), ("beginning", "end"),
-    ("start", "end"), ("first", "last"), ("private", "public"), ("rural", "urban"),
-    ("domestic", "foreign"), ("native", "foreign"), ("few", "several"), ("few", "many"),
-    ("promote", "demote"), ("promoted", "demoted"), ("upper", "lower"), ("northern", "southern"),
-    ("eastern", "western"), ("visible", "invisible"), ("possible", "impossible"),
-)
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s", "ly"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
 
 def word_key(word: str) -> str:
     """A crude lemma: the first five letters ("conserved" ~ "conservation")."""
-    return word[:5] if len(word) > 5 else _stem(word)
+    return word[:5] if len(word) > 5 else stem(word, adverbs=True)
 
 
 def _content(word: str) -> bool:
