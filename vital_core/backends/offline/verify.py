@@ -35,10 +35,11 @@ from vital_core.scoring import deadline
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
 from vital_core.backends.offline.language.text import words
 from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
-from vital_core.backends.offline import conflicts
+from vital_core.backends.offline import conflicts, stated
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.conflicts import (antonym_conflict, name_conflict, negation_conflict, rest_coverage,
-                                                   role_conflict, value_conflict)
+from vital_core.backends.offline.conflicts import (antonym_conflict, name_conflict, negation_conflict, role_conflict,
+                                                   value_conflict)
+from vital_core.backends.offline.stated import rest_coverage
 from vital_core.backends.offline.decompose import resolve_pronouns, split_sentences
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.evidence_units import clauses_of
@@ -240,10 +241,10 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
         close = sim >= CONFLICT_MIN
         sentence = index.analyses[i]
 
-        context = conflicts.Context(sentence if i == top[0] else joined([sentence, best]),
+        context = stated.Context(sentence if i == top[0] else joined([sentence, best]),
                                     [sentence] if i == top[0] else [sentence, best],
                                     [index.analyses[j] for j in top if j != i], index.everything,
-                                    conflicts.REST_COVERAGE if close else 1.0)
+                                    stated.REST_COVERAGE if close else 1.0)
         for label, rule in (RULES if close else SLOT_RULES):
             # a negation or an opposite word is read in its own clause ("not in New Mexico; in Colorado")
             units = index.clauses[i] if label in CLAUSE_ONLY and index.clauses[i] else [sentence] + index.clauses[i]
@@ -280,7 +281,7 @@ CLAUSE_BINDING = 0.6   # a clause holding the claim's value and this share of it
 def _bound_in_clause(value: Value, claim: Analysis, clauses: list[Analysis]) -> bool:
     """The value stands in a clause that says most of the rest of the claim: "Official dismantling got under
     way in June 1990" states "demolition started in June 1990" though the sentence goes on to 3 October."""
-    return any(conflicts.value_found(value, [clause]) and
+    return any(stated.value_found(value, [clause]) and
                rest_coverage(claim, clause, skip_value=value, soft=True) >= CLAUSE_BINDING for clause in clauses)
 
 
@@ -296,7 +297,7 @@ def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
     topic = joined([index.everything, _names_only(index.topics)]) if index.everything else together
     unstated = [n for n in claim.names if not name_found(n, nearby)
                 and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
-    unstated += [v.text for v in claim.values if not conflicts.value_bound(v, claim, aligned + [joined(aligned)])
+    unstated += [v.text for v in claim.values if not stated.value_bound(v, claim, aligned + [joined(aligned)])
                  and not _bound_in_clause(v, claim, clauses)]
     words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together, soft=True)]
     coverage = max([rest_coverage(claim, w, soft=True, by_rarity=True) for w in window]
@@ -336,8 +337,8 @@ def _support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims
     others_found = sum(lemma_found(l, joined(window), soft=True) for l in claim.content if l != claim.predicate)
     predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
                     or best >= PREDICATE_FREE or others_found >= 2
-                    or claim.predicate in conflicts.DIMENSION_WORDS
-                    or any(conflicts.same_relation(claim, w) for w in window))
+                    or claim.predicate in lexicon.DIMENSION_WORDS
+                    or any(stated.same_relation(claim, w) for w in window))
     return SupportSignals(best, coverage, unstated, words, predicate_ok,
                           _polarity_agrees(claim, index.analyses[top[0]]), index.sentences[top[0]])
 

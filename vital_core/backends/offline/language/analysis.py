@@ -216,11 +216,11 @@ def lemma_found(lemma: str, target: Analysis, soft: bool = False) -> bool:
         return True
     if lemma in target.name_keys:
         return True
-    return soft and _close_word(lemma, tuple(sorted(target.content)))
+    return soft and close_word(lemma, tuple(sorted(target.content)))
 
 
 @lru_cache(maxsize=50_000)
-def _close_word(lemma: str, others: tuple[str, ...]) -> bool:
+def close_word(lemma: str, others: tuple[str, ...]) -> bool:
     if not others:
         return False
     vectors = embed([lemma, *others])
