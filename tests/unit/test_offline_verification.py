@@ -178,7 +178,8 @@ def test_a_year_given_as_n_years_after_another_is_not_contradicted():
 
 
 def test_spans_of_time_areas_and_scores_are_read_as_one_value():
-    from vital_core.backends.offline.language.values import compatible, extract_values
+    from vital_core.backends.offline.language.value_match import compatible
+    from vital_core.backends.offline.language.values import extract_values
 
     def one(text):
         values = extract_values(text)

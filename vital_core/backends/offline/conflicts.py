@@ -16,7 +16,8 @@ from vital_core.backends.offline.language.lexicon import (ANTONYMS, EVENT_QUALIF
                                                           LIFE_EVENTS, NAME_PARTICLES, NON_EXCLUSIVE,
                                                           ORGANISATION_WORDS, REFUTED_BELIEF, STAND_IN_DETERMINERS)
 from vital_core.backends.offline.language.roles import relations
-from vital_core.backends.offline.language.values import Value, comparable, consistent
+from vital_core.backends.offline.language.value_match import comparable, consistent
+from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import (NEIGHBOURHOOD, REST_COVERAGE, Context, as_name, claimed_by_rival,
                                                 derivable, governing_verb, rest_coverage, said_near, same_clause,
                                                 same_party, token_at, value_found, value_stated, name_stated)

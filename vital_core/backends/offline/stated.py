@@ -16,7 +16,8 @@ from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, close_word, lemma_found, name_found
 from vital_core.backends.offline.language.lexicon import DIMENSION_WORDS, FIRST_WORDS
 from vital_core.backends.offline.language.roles import relations
-from vital_core.backends.offline.language.values import Value, comparable, compatible, consistent, whole_years
+from vital_core.backends.offline.language.value_match import comparable, compatible, consistent, whole_years
+from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.language.word_rarity import frequency_rank
 
 @dataclass

@@ -1,16 +1,17 @@
 """Claim verification against evidence: supported, contradicted or not enough evidence.
 
 For each claim the evidence sentences best aligned with it (MiniLM cosine;
-leading pronouns resolved) are retrieved and compared word by word with the
-spaCy analysis of ``analysis``: lemmas, synonyms, names with their other
-forms (abbreviations, demonyms), normalised numbers, units and dates. The
-first rule that fires decides:
+leading pronouns resolved; ``evidence_index``) are retrieved and compared word
+by word with the spaCy analysis of ``language.analysis``: lemmas, synonyms,
+names with their other forms (abbreviations, demonyms), normalised numbers,
+units and dates. The first rule that fires decides:
 
 1. ``contradicted`` when an aligned sentence (or one of its clauses) states
    the same thing as the claim except for one slot: roles reversed, the
    statement negated, an opposite word, another value for the claim's
    number/date/measure, or another name of the same kind (person, country,
-   city) — see ``conflicts``; each needs the rest of the claim stated there;
+   city) — see ``conflicts``; each needs the rest of the claim stated there
+   (``stated``);
 2. ``supported`` when the aligned sentences state every name and value of
    the claim and most of its words (``SUPPORT_COVERAGE``), unless a clause of
    the closest sentence says it of another person in the claim's person's
@@ -33,18 +34,18 @@ import numpy as np
 
 from vital_core.scoring import deadline
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
-from vital_core.backends.offline.language.text import words
-from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
 from vital_core.backends.offline import conflicts, stated
-from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.conflicts import (antonym_conflict, name_conflict, negation_conflict, role_conflict,
                                                    value_conflict)
-from vital_core.backends.offline.stated import rest_coverage
-from vital_core.backends.offline.decompose import resolve_pronouns, split_sentences
+from vital_core.backends.offline.evidence_index import EvidenceIndex, build_index, joined
+from vital_core.backends.offline.language import lexicon
+from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.evidence_units import clauses_of
-from vital_core.backends.offline.language.values import DateContext, Value, in_context
+from vital_core.backends.offline.language.text import words
+from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.language.wording import substitution
+from vital_core.backends.offline.stated import rest_coverage
 
 NO_EVIDENCE_REASON = "not judged: no evidence was given and the offline backend has no world knowledge"
 # Added to a vital claim's "not enough evidence": the offline rules compare words, not meaning.
@@ -62,7 +63,6 @@ SUPPORT_COVERAGE = ((0.85, 0.55), (0.75, 0.65), (-1.0, 0.75))
 LONG_CLAIM_WORDS, LONG_CLAIM_SIM, LONG_CLAIM_COVERAGE = 4, 0.65, 0.50
 TOP_K = 4            # sentences aligned with a claim: a paragraph's fact may sit in its fourth-closest
 VERBATIM_SIM = 0.50          # a sentence this close that holds the claim's words in order states it
-TOPIC_MENTIONS = 3          # the most frequent name is the evidence's topic when named this often
 PREDICATE_FREE = 0.75       # this close, the main verb may be paraphrased beyond the lexicon
 WINDOW_MARGIN = 0.20        # sentences this close to the best one join the window that supports a claim
 SUBSTITUTION_SENTENCE_MIN = 0.75
@@ -75,98 +75,6 @@ class ClaimVerdict:
     reason: str
     evidence: str
     similarity: float = 0.0   # cosine of the claim with its best-aligned evidence sentence
-
-
-@dataclass
-class EvidenceIndex:
-    sentences: list[str]
-    vectors: np.ndarray
-    analyses: list[Analysis]
-    clauses: list[list[Analysis]]
-    everything: Analysis | None = None     # all sentences as one text
-    topics: set[str] = frozenset()         # what the evidence is about: its most frequent name, document titles
-
-
-def build_index(documents: list[Document]) -> EvidenceIndex:
-    sentences: list[str] = []
-    narratives: list[list[tuple[str, str]]] = []    # each document's sentences, as read and (if a pronoun was) as written
-    for doc in documents:
-        written = split_sentences(doc.text)
-        narratives.append([])
-        for original, sentence in zip(written, resolve_pronouns(written)):
-            narratives[-1].append((sentence, original if sentence != original else ""))
-            sentences.append(sentence)
-    sentences = list(dict.fromkeys(s for s in sentences if s.strip()))
-    if not sentences:
-        sentences = [d.title.strip() for d in documents if d.title.strip()]
-    vectors = embed(sentences) if sentences else np.zeros((0, 384), dtype=np.float32)
-    pieces = [clauses_of(s) for s in sentences]
-    flat = analyse_texts(sentences + [c for p in pieces for c in p])
-    analyses, rest = flat[:len(sentences)], flat[len(sentences):]
-    by_text = dict(zip(sentences, analyses))
-    _dates_in_context(narratives, by_text)
-    clauses, at = [], 0
-    for p in pieces:
-        clauses.append(rest[at:at + len(p)])
-        at += len(p)
-    # the topic is the person or thing named most often, counted by its last word ("Johann Sebastian Bach",
-    # then "Bach" in every other sentence), and written as the evidence first gives it in full
-    counts: dict[str, int] = {}
-    first_full: dict[str, str] = {}
-    for a in analyses:
-        for name in a.names:
-            key = name.split()[-1].lower()
-            counts[key] = counts.get(key, 0) + 1
-            if key not in first_full or len(first_full[key].split()) < 2 <= len(name.split()):
-                first_full[key] = name
-    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
-    topics = {first_full[ranked[0][0]]} if ranked and ranked[0][1] >= TOPIC_MENTIONS else set()
-    topics |= {d.title for d in documents if d.title}
-    _with_possible_antecedents(narratives, by_text, dict(zip(sentences, clauses)))
-    return EvidenceIndex(sentences, vectors, analyses, clauses, joined(analyses) if analyses else None, topics)
-
-
-def _dates_in_context(narratives: list[list[tuple[str, str]]], by_text: dict[str, Analysis]) -> None:
-    """Each sentence's dates read after what its document said before it (``values.in_context``)."""
-    done: set[str] = set()
-    for narrative in narratives:
-        context = DateContext()
-        for text, _ in narrative:
-            a = by_text.get(text)
-            if a is None:
-                continue
-            if text not in done:
-                a.values = in_context(a.values, a.text, context)
-                done.add(text)
-            context = context.after(a.values)
-
-
-def _with_possible_antecedents(narratives: list[list[tuple[str, str]]], by_text: dict[str, Analysis],
-                               clauses: dict[str, list[Analysis]]) -> None:
-    """A sentence whose "he"/"she" was read as the last named subject also names the other people of the
-    sentence that named them: in "Pope Julius II hired Michelangelo ... Working from 1508, he stood upright"
-    the pronoun may be either, and a claim naming either is not unstated there. The name read for the
-    pronoun is a guess, so it never contradicts a claim (``Analysis.guessed``)."""
-    for narrative in narratives:
-        people: list[str] = []
-        for text, original in narrative:
-            a = by_text.get(text)
-            if a is None:
-                continue
-            own = [n for n in a.names if len(n.split()) >= 2 and conflicts.person_like(n)]
-            if original:
-                guessed = {n for n in a.names if n not in original}
-                for unit in [a, *clauses.get(text, [])]:
-                    unit.guessed |= guessed
-                own = [n for n in own if n not in guessed]
-                head = next(iter(a.names.values()), 0)
-                for name in people:
-                    if name not in a.names:
-                        a.names[name] = head
-                        a.words |= {w.lower() for w in name.split()}
-                        a.name_keys |= lexicon.expansions(name, words=True)
-            if own:
-                people = own
 
 
 _SKIP_POS = {"DET", "PUNCT", "AUX", "CCONJ", "SCONJ", "PART", "SPACE"}
@@ -211,16 +119,6 @@ RULES = (("roles", role_conflict), ("negation", negation_conflict), ("opposite w
 CLAUSE_ONLY = ("negation", "opposite wording")
 SLOT_LABELS = ("value", "name")
 SLOT_RULES = tuple((label, rule) for label, rule in RULES if label in SLOT_LABELS)
-
-
-def joined(units: list[Analysis]) -> Analysis:
-    """Several sentences read as one text (for a claim that combines them)."""
-    if len(units) == 1:
-        return units[0]
-    return Analysis(text=" ".join(u.text for u in units), toks=(), lemmas=set().union(*(u.lemmas for u in units)),
-                    words=set().union(*(u.words for u in units)), names={n: 0 for u in units for n in u.names},
-                    name_keys=set().union(*(u.name_keys for u in units)), values=[v for u in units for v in u.values],
-                    negated=set().union(*(u.negated for u in units)))
 
 
 def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int], sims: np.ndarray

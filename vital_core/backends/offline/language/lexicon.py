@@ -45,6 +45,9 @@ DAYS: tuple = _seq("days")
 NUMBER_WORDS: dict = _map("number_words")
 ORDINAL_WORDS: dict = _map("ordinal_words")
 SCALE_WORDS: dict = _map("scale_words")
+# Units: (their names, dimension, size in the dimension's base unit: metre, gram, second, fraction);
+# "inch" and never "in" ("4-2 in the final").
+UNITS: tuple = _seq("units")
 # An area unit's size in square metres ("km" of "km²").
 AREA_FACTORS: dict = _map("area_factors")
 # Temperature units, as the scale letter ("°C" -> "c").

@@ -6,35 +6,18 @@ eight" = 9.58; "20 July 1969" = "July 20, 1969" = "20/7/1969"; "round eight" =
 "eighth round"; "the 11th century" holds 1066. Ordinals that are part of a
 name ("Ninth Symphony", "Henry VIII", "Symphony No. 9") are names, not
 counts. Every value keeps the words it came from, so a reason can quote them.
-Pure text functions, used by the verifier's value rules (``verify_values``).
+Pure text functions; ``value_match`` says when two values agree.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
 from vital_core.backends.offline.language.lexicon import (AREA_FACTORS, MONTHS, NUMBER_WORDS, ORDINAL_WORDS,
-                                                          SCALE_WORDS, SHARE_WORDS, TEMPERATURE_UNITS)
+                                                          SCALE_WORDS, SHARE_WORDS, TEMPERATURE_UNITS, UNITS)
 
-
-_UNITS: dict[str, tuple[str, float]] = {}
-for _names, _dim, _factor in (
-        ("km kilometre kilometres kilometer kilometers", "length", 1000.0),
-        ("m metre metres meter meters", "length", 1.0),
-        ("cm centimetre centimetres centimeter centimeters", "length", 0.01),
-        ("mm millimetre millimetres", "length", 0.001),
-        ("ft foot feet", "length", 0.3048), ("inch inches", "length", 0.0254),   # not "in": "4-2 in the final"
-        ("mi mile miles", "length", 1609.344), ("yd yard yards", "length", 0.9144),
-        ("kg kilogram kilograms kilogramme", "mass", 1000.0), ("g gram grams", "mass", 1.0),
-        ("t tonne tonnes ton tons", "mass", 1e6), ("lb lbs pound pounds", "mass", 453.592),
-        ("s sec second seconds", "time", 1.0), ("min minute minutes", "time", 60.0),
-        ("h hr hour hours", "time", 3600.0), ("day days", "time", 86400.0),
-        ("week weeks", "time", 604800.0), ("fortnight fortnights", "time", 1209600.0),
-        ("month months", "time", 2629800.0),
-        ("year years", "time", 31557600.0), ("decade decades", "time", 315576000.0),
-        ("century centuries", "time", 3155760000.0),
-        ("%", "fraction", 0.01), ("percent per-cent", "fraction", 0.01)):
-    for _n in _names.split():
-        _UNITS[_n] = (_dim, _factor)
+# unit word -> (dimension, size in the dimension's base unit)
+UNIT_SIZES: dict[str, tuple[str, float]] = {name: (dim, size) for names, dim, size in UNITS for name in names.split()}
 _AREA = re.compile(r"\s*(?:(square|sq\.?)\s+(kilometres?|kilometers?|km|metres?|meters?|m|miles?|mi|feet|foot|ft)\b|"
                    r"(km|m|mi|ft)(?:2|²)(?!\w)|(hectares?|ha|acres?)\b)", re.I)
 
@@ -128,12 +111,12 @@ def _unit_after(text: str, end: int) -> tuple[str, float, int]:
         word = "°f" if "fahrenheit" in word else "°c"
     if word in TEMPERATURE_UNITS:
         return TEMPERATURE_UNITS[word], 1.0, end + m.end(1)
-    if word not in _UNITS:
+    if word not in UNIT_SIZES:
         return "", 1.0, end
-    dim, factor = _UNITS[word]
+    dim, factor = UNIT_SIZES[word]
     per = (m.group(2) or "").lower()
-    if per in _UNITS and _UNITS[per][0] == "time":
-        return f"{dim}/time", factor / _UNITS[per][1], end + m.end()
+    if per in UNIT_SIZES and UNIT_SIZES[per][0] == "time":
+        return f"{dim}/time", factor / UNIT_SIZES[per][1], end + m.end()
     return dim, factor, end + m.end(1)
 
 
@@ -253,13 +236,13 @@ def _durations(text: str, out: list[Value]) -> str:
     blanked in the text."""
     def take(m, amount: float, unit: str) -> str:
         approx, bound = _qualifiers(text, m.start())
-        dim, factor = _UNITS[unit.lower()]
+        dim, factor = UNIT_SIZES[unit.lower()]
         out.append(Value("number", amount * factor, dim=dim, text=m.group(0), approx=approx, bound=bound,
                          start=m.start()))
         return " " * len(m.group(0))
 
     def one_and_more(m) -> str:     # "an hour and 48 minutes": 6480 s, in hours
-        return take(m, 1.0 + _count(m.group(3)) * _UNITS[m.group(4).lower()][1] / _UNITS[m.group(2).lower()][1],
+        return take(m, 1.0 + _count(m.group(3)) * UNIT_SIZES[m.group(4).lower()][1] / UNIT_SIZES[m.group(2).lower()][1],
                     m.group(2))
     text = _SHARE_OF_UNIT.sub(lambda m: take(m, SHARE_WORDS[m.group(1).lower()], m.group(2)), text)
     text = _HALF_BEFORE_UNIT.sub(lambda m: take(m, _count(m.group(1)) + 0.5, m.group(2)), text)
@@ -342,140 +325,3 @@ def extract_values(text: str) -> list[Value]:
             year_like = len(re.split(r"[\s-]+", phrase)) >= 2 and 1000 <= value <= 2100 and "hundred" not in phrase
             _number(work, m.start(), m.end(), value, "year" if year_like else "number", out)
     return _compound_durations(sorted(out, key=lambda v: v.start), text)
-
-
-_SAME_TIME = re.compile(r"\b(?:that|the same)\s+(?:night|day|evening|morning|afternoon)\b", re.I)
-
-
-def _names_a_year(v: Value) -> bool:
-    """A year or a dated day that later sentences count from (not "the 1490s")."""
-    return v.kind in ("year", "date") and v.value > 0 and v.dim != "decade"
-
-
-@dataclass(frozen=True)
-class DateContext:
-    """The last year and the last full date a narrative has given, for the sentences after it."""
-    year: int = 0
-    date: Value | None = None
-
-    def after(self, values: list[Value]) -> "DateContext":
-        year, date = self.year, self.date
-        for v in values:
-            if _names_a_year(v):
-                year = int(v.value)
-            if v.kind == "date" and v.value and v.month and v.day:
-                date = v
-        return DateContext(year, date)
-
-
-def in_context(values: list[Value], text: str, context: DateContext) -> list[Value]:
-    """An evidence sentence's values read in its document: "On July 20" after "July 16, 1969" is 20 July
-    1969, "on 3 October that year" takes the year said before it, and "that night" is the date the
-    previous sentence gave."""
-    out: list[Value] = []
-    year = context.year
-    for v in values:
-        if v.kind == "date" and not v.value and v.month and year:
-            v = Value("date", float(year), text=v.text, month=v.month, day=v.day, start=v.start)
-        elif _names_a_year(v):
-            year = int(v.value)
-        out.append(v)
-        later = whole_years(v)
-        if later and year and re.match(r"\s+(?:later|after|on)\b", text[v.start + len(v.text):]):
-            year += later      # "Four years later Italy staged the second edition": 1934 after 1930
-            out.append(Value("year", float(year), text=f"{v.text} later", start=v.start))
-    if context.date is not None:
-        d = context.date
-        out += [Value("date", d.value, text=m.group(0), month=d.month, day=d.day, start=m.start())
-                for m in _SAME_TIME.finditer(text)]
-    return sorted(out, key=lambda v: v.start)
-
-
-def _close(a: float, b: float, approx: bool) -> bool:
-    tolerance = 0.10 if approx else 0.011
-    return abs(a - b) <= tolerance * max(abs(a), abs(b), 1e-9)
-
-
-def whole_years(value: Value) -> int | None:
-    """A duration in whole years ("three years later", "a decade on"), for year arithmetic; else None."""
-    if value.dim != "time":
-        return None
-    years = value.value / _UNITS["year"][1]
-    return int(round(years)) if years >= 1 and abs(years - round(years)) < 1e-6 else None
-
-
-def compatible(claim: Value, other: Value) -> bool:
-    """Does ``other`` (evidence) state ``claim``? Evidence may be more precise than the claim, not less:
-    "1066" states "the 11th century" and "8 September 2022" states "September 2022", not the reverse."""
-    return _agree(claim, other, entail=True)
-
-
-def consistent(claim: Value, other: Value) -> bool:
-    """Can both be true? "1495" and "the 1490s" can; "1495" and "1497" cannot."""
-    return _agree(claim, other, entail=False)
-
-
-def _agree(claim: Value, other: Value, entail: bool) -> bool:
-    if claim.kind == "date" or other.kind == "date":
-        return _date_agree(claim, other, entail)
-    if claim.kind == "century" and other.kind == "year":
-        return (claim.value - 1) * 100 < other.value <= claim.value * 100
-    if claim.kind == "year" and other.kind == "century":
-        return not entail and (other.value - 1) * 100 < claim.value <= other.value * 100
-    if claim.kind != other.kind or claim.dim.startswith("#") != other.dim.startswith("#"):
-        if {claim.kind, other.kind} == {"year", "number"} and other.dim in ("", "#"):
-            return claim.value == other.value
-        return False
-    if claim.kind == "year":
-        if claim.dim == "decade" or other.dim == "decade":
-            if claim.dim != "decade" and entail:
-                return False
-            low, high = (claim, other) if claim.dim == "decade" else (other, claim)
-            return low.value <= high.value < low.value + 10
-        return claim.value == other.value or ((claim.approx or other.approx) and abs(claim.value - other.value) <= 2)
-    if claim.kind == "ordinal":
-        return claim.value == other.value
-    if claim.bound > 0:
-        return other.value >= claim.value * 0.99
-    if claim.bound < 0:
-        return other.value <= claim.value * 1.01
-    if other.bound and not entail:
-        return other.value * other.bound <= claim.value * other.bound * 1.01
-    return _close(claim.value, other.value, claim.approx or other.approx)
-
-
-def _date_agree(claim: Value, other: Value, entail: bool) -> bool:
-    if claim.kind == "year" or other.kind == "year":
-        date, year = (other, claim) if claim.kind == "year" else (claim, other)
-        if entail and claim.kind == "date":
-            return False
-        return not date.value or date.value == year.value
-    if claim.kind != other.kind:
-        return False
-    for a, b in ((claim.value, other.value), (claim.month, other.month), (claim.day, other.day)):
-        if a and b and a != b:
-            return False
-        if entail and a and not b:
-            return False
-    return True
-
-
-def comparable(claim: Value, other: Value) -> bool:
-    """Do the two values measure the same kind of thing (so that differing values conflict)?"""
-    kinds = {claim.kind, other.kind}
-    if kinds <= {"year", "date"}:
-        if "date" in kinds and "year" in kinds:
-            date = claim if claim.kind == "date" else other
-            return bool(date.value)
-        return claim.kind == "year" or bool(claim.month and other.month)
-    if kinds == {"century"}:
-        return True
-    if kinds == {"century", "year"}:
-        return False     # "the 19th century" may be a period around a dated event, not its date
-    if claim.kind != other.kind:
-        return False
-    if claim.kind == "ordinal":
-        return claim.dim == other.dim
-    if claim.dim.startswith("#"):
-        return claim.dim == other.dim and claim.dim != "#"
-    return claim.dim == other.dim
