@@ -149,7 +149,7 @@ def test_it_does_not_stand_for_a_person():
 
 
 def test_she_is_the_person_named_before_not_a_one_word_subject_in_between():
-    from vital_core.backends.offline.decompose import resolve_pronouns
+    from vital_core.backends.offline.language.pronouns import resolve_pronouns
     resolved = resolve_pronouns(["Frida Kahlo was a painter from Mexico.", "Polio struck her when she was six.",
                                  "Confined to bed, she took up painting."])
     assert resolved[2] == "Confined to bed, Frida Kahlo took up painting."

@@ -6,7 +6,9 @@ A sentence is cut further where it coordinates whole clauses ("..., and it
 subjects or objects ("X, Y and Z wrote it" -> "X wrote it", "Y wrote it",
 "Z wrote it"). Each claim keeps the subject of its sentence so that it stands
 alone; a sentence-initial pronoun is replaced by the previous sentence's
-subject when that subject is a name.
+subject when that subject is a name (``language.pronouns``). The cuts inside
+one clause (subordinate and relative clauses, participles, appositives, a
+second predicate, modifiers, manner adverbs) are ``clause_cuts``'.
 """
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ from vital_core.scoring import deadline
 from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
 from vital_core.backends.offline.clause_cuts import cut_claim
 from vital_core.backends.offline.language.nlp import analyse
-from vital_core.backends.offline.language.lexicon import (AUXILIARIES, DEMONYMS, DETERMINERS, FUNCTION_CAPS,
+from vital_core.backends.offline.language.pronouns import (CLEFT, LEADING_PRONOUN, Antecedents, replace_subject_pronoun,
+                                                          sentence_subject_name)
+from vital_core.backends.offline.language.lexicon import (AUXILIARIES, DETERMINERS, FUNCTION_CAPS,
                                                           LEAD_IN_WORDS, LIST_VERBS, NOT_VERBS, PLACE_WORDS,
                                                           PRONOUN_SUBJECTS, SENTENTIAL_VERB_FORMS, TITLE_NOUNS)
 
@@ -319,10 +323,10 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None) -> li
     subject = sentence_subject_name(text)
     for n, clause in enumerate(_split_clauses(text)):
         # "..., and they are often called upon": the later clause's pronoun is the sentence's subject
-        if n and subject and _LEADING_PRONOUN.match(clause[:1].upper() + clause[1:]) \
+        if n and subject and LEADING_PRONOUN.match(clause[:1].upper() + clause[1:]) \
                 and subject.split()[0].lower() not in ("he", "she", "it", "they") \
-                and not _CLEFT.match(clause):
-            clause = _LEADING_PRONOUN.sub(subject, clause[:1].upper() + clause[1:], count=1)
+                and not CLEFT.match(clause):
+            clause = LEADING_PRONOUN.sub(subject, clause[:1].upper() + clause[1:], count=1)
         for part in _split_relatives(clause):
             for claim in _split_list(part):
                 for n, aside in enumerate(asides):
@@ -333,111 +337,10 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None) -> li
     return claims or [_finish(sentence)]
 
 
-def sentence_subject_name(sentence: str) -> str | None:
-    """The sentence's subject when it is a name ("Kobe Bryant won ...", "The Eiffel Tower is ...").
-
-    The parser must agree that the capitalised words open the subject: "Contrary to popular belief,
-    he ..." and "Throughout the war Turing ..." do not have "Contrary" or "Throughout" as subject.
-    """
-    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)\s+[a-z]",
-                     sentence)
-    if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS or match.group(2).lower() in DEMONYMS:
-        return None     # ("The English polymath Thomas Young": "English" is no subject)
-    toks = analyse(sentence)
-    span_end = match.end(2)
-    inside = [t for t in toks if t.start < span_end and t.text not in ("The", "These", "This", "Those")]
-    if not inside or any(t.pos != "PROPN" for t in inside):
-        return None
-    if not any(t.dep in ("nsubj", "nsubjpass") or toks[t.head].dep in ("nsubj", "nsubjpass") for t in inside):
-        return None
-    return (match.group(1) or "") + match.group(2)
-
-
-_LEADING_PRONOUN = re.compile(r"^(He|She|It|They)\b")
-_CLEFT = re.compile(r"^[Ii]t\s+(?:was|is)\b.*\b(?:who|that)\b")   # "it was Champollion who ...": no antecedent
-
-
-def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
-    """The sentence with its main subject pronoun replaced by ``previous`` (a name).
-
-    A leading He/She/It/They always; after an opening phrase ("In 1936 he published ...") only he, she
-    and they, and only when the parser makes the pronoun the main verb's subject. He/she stand only for
-    a person-like name (not "The Berlin Wall").
-    """
-    if not previous:
-        return sentence
-    if _LEADING_PRONOUN.match(sentence):
-        personal = sentence.split()[0] in ("He", "She")
-        person_name = previous.split()[0] not in ("The", "These", "This", "Those") and len(previous.split()) >= 2
-        if personal and previous.split()[0] in ("The", "These", "This", "Those"):
-            return sentence
-        if sentence.split()[0] == "It" and person_name:
-            return sentence   # "Jane Austen wrote Emma. It was published ...": "it" is not Jane Austen
-        return _LEADING_PRONOUN.sub(previous, sentence, count=1)
-    if previous.split()[0] in ("The", "These", "This", "Those") or not re.search(r"\b(he|she|they)\b", sentence):
-        return sentence
-    toks = analyse(sentence)
-    for t in toks:
-        if t.text in ("he", "she", "they") and t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT":
-            return sentence[:t.start] + previous + sentence[t.start + len(t.text):]
-    return sentence
-
-
-class _Antecedents:
-    """The named subjects seen so far: the last one, and the last full name (a person, most likely).
-
-    "She" after "Polio struck her when she was six." is still Frida Kahlo: a one-word subject stands for
-    he/she only when it is the last word of the person named before ("Darwin" for "Charles Darwin") or
-    when no full name came before."""
-
-    def __init__(self) -> None:
-        self.last: str | None = None
-        self.person: str | None = None
-
-    def for_sentence(self, sentence: str) -> str | None:
-        if not re.match(r"^(He|She)\b", sentence) and not re.search(r"\b(he|she)\b", sentence[:60]):
-            return self.last
-        if self.last and self.person and len(self.last.split()) == 1 \
-                and self.last != self.person.split()[-1]:
-            return self.person
-        return self.last
-
-    def saw(self, sentence: str) -> None:
-        name = sentence_subject_name(sentence)
-        if name and name != self.person and _refers_to_another(sentence):
-            # "André Breton championed her ...": she, not Breton, is still the one written about
-            if not self.person:
-                self.last = None     # and who she is was not said
-            return
-        if name:
-            self.last = name
-            if len(name.split()) >= 2 and name.split()[0] not in ("The", "These", "This", "Those"):
-                self.person = name
-
-
-def _refers_to_another(sentence: str) -> bool:
-    """Does the sentence speak of a person other than its named subject: "him"/"her" as an object, or
-    "he"/"she" as the subject of a later clause ("..., but she disputed the label")?"""
-    toks = analyse(sentence)
-    return any(t.text.lower() in ("her", "him") and t.dep in ("dobj", "pobj", "dative")
-               or t.text.lower() in ("he", "she") and t.i > 0 and t.dep in ("nsubj", "nsubjpass")
-               for t in toks)
-
-
-def resolve_pronouns(sentences: list[str]) -> list[str]:
-    """Sentences with their subject pronoun replaced by the previous named subject."""
-    out = []
-    seen = _Antecedents()
-    for sentence in sentences:
-        out.append(replace_subject_pronoun(sentence, seen.for_sentence(sentence)))
-        seen.saw(sentence)
-    return out
-
-
 def decompose(text: str) -> list[tuple[str, list[str]]]:
     """(sentence, claims) pairs for a whole response."""
     out = []
-    seen = _Antecedents()
+    seen = Antecedents()
     for sentence in split_sentences(text):
         deadline.check()
         out.append((sentence, decompose_sentence(sentence, seen.for_sentence(sentence))))

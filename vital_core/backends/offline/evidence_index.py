@@ -14,11 +14,12 @@ import numpy as np
 
 from vital_core.results.model import Document
 from vital_core.backends.offline import conflicts
-from vital_core.backends.offline.decompose import resolve_pronouns, split_sentences
+from vital_core.backends.offline.decompose import split_sentences
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, analyse_texts
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.evidence_units import clauses_of
+from vital_core.backends.offline.language.pronouns import resolve_pronouns
 from vital_core.backends.offline.language.value_match import DateContext, in_context
 
 TOPIC_MENTIONS = 3          # the most frequent name is the evidence's topic when named this often

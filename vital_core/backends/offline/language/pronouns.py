@@ -1,0 +1,113 @@
+"""Who "he", "she", "it" and "they" are: a sentence's subject pronoun read as the last named subject.
+
+``resolve_pronouns`` rewrites a run of sentences; ``Antecedents`` follows the named subjects sentence by
+sentence (the decomposer uses it while it cuts each sentence into claims). A pronoun is replaced only
+where the parse makes it the main subject and the name fits it (he/she: a person-like name).
+"""
+from __future__ import annotations
+
+import re
+
+from vital_core.backends.offline.language.lexicon import DEMONYMS, FUNCTION_CAPS
+from vital_core.backends.offline.language.nlp import analyse
+
+
+def sentence_subject_name(sentence: str) -> str | None:
+    """The sentence's subject when it is a name ("Kobe Bryant won ...", "The Eiffel Tower is ...").
+
+    The parser must agree that the capitalised words open the subject: "Contrary to popular belief,
+    he ..." and "Throughout the war Turing ..." do not have "Contrary" or "Throughout" as subject.
+    """
+    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)\s+[a-z]",
+                     sentence)
+    if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS or match.group(2).lower() in DEMONYMS:
+        return None     # ("The English polymath Thomas Young": "English" is no subject)
+    toks = analyse(sentence)
+    span_end = match.end(2)
+    inside = [t for t in toks if t.start < span_end and t.text not in ("The", "These", "This", "Those")]
+    if not inside or any(t.pos != "PROPN" for t in inside):
+        return None
+    if not any(t.dep in ("nsubj", "nsubjpass") or toks[t.head].dep in ("nsubj", "nsubjpass") for t in inside):
+        return None
+    return (match.group(1) or "") + match.group(2)
+
+
+LEADING_PRONOUN = re.compile(r"^(He|She|It|They)\b")
+CLEFT = re.compile(r"^[Ii]t\s+(?:was|is)\b.*\b(?:who|that)\b")   # "it was Champollion who ...": no antecedent
+
+
+def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
+    """The sentence with its main subject pronoun replaced by ``previous`` (a name).
+
+    A leading He/She/It/They always; after an opening phrase ("In 1936 he published ...") only he, she
+    and they, and only when the parser makes the pronoun the main verb's subject. He/she stand only for
+    a person-like name (not "The Berlin Wall").
+    """
+    if not previous:
+        return sentence
+    if LEADING_PRONOUN.match(sentence):
+        personal = sentence.split()[0] in ("He", "She")
+        person_name = previous.split()[0] not in ("The", "These", "This", "Those") and len(previous.split()) >= 2
+        if personal and previous.split()[0] in ("The", "These", "This", "Those"):
+            return sentence
+        if sentence.split()[0] == "It" and person_name:
+            return sentence   # "Jane Austen wrote Emma. It was published ...": "it" is not Jane Austen
+        return LEADING_PRONOUN.sub(previous, sentence, count=1)
+    if previous.split()[0] in ("The", "These", "This", "Those") or not re.search(r"\b(he|she|they)\b", sentence):
+        return sentence
+    toks = analyse(sentence)
+    for t in toks:
+        if t.text in ("he", "she", "they") and t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT":
+            return sentence[:t.start] + previous + sentence[t.start + len(t.text):]
+    return sentence
+
+
+class Antecedents:
+    """The named subjects seen so far: the last one, and the last full name (a person, most likely).
+
+    "She" after "Polio struck her when she was six." is still Frida Kahlo: a one-word subject stands for
+    he/she only when it is the last word of the person named before ("Darwin" for "Charles Darwin") or
+    when no full name came before."""
+
+    def __init__(self) -> None:
+        self.last: str | None = None
+        self.person: str | None = None
+
+    def for_sentence(self, sentence: str) -> str | None:
+        if not re.match(r"^(He|She)\b", sentence) and not re.search(r"\b(he|she)\b", sentence[:60]):
+            return self.last
+        if self.last and self.person and len(self.last.split()) == 1 \
+                and self.last != self.person.split()[-1]:
+            return self.person
+        return self.last
+
+    def saw(self, sentence: str) -> None:
+        name = sentence_subject_name(sentence)
+        if name and name != self.person and _refers_to_another(sentence):
+            # "André Breton championed her ...": she, not Breton, is still the one written about
+            if not self.person:
+                self.last = None     # and who she is was not said
+            return
+        if name:
+            self.last = name
+            if len(name.split()) >= 2 and name.split()[0] not in ("The", "These", "This", "Those"):
+                self.person = name
+
+
+def _refers_to_another(sentence: str) -> bool:
+    """Does the sentence speak of a person other than its named subject: "him"/"her" as an object, or
+    "he"/"she" as the subject of a later clause ("..., but she disputed the label")?"""
+    toks = analyse(sentence)
+    return any(t.text.lower() in ("her", "him") and t.dep in ("dobj", "pobj", "dative")
+               or t.text.lower() in ("he", "she") and t.i > 0 and t.dep in ("nsubj", "nsubjpass")
+               for t in toks)
+
+
+def resolve_pronouns(sentences: list[str]) -> list[str]:
+    """Sentences with their subject pronoun replaced by the previous named subject."""
+    out = []
+    seen = Antecedents()
+    for sentence in sentences:
+        out.append(replace_subject_pronoun(sentence, seen.for_sentence(sentence)))
+        seen.saw(sentence)
+    return out
