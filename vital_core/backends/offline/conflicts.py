@@ -18,9 +18,9 @@ from vital_core.backends.offline.language.lexicon import (ANTONYMS, EVENT_QUALIF
 from vital_core.backends.offline.language.roles import relations
 from vital_core.backends.offline.language.value_match import comparable, consistent
 from vital_core.backends.offline.language.values import Value
-from vital_core.backends.offline.stated import (NEIGHBOURHOOD, REST_COVERAGE, Context, as_name, claimed_by_rival,
-                                                derivable, governing_verb, rest_coverage, said_near, same_clause,
-                                                same_party, token_at, value_found, value_stated, name_stated)
+from vital_core.backends.offline.stated import (as_name, claimed_by_rival, Context, derivable, governing_verb,
+                                                name_stated, NEIGHBOURHOOD, REST_COVERAGE, rest_coverage, said_near,
+                                                same_clause, same_party, token_at, value_found, value_stated)
 
 # Opposite words, compared whole (lemma or word): "exclusive" is no form of "exclude".
 OPPOSITES: dict[str, set[str]] = {}

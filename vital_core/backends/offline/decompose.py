@@ -18,11 +18,11 @@ from vital_core.scoring import deadline
 from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
 from vital_core.backends.offline.clause_cuts import cut_claim
 from vital_core.backends.offline.language.nlp import analyse
-from vital_core.backends.offline.language.pronouns import (CLEFT, LEADING_PRONOUN, Antecedents, replace_subject_pronoun,
-                                                          sentence_subject_name)
-from vital_core.backends.offline.language.lexicon import (AUXILIARIES, DETERMINERS, FUNCTION_CAPS,
-                                                          LEAD_IN_WORDS, LIST_VERBS, NOT_VERBS, PLACE_WORDS,
-                                                          PRONOUN_SUBJECTS, SENTENTIAL_VERB_FORMS, TITLE_NOUNS)
+from vital_core.backends.offline.language.pronouns import (Antecedents, CLEFT, LEADING_PRONOUN,
+                                                           replace_subject_pronoun, sentence_subject_name)
+from vital_core.backends.offline.language.lexicon import (AUXILIARIES, DETERMINERS, FUNCTION_CAPS, LEAD_IN_WORDS,
+                                                          LIST_VERBS, NOT_VERBS, PLACE_WORDS, PRONOUN_SUBJECTS,
+                                                          SENTENTIAL_VERB_FORMS, TITLE_NOUNS)
 
 _VERB_SUFFIX = re.compile(r"^[a-z]+(ed|es|s)$")
 

@@ -32,9 +32,9 @@ import re
 import numpy as np
 
 from vital_core.results.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
-from vital_core.backends.offline.language.answer_types import (DATE, ENTITY, META_PATTERNS, NUMBER, PERSON, PLACE, SALIENT,
-                                                              YESNO, Mentions, extract_mentions, is_open_ended,
-                                                              question_type)
+from vital_core.backends.offline.language.answer_types import (DATE, ENTITY, extract_mentions, is_open_ended, Mentions,
+                                                               META_PATTERNS, NUMBER, PERSON, PLACE, question_type,
+                                                               SALIENT, YESNO)
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.lexicon import IMPORTANCE_THRESHOLDS, IMPORTANCE_WEIGHTS, STOPWORDS
 from vital_core.backends.offline.language.text import stem, words

@@ -3,13 +3,13 @@
 ``question_type`` maps a query onto the kind of answer it expects (a person,
 a date, a number, a place, an entity, a description). ``extract_mentions``
 finds the typed spans in a text — years, dates, numbers (digits and number
-words), capitalised names, places — plus negation and hedging. Importance
+words), capitalised names, places — and whether it hedges. Importance
 uses both to tell an answering claim from background; verification compares
 the mentions of a claim with those of its aligned evidence; perturbation swaps
 one mention for another of the same type.
 
-Everything is rule-based and deterministic; the small word lists below are
-the whole of the "knowledge" involved.
+Everything is rule-based and deterministic; the word lists it reads
+(months, number words, places, negations, hedges) are the ``lexicon``'s.
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from vital_core.backends.offline.language.text import words
 from vital_core.backends.offline.language.lexicon import (FUNCTION_CAPS, HEDGES, MONTHS, MULTIWORD_PLACES,
-                                                          NEGATION_SCOPE_SKIP, NEGATIONS, NUMBER_WORDS, ORDINAL_WORDS,
-                                                          PLACE_HEADS, PLACE_WORDS, SCALE_WORDS)
+                                                          NUMBER_WORDS, ORDINAL_WORDS, PLACE_HEADS, PLACE_WORDS,
+                                                          SCALE_WORDS)
 
 PERSON, DATE, NUMBER, PLACE, ENTITY, DESCRIPTION, YESNO = (
     "person", "date", "number", "place", "entity", "description", "yes/no")
@@ -42,11 +42,6 @@ _CAP_PHRASE = re.compile(
     r"\b([A-Z][\w'\-]*\.?(?:\s+(?:(?:of|the|de|la|von|van|del|da|and|&)\s+)?[A-Z][\w'\-]*\.?)*)")
 
 
-_APPROXIMATE = re.compile(r"\b(around|about|approximately|roughly|nearly|almost|circa|c\.|some|over|"
-                          r"more than|less than|fewer than|under|up to|at least|at most|estimated|"
-                          r"early|mid|late)\b")
-
-
 @dataclass
 class Mentions:
     """Typed spans of one text, normalised for comparison."""
@@ -56,44 +51,7 @@ class Mentions:
     ordinals: set[int] = field(default_factory=set)
     names: set[str] = field(default_factory=set)        # lower-cased capitalised phrases
     places: set[str] = field(default_factory=set)
-    negated: bool = False
     hedged: bool = False
-    approximate: bool = False   # "around 1600", "about 3 million", "more than 40"
-
-    def has(self, kind: str) -> bool:
-        if kind == PERSON:
-            return bool(self.names - self.places)
-        if kind == DATE:
-            return bool(self.years or self.dates)
-        if kind == NUMBER:
-            return bool(self.numbers or self.ordinals)
-        if kind == PLACE:
-            return bool(self.places)
-        if kind == ENTITY:
-            return bool(self.names or self.numbers or self.years)
-        return False
-
-
-
-
-def negation_scope(text: str) -> set[str] | None:
-    """The words a negation applies to (the next few content words), or None if not negated.
-
-    Also None for a double negative ("cannot ... without", "not ... unless"),
-    which affirms.
-    """
-    lowered = text.lower().replace("\u2019", "'")
-    if not is_negated(lowered):
-        return None
-    tokens = words(lowered)
-    for i, tok in enumerate(tokens):
-        if tok in NEGATIONS or tok.endswith("n't"):
-            rest = tokens[i + 1:]
-            if any(t in ("without", "unless", "except") for t in rest):
-                return None
-            scope = [t for t in rest if t not in NEGATION_SCOPE_SKIP][:3]
-            return set(scope)
-    return set()
 
 
 # A request rather than a question ("Tell me a bio of Ada Lovelace."): no single answer to look for.
@@ -190,18 +148,8 @@ def extract_mentions(text: str) -> Mentions:
         # lower-case place words only count in the capitalised form
         if re.search(rf"\b{tok.capitalize()}\b|\b{tok.upper()}\b", text):
             m.places.add(tok)
-    m.negated = negation_scope(text) is not None
     m.hedged = bool(token_set & set(HEDGES))
-    m.approximate = bool(_APPROXIMATE.search(lowered))
     return m
-
-
-def is_negated(lowered: str) -> bool:
-    """Does the (lower-cased) text negate, ignoring "not only" and "no longer only"?"""
-    cleaned = re.sub(r"\bnot only\b|\bnot just\b|\bno doubt\b|\bnot least\b", " ", lowered)
-    # quoted titles ("The World Is Not Enough") are names, not statements
-    cleaned = re.sub(r"[\"“][^\"“”]{1,60}[\"”]", " ", cleaned)
-    return bool(set(words(cleaned)) & NEGATIONS) or "n't" in cleaned
 
 
 def capitalised_phrases(text: str) -> set[str]:

@@ -55,17 +55,12 @@ TEMPERATURE_UNITS: dict = _map("temperature_units")
 # Fractions written in words ("a quarter" = 0.25).
 SHARE_WORDS: dict = _map("share_words")
 
-# --- function words, negation, hedges
+# --- function words, hedges
 STOPWORDS: frozenset[str] = _set("stopwords")
 # Words that never make a capitalised phrase a name on their own (era markers too: "AD 79" is a year).
 FUNCTION_CAPS: frozenset[str] = _set("function_caps") | frozenset(MONTHS) | frozenset(DAYS)
 # Words that carry little of a claim's content: never required to be found.
 LIGHT: frozenset[str] = _set("light")
-# Plain negations only: "without", "lack" and the like too often sit inside
-# an affirmative statement ("taxation without representation").
-NEGATIONS: frozenset[str] = _set("negations")
-# Words a negation's scope skips to reach what it denies ("was not officially ...").
-NEGATION_SCOPE_SKIP: frozenset[str] = _set("negation_scope_skip")
 HEDGES: tuple = _seq("hedges")
 # Words that say a statement is a false belief: its negation is not denied ("... is a myth").
 REFUTED_BELIEF: frozenset[str] = _set("refuted_belief")

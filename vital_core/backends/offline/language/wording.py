@@ -1,8 +1,7 @@
-"""Word-level comparison for the verifier and the perturbation: opposite words and a substituted span.
+"""A substituted span: the few words a text swaps while following an evidence sentence word for word.
 
-``ANTONYMS``: word pairs with opposite meaning (``conflicts`` reads them whole, ``perturb`` swaps
-them). ``substitution``: the short span of words a text swaps while following an evidence sentence
-(``verify``'s reference-mode rule). Pure text functions: no vectors, no model.
+``substitution`` is ``verify``'s reference-mode rule ("rapid, automatic" -> "slow, deliberate");
+``word_key`` is the crude lemma it aligns words on. Pure text functions: no vectors, no model.
 """
 from __future__ import annotations
 
