@@ -17,127 +17,21 @@ this module reads the remaining claim's dependency parse and cuts off, as claims
 The key fact of a sentence thus ends up as a short claim that evidence stating it in fewer words
 supports. Cuts that would leave a fragment (a subject that is a pronoun, a clause of fewer than four
 words, a participle that stands for the whole statement: "..., making it the largest") are not made.
+The parse and the word forms a cut claim needs are ``language.claim_parse``'s.
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.language.nlp import Tok, analyse
-from vital_core.backends.offline.language.lexicon import (CLEAR_SUBORDINATORS, IRREGULAR_PAST, KEPT_ADVERBS, MONTHS,
-                                                          PHRASAL_VERBS, place_kind, SENTENTIAL_VERBS, SUBORDINATORS,
-                                                          TIMES_OF_DAY)
+from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, finite_verb, lower_first, noun_phrase
+from vital_core.backends.offline.language.lexicon import (CLEAR_SUBORDINATORS, KEPT_ADVERBS, MONTHS, PHRASAL_VERBS,
+                                                          SENTENTIAL_VERBS, SUBORDINATORS, TIMES_OF_DAY, place_kind)
+from vital_core.backends.offline.language.nlp import Tok
 
 SUBJECT_DEPS = ("nsubj", "nsubjpass")
 MIN_CLAUSE_WORDS = 4     # a cut-off clause with fewer words is too little to check on its own
 MAX_DEPTH = 3
 
 
-class _Parse:
-    """A claim's tokens with the helpers the cuts need: children, subtrees, text of a token set."""
-
-    def __init__(self, text: str):
-        self.text = text
-        self.toks: tuple[Tok, ...] = analyse(text)
-        self.children: dict[int, list[int]] = {t.i: [] for t in self.toks}
-        for t in self.toks:
-            if t.head != t.i:
-                self.children[t.head].append(t.i)
-        self.root = next((t for t in self.toks if t.dep == "ROOT"), None)
-
-    def subtree(self, i: int) -> set[int]:
-        out, todo = set(), [i]
-        while todo:
-            j = todo.pop()
-            if j not in out:
-                out.add(j)
-                todo.extend(self.children[j])
-        return out
-
-    def child(self, i: int, *deps: str) -> Tok | None:
-        return next((self.toks[c] for c in self.children[i] if self.toks[c].dep in deps), None)
-
-    def words(self, keep: set[int]) -> str:
-        """The kept tokens as text: spaced as written, loose commas tidied, no final stop."""
-        out = ""
-        for t in self.toks:
-            if t.i not in keep:
-                continue
-            attached = t.start > 0 and not self.text[t.start - 1].isspace()
-            out += ("" if attached or not out else " ") + t.text
-        out = out.replace(" ,", ",")
-        while ",," in out:
-            out = out.replace(",,", ",")
-        return out.strip(" ,;:-.")
-
-    def comma_before(self, span: set[int]) -> int | None:
-        first = min(span) - 1
-        return first if first >= 0 and self.toks[first].text == "," else None
-
-    def comma_after(self, span: set[int]) -> int | None:
-        nxt = max(span) + 1
-        return nxt if nxt < len(self.toks) and self.toks[nxt].text == "," else None
-
-    def set_off(self, span: set[int]) -> bool:
-        """The span stands between commas (or a comma and the sentence's end)."""
-        nxt = max(span) + 1
-        ends = nxt >= len(self.toks) or self.toks[nxt].text in (",", ".", ";", "!", "?")
-        return self.comma_before(span) is not None and ends
-
-    def past(self, verb: Tok) -> bool:
-        return verb.tag == "VBD" or any(self.toks[c].tag == "VBD" and self.toks[c].dep in ("aux", "auxpass")
-                                        for c in self.children[verb.i])
-
-    def plural(self, noun: Tok) -> bool:
-        return noun.tag in ("NNS", "NNPS") or any(self.toks[c].dep == "conj" for c in self.children[noun.i])
-
-
-def _lower_first(parse: _Parse, span: set[int]) -> str:
-    """The span's words, its first in lower case when it only opened the sentence ("Built in 1481, ...")."""
-    text = parse.words(span)
-    return text[:1].lower() + text[1:] if min(span) == 0 and parse.toks[0].pos != "PROPN" else text
-
-
-def _finite(verb: Tok, past: bool, plural: bool) -> str:
-    """The verb of a participle phrase ("separating", "becoming") as its subject's finite verb."""
-    lemma = verb.lemma
-    if lemma == "be":
-        return ("were" if plural else "was") if past else ("are" if plural else "is")
-    if past:
-        if lemma in IRREGULAR_PAST:
-            return IRREGULAR_PAST[lemma]
-        if verb.text.lower().endswith("ing") and len(verb.text) > 5 and verb.text[-4] == verb.text[-5] \
-                and not lemma.endswith(verb.text[-4] * 2):
-            return verb.text[:-3].lower() + "ed"          # "stopping" -> "stopped"
-        if lemma.endswith("e"):
-            return lemma + "d"
-        if lemma.endswith("y") and lemma[-2:-1] not in "aeiou":
-            return lemma[:-1] + "ied"
-        return lemma + "ed"
-    if plural:
-        return lemma
-    if lemma == "have":
-        return "has"
-    if lemma.endswith(("s", "x", "z", "ch", "sh", "o")):
-        return lemma + "es"
-    if lemma.endswith("y") and lemma[-2:-1] not in "aeiou":
-        return lemma[:-1] + "ies"
-    return lemma + "s"
-
-
-def _be(parse: _Parse, noun: Tok, past: bool) -> str:
-    plural = parse.plural(noun)
-    return ("were" if plural else "was") if past else ("are" if plural else "is")
-
-
-def _noun_phrase(parse: _Parse, head: Tok, cut: set[int]) -> str:
-    """The noun phrase of ``head`` without the pieces set off from it (clauses, appositives)."""
-    span = set(parse.subtree(head.i))
-    for c in parse.children[head.i]:
-        tok = parse.toks[c]
-        if tok.dep in ("acl", "relcl", "appos", "conj", "cc", "punct") and tok.i > head.i:
-            span -= parse.subtree(c)
-    return parse.words(span - cut)
-
-
-def _subject(parse: _Parse) -> Tok | None:
+def _subject(parse: ClaimParse) -> Tok | None:
     subj = parse.child(parse.root.i, *SUBJECT_DEPS)
     if subj is None or subj.pos == "PRON" or subj.pos == "DET":
         return None
@@ -151,7 +45,7 @@ def _enough(text: str) -> bool:
 Cut = tuple[set[int], list[str]]    # the tokens cut off the main claim (with their commas), the claims they give
 
 
-def _subordinate(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+def _subordinate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A subordinate clause with its own named subject: "..., when East German authorities opened ..."."""
     first = parse.toks[min(span)]
     if t.dep not in ("advcl", "relcl") or first.lemma not in SUBORDINATORS or first.i == t.i:
@@ -179,7 +73,7 @@ def _subordinate(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
     return _with_commas(parse, span), [text.strip()]
 
 
-def _pronoun_antecedent(parse: _Parse, pronoun: Tok) -> str:
+def _pronoun_antecedent(parse: ClaimParse, pronoun: Tok) -> str:
     """The main subject a subordinate clause's "it"/"they" stands for, when it agrees in number and is
     a thing, not a person; "" otherwise ("when she was eight": who she is stays unsaid)."""
     subject = _subject(parse)
@@ -188,20 +82,20 @@ def _pronoun_antecedent(parse: _Parse, pronoun: Tok) -> str:
     if (pronoun.text.lower() == "they") != parse.plural(subject) or subject.pos == "PROPN" \
             and pronoun.text.lower() == "it" and parse.child(subject.i, "det") is None:
         return ""       # ("Jane Austen wrote Emma when it ...": "it" is no person)
-    return _noun_phrase(parse, subject, set())
+    return noun_phrase(parse, subject, set())
 
 
-def _relative_of_name(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+def _relative_of_name(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """"Alfred Nobel who patented it in 1867": a relative clause on a name adds a fact, comma or not."""
     first = parse.toks[min(span)]
     head = parse.toks[t.head]
     if t.dep != "relcl" or head.pos != "PROPN" or first.lemma not in ("who", "which") \
             or first.dep not in SUBJECT_DEPS or len(span) < MIN_CLAUSE_WORDS:
         return None
-    return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} {parse.words(span - {first.i})}"]
+    return _with_commas(parse, span), [f"{noun_phrase(parse, head, span)} {parse.words(span - {first.i})}"]
 
 
-def _relative_inside(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+def _relative_inside(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A relative clause set off by a comma whose pronoun sits inside it: "102 passengers, about a third of
     whom were separatists" -> "About a third of the passengers were separatists"; "Dr. No, in which Sean
     Connery played the agent" -> "Sean Connery played the agent in Dr. No"."""
@@ -213,7 +107,7 @@ def _relative_inside(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
                     and parse.toks[i].dep == "pobj"), None)
     if pronoun is None:
         return None
-    noun = _noun_phrase(parse, head, span) if head.pos == "PROPN" else f"the {head.text}"
+    noun = noun_phrase(parse, head, span) if head.pos == "PROPN" else f"the {head.text}"
     prep = parse.toks[pronoun.head]
     if prep.i == min(span):     # "in which ..." -> "... in Dr. No"
         return _with_commas(parse, span), [f"{parse.words(span - {prep.i, pronoun.i})} {prep.text} {noun}"]
@@ -222,7 +116,7 @@ def _relative_inside(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
     return _with_commas(parse, span), [f"{before} {noun} {after}".strip()]
 
 
-def _participle(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+def _participle(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A participle phrase on the main verb, set off by a comma: the subject did it too."""
     root, subject = parse.root, _subject(parse)
     if t.dep != "advcl" or t.head != root.i or t.tag not in ("VBG", "VBN") or min(span) != t.i \
@@ -232,25 +126,25 @@ def _participle(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
         return None
     if t.tag == "VBN" and min(span) > root.i:
         return None     # "... in On the Origin of Species, published in 1859": the book was, not the subject
-    noun = _noun_phrase(parse, subject, span)
+    noun = noun_phrase(parse, subject, span)
     if t.tag == "VBN":   # "Built in 1481, the chapel is ...": built then
-        said = f"{_be(parse, subject, True)} {_lower_first(parse, span)}"
+        said = f"{be_form(parse, subject, True)} {lower_first(parse, span)}"
     else:                # "..., separating families" -> "The wall separated families"
-        said = " ".join([_finite(t, parse.past(root), parse.plural(subject)), parse.words(span - {t.i})]).strip()
+        said = " ".join([finite_verb(t, parse.past(root), parse.plural(subject)), parse.words(span - {t.i})]).strip()
     return _with_commas(parse, span), [f"{noun} {said}"]
 
 
-def _participle_of_noun(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+def _participle_of_noun(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A past participle set off by commas after a noun: "Pluto, found in 1930, is ..."."""
     if t.dep != "acl" or t.tag != "VBN" or min(span) != t.i or not parse.set_off(span) \
             or parse.toks[t.head].pos not in ("PROPN", "NOUN") or len(span) < MIN_CLAUSE_WORDS - 1:
         return None
     head = parse.toks[t.head]
-    return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} {_be(parse, head, True)} "
+    return _with_commas(parse, span), [f"{noun_phrase(parse, head, span)} {be_form(parse, head, True)} "
                                        f"{parse.words(span)}"]
 
 
-def _place_in_region(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+def _place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A place with its region or country: "born in Tupelo, Mississippi" -> "... born in Tupelo" and
     "Tupelo is in Mississippi"; "hangs in the Rijksmuseum in Amsterdam" -> "... in the Rijksmuseum" and
     "The Rijksmuseum is in Amsterdam". Only a region the lexicon knows as a place."""
@@ -265,11 +159,11 @@ def _place_in_region(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
         return None
     if not place_kind(region):
         return None
-    place = _noun_phrase(parse, head, span)
+    place = noun_phrase(parse, head, span)
     return _with_commas(parse, span), [f"{place[:1].upper() + place[1:]} is in {region}"]
 
 
-def _appositive(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+def _appositive(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """An appositive of a name: "Marie Curie, a Polish physicist, won ..."."""
     head = parse.toks[t.head]
     if t.dep != "appos" or head.pos != "PROPN" or t.tag == "NNS" \
@@ -280,11 +174,11 @@ def _appositive(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
             or any(parse.toks[i].dep == "conj" and parse.toks[i].pos == "PROPN" for i in span):
         return None      # ("Cape Canaveral, Florida" is a place in its region; a list of people with their
                          # appositives is one the parser often misreads)
-    return _with_commas(parse, span), [f"{_noun_phrase(parse, head, span)} {_be(parse, head, parse.past(parse.root))} "
+    return _with_commas(parse, span), [f"{noun_phrase(parse, head, span)} {be_form(parse, head, parse.past(parse.root))} "
                                        f"{parse.words(span)}"]
 
 
-def _second_predicate(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
+def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A second predicate of the same subject: "... won the prize and became the first woman ..."."""
     root, subject = parse.root, _subject(parse)
     if t.dep != "conj" or t.head != root.i or t.pos not in ("VERB", "AUX") or subject is None \
@@ -301,7 +195,7 @@ def _second_predicate(parse: _Parse, t: Tok, span: set[int]) -> Cut | None:
         if not aux:
             return None    # "won the prize and called ...": no auxiliary to share, so no safe tense
     cut = span | {cc.i} | ({cc.i - 1} if parse.toks[cc.i - 1].text == "," else set())
-    return cut, [" ".join(p for p in (_noun_phrase(parse, subject, cut), aux, parse.words(span)) if p)]
+    return cut, [" ".join(p for p in (noun_phrase(parse, subject, cut), aux, parse.words(span)) if p)]
 
 
 # Tried in this order over every token: the clause-sized pieces first, so that an appositive inside a
@@ -310,7 +204,7 @@ _SHAPES = (_subordinate, _relative_of_name, _relative_inside, _participle, _part
            _place_in_region, _appositive)
 
 
-def _structural_cut(parse: _Parse) -> Cut | None:
+def _structural_cut(parse: ClaimParse) -> Cut | None:
     """The first clause-sized piece to cut off."""
     root = parse.root
     subject = parse.child(root.i, *SUBJECT_DEPS)
@@ -337,7 +231,7 @@ _CORE = {"nsubj", "nsubjpass", "aux", "auxpass", "neg", "dobj", "attr", "acomp",
          "punct", "advmod", "expl"}
 
 
-def modifier_split(parse: _Parse) -> list[str] | None:
+def modifier_split(parse: ClaimParse) -> list[str] | None:
     """One claim per modifier of the main verb: "was launched on 5 September 1977 from Cape Canaveral on a
     Titan rocket" -> "... was launched on 5 September 1977", "... from Cape Canaveral", "... on a Titan
     rocket". Only for a verb whose other children are its subject, objects and auxiliaries."""
@@ -364,12 +258,12 @@ def modifier_split(parse: _Parse) -> list[str] | None:
     return claims if all(_enough(c) for c in claims) else None
 
 
-def _with_commas(parse: _Parse, span: set[int]) -> set[int]:
+def _with_commas(parse: ClaimParse, span: set[int]) -> set[int]:
     """The span with the commas that set it off ("Pluto, found in 1930, is" -> "Pluto is")."""
     return span | {i for i in (parse.comma_before(span), parse.comma_after(span)) if i is not None}
 
 
-def _detail_cut(parse: _Parse) -> tuple[str, str, bool] | None:
+def _detail_cut(parse: ClaimParse) -> tuple[str, str, bool] | None:
     """(the claim without a detail, the detail as a claim, whether the detail claim may be cut further) for
     a time of day or a manner adverb (whose detail claim is the claim as written: cut no further)."""
     everything = {t.i for t in parse.toks}
@@ -404,7 +298,7 @@ def _detail_cut(parse: _Parse) -> tuple[str, str, bool] | None:
 
 def cut_claim(claim: str, finish, depth: int = 0) -> list[str]:
     """The atomic claims of ``claim`` (itself when nothing can be cut). ``finish`` tidies a claim's text."""
-    parse = _Parse(claim)
+    parse = ClaimParse(claim)
     if depth >= MAX_DEPTH or parse.root is None or parse.root.pos not in ("VERB", "AUX"):
         return [claim]
     structural = _structural_cut(parse)

@@ -1,0 +1,118 @@
+"""A claim's dependency parse as the clause cuts read it, and the few word forms a cut claim needs.
+
+``ClaimParse``: the tokens of one claim with their children and subtrees, and the text of any set of
+them (spaced as written); ``finite_verb`` / ``be_form``: a participle's verb or a copula in its
+subject's tense and number ("separating" -> "separated"); ``noun_phrase``: a noun's phrase without the
+pieces set off from it; ``lower_first``: a span that only opened the sentence, in lower case.
+"""
+from __future__ import annotations
+
+from vital_core.backends.offline.language.lexicon import IRREGULAR_PAST
+from vital_core.backends.offline.language.nlp import Tok, analyse
+
+
+class ClaimParse:
+    """A claim's tokens with the helpers the cuts need: children, subtrees, text of a token set."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.toks: tuple[Tok, ...] = analyse(text)
+        self.children: dict[int, list[int]] = {t.i: [] for t in self.toks}
+        for t in self.toks:
+            if t.head != t.i:
+                self.children[t.head].append(t.i)
+        self.root = next((t for t in self.toks if t.dep == "ROOT"), None)
+
+    def subtree(self, i: int) -> set[int]:
+        out, todo = set(), [i]
+        while todo:
+            j = todo.pop()
+            if j not in out:
+                out.add(j)
+                todo.extend(self.children[j])
+        return out
+
+    def child(self, i: int, *deps: str) -> Tok | None:
+        return next((self.toks[c] for c in self.children[i] if self.toks[c].dep in deps), None)
+
+    def words(self, keep: set[int]) -> str:
+        """The kept tokens as text: spaced as written, loose commas tidied, no final stop."""
+        out = ""
+        for t in self.toks:
+            if t.i not in keep:
+                continue
+            attached = t.start > 0 and not self.text[t.start - 1].isspace()
+            out += ("" if attached or not out else " ") + t.text
+        out = out.replace(" ,", ",")
+        while ",," in out:
+            out = out.replace(",,", ",")
+        return out.strip(" ,;:-.")
+
+    def comma_before(self, span: set[int]) -> int | None:
+        first = min(span) - 1
+        return first if first >= 0 and self.toks[first].text == "," else None
+
+    def comma_after(self, span: set[int]) -> int | None:
+        nxt = max(span) + 1
+        return nxt if nxt < len(self.toks) and self.toks[nxt].text == "," else None
+
+    def set_off(self, span: set[int]) -> bool:
+        """The span stands between commas (or a comma and the sentence's end)."""
+        nxt = max(span) + 1
+        ends = nxt >= len(self.toks) or self.toks[nxt].text in (",", ".", ";", "!", "?")
+        return self.comma_before(span) is not None and ends
+
+    def past(self, verb: Tok) -> bool:
+        return verb.tag == "VBD" or any(self.toks[c].tag == "VBD" and self.toks[c].dep in ("aux", "auxpass")
+                                        for c in self.children[verb.i])
+
+    def plural(self, noun: Tok) -> bool:
+        return noun.tag in ("NNS", "NNPS") or any(self.toks[c].dep == "conj" for c in self.children[noun.i])
+
+
+def lower_first(parse: ClaimParse, span: set[int]) -> str:
+    """The span's words, its first in lower case when it only opened the sentence ("Built in 1481, ...")."""
+    text = parse.words(span)
+    return text[:1].lower() + text[1:] if min(span) == 0 and parse.toks[0].pos != "PROPN" else text
+
+
+def finite_verb(verb: Tok, past: bool, plural: bool) -> str:
+    """The verb of a participle phrase ("separating", "becoming") as its subject's finite verb."""
+    lemma = verb.lemma
+    if lemma == "be":
+        return ("were" if plural else "was") if past else ("are" if plural else "is")
+    if past:
+        if lemma in IRREGULAR_PAST:
+            return IRREGULAR_PAST[lemma]
+        if verb.text.lower().endswith("ing") and len(verb.text) > 5 and verb.text[-4] == verb.text[-5] \
+                and not lemma.endswith(verb.text[-4] * 2):
+            return verb.text[:-3].lower() + "ed"          # "stopping" -> "stopped"
+        if lemma.endswith("e"):
+            return lemma + "d"
+        if lemma.endswith("y") and lemma[-2:-1] not in "aeiou":
+            return lemma[:-1] + "ied"
+        return lemma + "ed"
+    if plural:
+        return lemma
+    if lemma == "have":
+        return "has"
+    if lemma.endswith(("s", "x", "z", "ch", "sh", "o")):
+        return lemma + "es"
+    if lemma.endswith("y") and lemma[-2:-1] not in "aeiou":
+        return lemma[:-1] + "ies"
+    return lemma + "s"
+
+
+def be_form(parse: ClaimParse, noun: Tok, past: bool) -> str:
+    plural = parse.plural(noun)
+    return ("were" if plural else "was") if past else ("are" if plural else "is")
+
+
+def noun_phrase(parse: ClaimParse, head: Tok, cut: set[int]) -> str:
+    """The noun phrase of ``head`` without the pieces set off from it (clauses, appositives)."""
+    span = set(parse.subtree(head.i))
+    for c in parse.children[head.i]:
+        tok = parse.toks[c]
+        if tok.dep in ("acl", "relcl", "appos", "conj", "cc", "punct") and tok.i > head.i:
+            span -= parse.subtree(c)
+    return parse.words(span - cut)
