@@ -174,8 +174,8 @@ def _appositive(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
             or any(parse.toks[i].dep == "conj" and parse.toks[i].pos == "PROPN" for i in span):
         return None      # ("Cape Canaveral, Florida" is a place in its region; a list of people with their
                          # appositives is one the parser often misreads)
-    return _with_commas(parse, span), [f"{noun_phrase(parse, head, span)} {be_form(parse, head, parse.past(parse.root))} "
-                                       f"{parse.words(span)}"]
+    return _with_commas(parse, span), [f"{noun_phrase(parse, head, span)} "
+                                       f"{be_form(parse, head, parse.past(parse.root))} {parse.words(span)}"]
 
 
 def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
@@ -286,8 +286,9 @@ def _detail_cut(parse: ClaimParse) -> tuple[str, str, bool] | None:
                     True)
         # "..., which made it the tallest ...": "which" stands for the whole statement, so the statement
         # is a claim without it and the claim as written keeps the consequence
-        if t.dep in ("relcl", "advcl", "ccomp") and t.lemma in SENTENTIAL_VERBS and parse.comma_before(parse.subtree(t.i)) \
-                is not None and parse.toks[min(parse.subtree(t.i))].lemma == "which":
+        if t.dep in ("relcl", "advcl", "ccomp") and t.lemma in SENTENTIAL_VERBS \
+                and parse.comma_before(parse.subtree(t.i)) is not None \
+                and parse.toks[min(parse.subtree(t.i))].lemma == "which":
             return parse.words(everything - _with_commas(parse, parse.subtree(t.i))), parse.words(everything), False
         # a manner adverb: "unexpectedly opened" -> "opened", and the claim as written is the detail
         if t.dep == "advmod" and t.tag == "RB" and t.lemma.endswith("ly") and len(t.lemma) >= 6 \
