@@ -11,6 +11,9 @@ import re
 from vital_core.backends.offline.language.lexicon import DEMONYMS, FUNCTION_CAPS
 from vital_core.backends.offline.language.nlp import analyse
 
+# A name opened by one of these ("The Berlin Wall") is a thing's, never a person's: no "he" or "she".
+DEMONSTRATIVES = ("The", "These", "This", "Those")
+
 
 def sentence_subject_name(sentence: str) -> str | None:
     """The sentence's subject when it is a name ("Kobe Bryant won ...", "The Eiffel Tower is ...").
@@ -24,7 +27,7 @@ def sentence_subject_name(sentence: str) -> str | None:
         return None     # ("The English polymath Thomas Young": "English" is no subject)
     toks = analyse(sentence)
     span_end = match.end(2)
-    inside = [t for t in toks if t.start < span_end and t.text not in ("The", "These", "This", "Those")]
+    inside = [t for t in toks if t.start < span_end and t.text not in DEMONSTRATIVES]
     if not inside or any(t.pos != "PROPN" for t in inside):
         return None
     if not any(t.dep in ("nsubj", "nsubjpass") or toks[t.head].dep in ("nsubj", "nsubjpass") for t in inside):
@@ -47,13 +50,13 @@ def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
         return sentence
     if LEADING_PRONOUN.match(sentence):
         personal = sentence.split()[0] in ("He", "She")
-        person_name = previous.split()[0] not in ("The", "These", "This", "Those") and len(previous.split()) >= 2
-        if personal and previous.split()[0] in ("The", "These", "This", "Those"):
+        person_name = previous.split()[0] not in DEMONSTRATIVES and len(previous.split()) >= 2
+        if personal and previous.split()[0] in DEMONSTRATIVES:
             return sentence
         if sentence.split()[0] == "It" and person_name:
             return sentence   # "Jane Austen wrote Emma. It was published ...": "it" is not Jane Austen
         return LEADING_PRONOUN.sub(previous, sentence, count=1)
-    if previous.split()[0] in ("The", "These", "This", "Those") or not re.search(r"\b(he|she|they)\b", sentence):
+    if previous.split()[0] in DEMONSTRATIVES or not re.search(r"\b(he|she|they)\b", sentence):
         return sentence
     toks = analyse(sentence)
     for t in toks:
@@ -90,7 +93,7 @@ class Antecedents:
             return
         if name:
             self.last = name
-            if len(name.split()) >= 2 and name.split()[0] not in ("The", "These", "This", "Those"):
+            if len(name.split()) >= 2 and name.split()[0] not in DEMONSTRATIVES:
                 self.person = name
 
 
