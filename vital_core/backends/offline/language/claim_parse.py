@@ -12,7 +12,7 @@ from vital_core.backends.offline.language.nlp import Tok, analyse
 
 
 class ClaimParse:
-    """A claim's tokens with the helpers the cuts need: children, subtrees, text of a token set."""
+    """A claim's tokens with what the cuts read of them: children, subtrees, text of a token set."""
 
     def __init__(self, text: str):
         self.text = text
