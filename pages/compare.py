@@ -10,7 +10,7 @@ import streamlit as st
 
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
-from explorer.widgets import backend_panel, charts, claims, demo, shell, url_state
+from explorer.widgets import backend_panel, charts, claims, demo, explanations, shell, url_state
 from explorer.logic import explain, glossary, long_runs, palette, report_html, textdiff, damage as variants
 from vital_core.analysis import story
 from vital_core.files.errors import InputError
@@ -207,12 +207,7 @@ def damage_section(table: pd.DataFrame, names: list[str], example: ExampleResult
     for line in story_order(variants.headlines(table)):
         st.markdown(f"- **{escape_md(line.variant)}**: {escape_md(line.body)}")
     st.html(variants.legend_html())
-    reasons = explain.why_normal_scores_low(example)
-    if reasons:
-        st.markdown("**Why the normal response scores low** (if it is correct, this is how the metrics count, "
-                    "not a fault in it):")
-        for reason in reasons:
-            st.markdown(f"- {escape_md(reason)}")
+    explanations.low_scores(explain.why_normal_scores_low(example), "the normal response")
     shown = pd.DataFrame({"metric": table["metric"]})
     for name in names:
         shown[explain.column_label(name, example)] = [formatting.format_value(k, v)

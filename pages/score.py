@@ -6,7 +6,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from explorer.widgets import backend_panel, claims, demo, metric_cards, shell, url_state
+from explorer.widgets import backend_panel, claims, demo, explanations, metric_cards, shell, url_state
 from explorer.widgets.uploads import read_uploaded_text
 from vital_core.metrics import catalog
 from explorer.logic import damage, explain, long_runs, report_html, whatif
@@ -131,6 +131,7 @@ def results() -> None:
         flags = explain.why_flagged(edited, example.nuggets)
         if flags:
             st.html(damage.flag_note_html(flags, who="This response"))
+        explanations.low_scores(explain.why_scores_low(edited, example.nuggets, example.reference), "this response")
         if has_edits:
             changed = whatif.changed_metrics(scored_metrics, edited_metrics)
             st.info(f"What-if: {len(changed)} metric value(s) changed by your edits "

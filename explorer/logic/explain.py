@@ -100,15 +100,46 @@ def _recall_reason(response, nuggets, values: dict) -> str | None:
     return text + (f", e.g. {quoted}." if quoted else ".")
 
 
-def why_normal_scores_low(example: ExampleResult) -> list[str]:
-    """Why the normal response's FactScore precision or nugget recall is under ``NORMAL_OK``, one sentence
-    each, counted from its verdicts and nugget assignment; empty when neither is low (or when the normal is
-    the reference itself and was taken as correct)."""
-    response = example.variants.get(NORMAL)
-    if response is None or response.error or response.evidence_mode == EVIDENCE_NORMAL:
+def _fc_reason(response: ResponseResult, reference: str | None, values: dict) -> str | None:
+    """What factual-correctness F1 compares (the answer and the reference answer, both ways) and which side
+    keeps it low, counted from the verdicts against the reference and the reference's own claims."""
+    score = values.get("fc_f1")
+    if score is None or score >= NORMAL_OK:
+        return None
+    claims = response.subclaims
+    checks = response.fc_verdicts   # the claims checked against the reference when their verdicts came from documents
+    verdicts = [checks.get(s.id, NOT_JUDGED) for s in claims] if checks is not None else [s.verdict for s in claims]
+    stated = sum(v == SUPPORTED for v in verdicts)
+    contradicted = sum(v == CONTRADICTED for v in verdicts)
+    refs = response.reference_claims or []
+    covered = [c for c in refs if c.verdict == SUPPORTED]
+    against = "the normal response" if response.evidence_mode == EVIDENCE_NORMAL else "the reference answer"
+    shown = f" ({_quote(reference)})" if reference and response.evidence_mode != EVIDENCE_NORMAL else ""
+    text = (f"Factual correctness F1 {score:.2f} compares this answer with {against}{shown} both ways: "
+            f"{len(covered)} of the reference's {len(refs)} claims {_are(len(covered))} "
+            f"in the answer (recall {values.get('fc_recall', 0):.2f}), and {stated} of the answer's {len(claims)} "
+            f"claims {'is' if stated == 1 else 'are'} stated in the reference (precision {values.get('fc_precision', 0):.2f})")
+    low = []
+    others = len(claims) - stated - contradicted
+    if values.get("fc_precision") is not None and values["fc_precision"] < NORMAL_OK and others:
+        low.append(f"the other {others} {'is a detail' if others == 1 else 'are details'} the reference does not "
+                   f"mention, which this metric counts against the answer: a long, correct answer scores low on it")
+    if contradicted:
+        low.append(f"{contradicted} {'contradicts' if contradicted == 1 else 'contradict'} the reference")
+    missed = [c for c in refs if c.verdict != SUPPORTED]
+    if values.get("fc_recall") is not None and values["fc_recall"] < NORMAL_OK and missed:
+        low.append(f"the answer does not state {len(missed)} of the reference's claims, e.g. {_quote(missed[0].text)}")
+    return text + (": " + "; ".join(low) if low else "") + "."
+
+
+def why_scores_low(response: ResponseResult, nuggets, reference: str | None = None) -> list[str]:
+    """Why a response's FactScore precision, nugget recall or factual-correctness F1 is under ``NORMAL_OK``,
+    one sentence each, counted from its verdicts and nugget assignment; empty when none is low (or when the
+    response is the reference itself and was taken as correct)."""
+    if response.error or response.evidence_mode == EVIDENCE_NORMAL:
         return []
     # strict, as the story above it: a response none of whose claims was judged has no precision to explain
-    values = strict_values(compute_response_metrics(response, example.nuggets), response)
+    values = strict_values(compute_response_metrics(response, nuggets), response)
     source = EVIDENCE_WORDS.get(response.evidence_mode, "the evidence")
     if response.evidence_mode == EVIDENCE_NONE:
         if values.get("factscore_precision") is None or values["factscore_precision"] >= NORMAL_OK:
@@ -116,7 +147,14 @@ def why_normal_scores_low(example: ExampleResult) -> list[str]:
         return [f"FactScore precision {values['factscore_precision']:.2f}: no evidence was given, so the model "
                 f"judged its {len(response.subclaims)} claims from its own knowledge alone."]
     return [r for r in (_precision_reason(response, values, source),
-                        _recall_reason(response, example.nuggets, values)) if r]
+                        _recall_reason(response, nuggets, values),
+                        _fc_reason(response, reference, values)) if r]
+
+
+def why_normal_scores_low(example: ExampleResult) -> list[str]:
+    """``why_scores_low`` of the example's normal response (empty without one)."""
+    response = example.variants.get(NORMAL)
+    return [] if response is None else why_scores_low(response, example.nuggets, example.reference)
 
 
 def column_label(variant: str, example: ExampleResult) -> str:
@@ -126,26 +164,54 @@ def column_label(variant: str, example: ExampleResult) -> str:
     return variant
 
 
+FLAGS_QUOTED = 3   # the claims or nuggets a flag's sentence quotes; the rest are counted
+# How a vital claim failed RLP, said of the evidence it was checked against.
+NOT_SUPPORTED_AS = {NOT_ENOUGH_EVIDENCE: "not found in {source}", CONTRADICTED: "contradicted by {source}",
+                    NOT_JUDGED: "not judged against {source}"}
+
+
+def _quotes(items: list[tuple[str, str]]) -> str:
+    """``FLAGS_QUOTED`` quoted texts, each with its note ("(only partly)"), then how many more there are."""
+    shown = "; ".join(_quote(text) + (f" ({note})" if note else "") for text, note in items[:FLAGS_QUOTED])
+    more = len(items) - FLAGS_QUOTED
+    return shown + (f"; and {more} more" if more > 0 else "")
+
+
+def _value(values: dict, key: str, label: str) -> str:
+    value = values.get(key)
+    return f" ({label} {value:.2f})" if isinstance(value, float) else ""
+
+
 def why_flagged(response: ResponseResult, nuggets) -> list[str]:
-    """Why RLP or RLR fires on a response, in plain words counted from its verdicts and nugget support, with
-    the first item quoted: said wherever a (perhaps correct) answer carries a flag. Empty when neither fires.
-    Read under the strict convention, as the story is: a response none of whose claims was judged has no RLP."""
+    """Why RLP or RLR fires on a response, one plain sentence each built from its verdicts and nugget support,
+    quoting the claims or nuggets that set it off: said wherever a (perhaps correct) answer carries a flag.
+    Empty when neither fires. Read under the strict convention, as the story is: a response none of whose
+    claims was judged has no RLP."""
     values = strict_values(compute_response_metrics(response, nuggets), response)
     source = EVIDENCE_WORDS.get(response.evidence_mode, "the evidence")
     out = []
     if values.get("rlp"):
         vital = [s for s in response.subclaims if s.importance == VITAL]
         unsupported = [s for s in vital if s.verdict != SUPPORTED]
-        quoted = f", e.g. {_quote(unsupported[0].text)}" if unsupported else ""
-        out.append(f"RLP: {len(unsupported)} of this answer's {len(vital)} vital claims "
-                   f"{_are(len(unsupported))} not supported by {source}{quoted} (RLP fires on any).")
+        kinds = {s.verdict for s in unsupported}
+        was = "was" if len(unsupported) == 1 else "were"
+        if len(kinds) == 1:
+            how = f"{was} {NOT_SUPPORTED_AS.get(kinds.pop(), 'not supported by {source}').format(source=source)}"
+            items = [(s.text, "") for s in unsupported]
+        else:
+            how = f"{_are(len(unsupported))} not supported by {source}"
+            items = [(s.text, NOT_SUPPORTED_AS.get(s.verdict, "not supported").format(source="it"))
+                     for s in unsupported]
+        out.append(f"RLP: {len(unsupported)} of this answer's {len(vital)} vital claims {how}"
+                   f"{_value(values, 'vital_precision', 'VITAL precision')}: {_quotes(items)} \u2014 RLP fires "
+                   f"when any vital claim is not supported.")
     if values.get("rlr"):
         assignment = response.nugget_assignment or {}
         vital = [n for n in nuggets or [] if n.importance == VITAL]
         missed = [n for n in vital if assignment.get(n.id) != SUPPORT]
-        partial = sum(assignment.get(n.id) == PARTIAL_SUPPORT for n in missed)
-        quoted = f", e.g. {_quote(missed[0].text)}" if missed else ""
+        items = [(n.text, "only partly" if assignment.get(n.id) == PARTIAL_SUPPORT else "") for n in missed]
         out.append(f"RLR: {len(missed)} of the evidence's {len(vital)} vital nuggets {_are(len(missed))} not "
-                   f"fully in this answer{f' ({partial} only partly)' if partial else ''}{quoted} (RLR fires on "
-                   f"any; an answer that is right but shorter than the evidence is flagged too).")
+                   f"in this answer{_value(values, 'vital_recall', 'VITAL recall')}: {_quotes(items)} \u2014 RLR "
+                   f"fires when any vital nugget is missed, so a right answer shorter than the evidence is "
+                   f"flagged too.")
     return out

@@ -9,6 +9,7 @@ from tests.support.app_helpers import assert_clean, html_bodies, open_page, text
 from tests.support.demo_story import demo_inputs, demo_results, stories, story_demo
 from vital_core.results.model import EVIDENCE_NORMAL
 from vital_core.analysis import story
+from tests.support.flagged_answer import MISSED_NUGGET, UNFOUND_CLAIM, flagged_correct_example
 
 # The headline of a wrong variant on which the story holds: FactScore barely moved, a VITAL metric noticed.
 STORY_LINE = re.compile(r"^- wrong: FactScore precision \d\.\d\d \u2192 \d\.\d\d \([\u2212+]\d\.\d\d\): barely moved; "
@@ -222,3 +223,16 @@ def test_a_first_visit_opens_on_a_clean_story():
         assert loaded == clean[0]
     else:
         assert stories()[loaded]["wrong_ok"] or not any(s["wrong_ok"] for s in stories().values())
+
+
+def test_a_flagged_correct_answer_and_its_low_factual_correctness_are_explained_in_plain_words():
+    example = flagged_correct_example(("normal", "missing", "wrong"))
+    at = open_page("compare", session={"cmp_loaded_demo": "", "compare_result": example.to_dict()})
+    strip = html.unescape(next(str(h.proto.body) for h in at.html if 'class="vx-flag-note"' in str(h.proto.body)))
+    assert "The normal response carries a flag" in strip
+    assert f"was not found in the evidence documents (VITAL precision 0.50): \u201c{UNFOUND_CLAIM}\u201d" in strip
+    assert f"is not in this answer (VITAL recall 0.50): \u201c{MISSED_NUGGET}\u201d (only partly)" in strip
+    said = _read(at)
+    assert any(m.startswith("Why the normal response scores low") for m in said), said
+    assert any(m.startswith("- Factual correctness F1 0.33 compares this answer with the reference answer")
+               for m in said), said

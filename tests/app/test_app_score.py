@@ -1,9 +1,12 @@
 """AppTest: the Score page (inputs, offline scoring, undefined metrics, what-if, download, XSS)."""
 from __future__ import annotations
 
+import html
+
 from streamlit.proto.Metric_pb2 import Metric
 from tests.support.app_helpers import assert_clean, html_bodies, metric_values, open_page, texts
 from tests.support.demo_story import demo_inputs
+from tests.support.flagged_answer import MISSED_NUGGET, UNFOUND_CLAIM, flagged_correct_example
 
 XSS = "It is <script>alert(1)</script> and <img src=x onerror=alert(1)> indeed."
 
@@ -208,3 +211,18 @@ def test_own_text_is_not_checked_against_the_demo_evidence_left_in_the_fields():
     assert metric_values(at)["FactScore precision"] == "undefined"
     at.run()
     assert at.text_area(key="score_documents").value == "" and at.text_area(key="score_reference").value == ""
+
+
+def test_a_flagged_correct_answer_and_its_low_factual_correctness_are_explained_in_plain_words():
+    example = flagged_correct_example()
+    at = open_page("score", session={"score_loaded_demo": "", "score_result": example.to_dict()})
+    bodies = html.unescape(html_bodies(at))
+    assert "This response carries a flag" in bodies
+    assert f"RLP: 1 of this answer's 2 vital claims was not found in the evidence documents (VITAL precision " \
+           f"0.50): \u201c{UNFOUND_CLAIM}\u201d" in bodies
+    assert f"RLR: 1 of the evidence's 2 vital nuggets is not in this answer (VITAL recall 0.50): " \
+           f"\u201c{MISSED_NUGGET}\u201d (only partly)" in bodies
+    said = texts(at, "markdown")
+    assert any(m.startswith("**Why this response scores low**") for m in said), said
+    assert any(m.startswith("- Factual correctness F1 0.33 compares this answer with the reference answer") and
+               "1 of the answer's 5 claims is stated in the reference (precision 0.20)" in m for m in said), said

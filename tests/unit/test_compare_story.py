@@ -11,6 +11,8 @@ from vital_core.results.model import (EVIDENCE_DOCUMENTS, EVIDENCE_NORMAL, Examp
 from vital_core.analysis import story
 from vital_core.metrics.catalog import METRICS
 from vital_core.analysis.story import judge_story
+from tests.support.demo_story import demo_results
+from tests.support.flagged_answer import flagged_correct_example
 
 MINUS = "\u2212"
 
@@ -103,10 +105,49 @@ def test_a_flagged_normal_is_explained_in_plain_words():
     normal.subclaims[0].verdict = N
     normal.nugget_assignment = {"N0": "partial_support", "N1": "support", "N2": "not_support"}
     rlp, rlr = explain.why_flagged(normal, NUGGETS)
-    assert rlp.startswith("RLP: 1 of this answer's 1 vital claims is not supported by the evidence documents, "
-                          "e.g. \u201cclaim 1\u201d")
-    assert rlr.startswith("RLR: 1 of the evidence's 1 vital nuggets is not fully in this answer (1 only partly), "
-                          "e.g. \u201cthe key fact\u201d")
+    assert rlp.startswith("RLP: 1 of this answer's 1 vital claims was not found in the evidence documents "
+                          "(VITAL precision 0.00): \u201cclaim 1\u201d \u2014 RLP fires when any vital claim")
+    assert rlr.startswith("RLR: 1 of the evidence's 1 vital nuggets is not in this answer (VITAL recall 0.00): "
+                          "\u201cthe key fact\u201d (only partly) \u2014 RLR fires when any vital nugget is missed")
+
+
+def test_a_flag_quotes_each_claim_with_how_it_failed_and_counts_the_rest():
+    tiers = ("vital",) * 5
+    normal = _response("normal", (C, N, N, "not_judged", S), tiers=tiers)
+    (rlp,) = explain.why_flagged(normal, None)
+    assert rlp.startswith("RLP: 4 of this answer's 5 vital claims are not supported by the evidence documents "
+                          "(VITAL precision 0.20): \u201cclaim 1\u201d (contradicted by it); \u201cclaim 2\u201d "
+                          "(not found in it); \u201cclaim 3\u201d (not found in it); and 1 more \u2014")
+
+
+def test_a_low_factual_correctness_f1_says_what_it_compares_and_why():
+    example = flagged_correct_example()
+    reasons = explain.why_normal_scores_low(example)
+    fc = next(r for r in reasons if r.startswith("Factual correctness F1"))
+    assert fc.startswith("Factual correctness F1 0.33 compares this answer with the reference answer "
+                         "(\u201cThere are eight planets in the solar system\u201d) both ways: 1 of the reference's "
+                         "1 claims is in the answer (recall 1.00), and 1 of the answer's 5 claims is stated in the "
+                         "reference (precision 0.20): the other 4 are details the reference does not mention")
+    # the reference's own claim missed: recall is the low side, and the claim is quoted
+    example.variants["normal"].reference_claims[0].verdict = N
+    fc = next(r for r in explain.why_normal_scores_low(example) if r.startswith("Factual correctness F1"))
+    assert "0 of the reference's 1 claims are in the answer (recall 0.00)" in fc
+    assert "the answer does not state 1 of the reference's claims, e.g. \u201cThere are eight planets" in fc
+
+
+@pytest.mark.parametrize("demo", sorted(demo_results()))
+def test_every_flag_and_low_score_of_a_bundled_correct_answer_is_explained(demo):
+    """Whatever the demos' flags: each flag of a correct answer has its sentence, quoting what set it off,
+    and a low factual-correctness F1 says what it compares."""
+    example = demo_results()[demo]
+    normal = example.variants["normal"]
+    values = damage.variant_metrics(example)["normal"]
+    flags = explain.why_flagged(normal, example.nuggets)
+    assert [f[:3] for f in flags] == [k.upper() for k in ("rlp", "rlr") if values.get(k)]
+    for sentence in flags:
+        assert "\u201c" in sentence, sentence
+    low_fc = values.get("fc_f1") is not None and values["fc_f1"] < story.NORMAL_OK
+    assert low_fc == any(r.startswith("Factual correctness F1") for r in explain.why_normal_scores_low(example))
 
 
 def test_the_headline_escapes_nothing_itself_and_keeps_the_variant_name_apart():

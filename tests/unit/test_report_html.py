@@ -10,6 +10,7 @@ from tests.support.app_helpers import hostile_results_file
 from tests.support.demo_story import demo_results
 from vital_core.analysis import story
 from vital_core.results.model import ExampleResult
+from tests.support.flagged_answer import MISSED_NUGGET, UNFOUND_CLAIM, flagged_correct_example
 
 
 class _Tags(HTMLParser):
@@ -77,3 +78,12 @@ def test_the_report_escapes_hostile_text_and_fetches_nothing(tmp_path):
 def test_a_report_file_name_is_safe():
     assert report_html.file_stem("../../etc/passwd <x>") == "etc-passwd-x"
     assert report_html.file_stem("////") == "example"
+
+
+def test_the_report_explains_a_flagged_correct_answer_and_its_low_factual_correctness():
+    example = flagged_correct_example(("normal", "wrong"))
+    text = " ".join(" ".join(_parse(report_html.example_report(example)).text).split())
+    assert "The normal response carries a flag" in text
+    assert f"(VITAL precision 0.50): \u201c{UNFOUND_CLAIM}\u201d" in text
+    assert f"(VITAL recall 0.50): \u201c{MISSED_NUGGET}\u201d (only partly)" in text
+    assert "Factual correctness F1 0.33 compares this answer with the reference answer" in text
