@@ -1,9 +1,8 @@
 """VITAL Explorer: ``streamlit run app.py``.
 
-The app is Streamlit's multipage folder: this entry page sends a visitor to the Score page,
-keeping the URL's query; every page in ``pages/`` draws the shared shell itself
-(``explorer.widgets.shell``).
+The entry file: Streamlit runs it on every run; it draws the shell (page config, the sidebar) once and then
+the page the URL names, one of ``app_pages/`` (``explorer.widgets.shell``).
 """
 from explorer.widgets import shell
 
-shell.go_home()
+shell.run_app()

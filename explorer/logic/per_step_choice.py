@@ -27,7 +27,7 @@ def key(step: str, field: str) -> str:
     return f"step_{step}_{field}"
 
 
-# Every session key the expander draws, to carry from page to page with the sidebar's other keys.
+# Every session key the expander draws (a test checks that none of them holds the API key).
 SESSION_KEYS = tuple(key(step, field) for step in STEP_NAMES for field in ("choice", "base_url", "model")) \
     + (key(VERIFY, "yes_no"),)
 

@@ -11,19 +11,7 @@ import streamlit as st
 
 from explorer.logic import backend_wording, long_runs, per_step_choice
 from explorer.logic.formatting import escape_md
-from vital_core.backends import (config as backend_settings)
-
-# The sidebar's widget keys. Streamlit forgets a widget's value when a page that does not draw
-# it runs; every page draws the sidebar, but each page is its own script, so the values are
-# carried over by re-assigning them at the start of each run (Streamlit's documented way).
-SIDEBAR_KEYS = ("backend_name", "backend_base_url", "backend_model", "backend_api_key",
-                "backend_context_window") + per_step_choice.SESSION_KEYS
-
-
-def keep_sidebar_state() -> None:
-    for key in SIDEBAR_KEYS:
-        if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
+from vital_core.backends import config as backend_settings
 
 
 @st.cache_resource(show_spinner="Loading the offline backend…")

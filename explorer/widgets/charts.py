@@ -11,12 +11,12 @@ def chart(fig, name: str, data: pd.DataFrame, *, key: str, caption: str | None =
     config = {"displaylogo": False,
               "toImageButtonOptions": {"format": "png", "filename": name, "scale": 2},
               "modeBarButtonsToRemove": ["lasso2d", "select2d"]}
-    st.plotly_chart(fig, config=config, key=f"chart-{key}", width="stretch")
+    st.plotly_chart(fig, config=config, key=f"{key}_chart", width="stretch")
     cols = st.columns([3, 1])
     if caption:
         cols[0].caption(caption + " PNG: camera icon in the chart's toolbar.")
     else:
         cols[0].caption("PNG: camera icon in the chart's toolbar.")
     cols[1].download_button("Data as CSV", data.to_csv(index=False).encode("utf-8"),
-                            file_name=f"{name}.csv", mime="text/csv", key=f"csv-{key}")
+                            file_name=f"{name}.csv", mime="text/csv", key=f"{key}_csv")
 

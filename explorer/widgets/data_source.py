@@ -141,10 +141,10 @@ def load_upload() -> Loaded:
         raise FileNotFoundError("the uploaded file is no longer in this session; upload it again")
     name, data = upload
     digest = hashlib.sha256(data).hexdigest()
-    held = st.session_state.get("uploaded_dataset")
+    held = st.session_state.get("data_upload")
     if held is not None and held.token[1] == digest:
         return held
-    st.session_state.pop("uploaded_dataset", None)
+    st.session_state.pop("data_upload", None)
     if not is_text(data[:SAMPLE]):
         raise InputError(f"{not_text(name)}: upload a results file in JSON Lines", name)
     folder = st.session_state.setdefault("upload_folder", SessionFolder())
@@ -156,7 +156,7 @@ def load_upload() -> Loaded:
     except (InputError, OSError) as exc:
         raise InputError(name_in_message(str(exc), target, name), name) from None
     loaded = Loaded(f"uploaded file {name}", dataset, ("upload", digest))
-    st.session_state["uploaded_dataset"] = loaded
+    st.session_state["data_upload"] = loaded
     return loaded
 
 

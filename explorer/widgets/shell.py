@@ -1,25 +1,26 @@
-"""The app's shell: page config, the sidebar (links to the pages, backend, colour legend) and the
-error guard.
+"""The app's shell, drawn once by the entry file ``app.py``: page config, the pages (``st.navigation``), the
+sidebar (links to the pages, backend, colour legend) and the error guard around the page on show.
 
-The app uses Streamlit's own multipage folder: ``app.py`` is the entry page and every file in
-``pages/`` is a page, reachable by its file name (``/explore?dataset=...`` works as the first
-request of a fresh server). Streamlit runs only the page a URL names, so each page calls
-``run_page`` to draw the shared shell. The built-in page list is hidden in
-``.streamlit/config.toml`` (``client.showSidebarNavigation = false``) because its labels come
-from file names; the sidebar draws its own links with titles and icons instead.
+Each page is a file in ``app_pages/`` that only lays out its own content; its URL path is its file name
+(``/explore?dataset=...`` works as the first request of a fresh server). The folder is not called ``pages/``:
+Streamlit would take a ``pages/`` folder for its older multipage layout, and run a page named in the first
+request of a fresh server on its own, without this shell. Streamlit runs the entry file on
+every run and then the page the URL names, so the sidebar's widgets are drawn on every run and keep their
+values across pages without being carried over. The navigation menu is hidden: its place is taken by the
+sidebar's own links, drawn above the backend panel. The URL ``/`` is a page of its own that opens Score,
+keeping the query (``/?example=demo-03``).
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Callable
 
 import streamlit as st
 
 from explorer.logic import palette
 from explorer.logic.formatting import escape_md
 from explorer.paths import FAVICON
-from explorer.widgets.backend_panel import keep_sidebar_state, sidebar_backend
+from explorer.widgets.backend_panel import sidebar_backend
 
 
 @dataclass(frozen=True)
@@ -27,16 +28,20 @@ class AppPage:
     path: str     # relative to app.py; its file name is its URL path
     title: str
     icon: str
+    keys: str     # every session key the page sets starts with this (its widgets' and its own)
 
 
 PAGES = [
-    AppPage("pages/score.py", "Score", ":material/calculate:"),
-    AppPage("pages/compare.py", "Compare variants", ":material/compare_arrows:"),
-    AppPage("pages/explore.py", "Explore results", ":material/table_view:"),
-    AppPage("pages/sensitivity.py", "Sensitivity", ":material/monitoring:"),
-    AppPage("pages/agreement.py", "Agreement", ":material/handshake:"),
+    AppPage("app_pages/score.py", "Score", ":material/calculate:", "score_"),
+    AppPage("app_pages/compare.py", "Compare variants", ":material/compare_arrows:", "cmp_"),
+    AppPage("app_pages/explore.py", "Explore results", ":material/table_view:", "explore_"),
+    AppPage("app_pages/sensitivity.py", "Sensitivity", ":material/monitoring:", "sens_"),
+    AppPage("app_pages/agreement.py", "Agreement", ":material/handshake:", "agr_"),
 ]
-HOME = PAGES[0]   # where app.py (the URL "/") sends a visitor
+HOME = PAGES[0]   # where the URL "/" sends a visitor
+# Session keys shared by pages: the sidebar's backend settings and the data set Explore, Sensitivity and
+# Agreement read together.
+SHARED_KEYS = ("backend_", "step_", "data_")
 
 
 def friendly_error(what: str, exc: BaseException) -> None:
@@ -44,14 +49,12 @@ def friendly_error(what: str, exc: BaseException) -> None:
     st.error(f"{what}: {type(exc).__name__}: {escape_md(exc)}", icon=":material/error:")
 
 
-def configure_page() -> None:
-    st.set_page_config(page_title="VITAL Explorer", page_icon=str(FAVICON), layout="wide")
+def _home() -> None:
+    """The URL "/": open the home page, keeping the URL's query (e.g. ``/?example=demo-03``)."""
+    st.switch_page(HOME.path, query_params=st.query_params.to_dict())
 
 
-def draw_shell() -> None:
-    """Page config and the shared sidebar, drawn by every page."""
-    configure_page()
-    keep_sidebar_state()
+def _sidebar() -> None:
     with st.sidebar:
         st.markdown("### VITAL Explorer")
         for page in PAGES:
@@ -62,18 +65,16 @@ def draw_shell() -> None:
             st.html(palette.legend_html())
 
 
-def run_page(render: Callable[[], None]) -> None:
-    """Draw the shell, then the page; an unexpected failure becomes a message (reruns and stops pass)."""
-    draw_shell()
+def run_app() -> None:
+    """``app.py``: page config, the pages, the sidebar, then the page the URL names; an unexpected failure
+    of a page becomes a message (reruns and stops pass: they are not Exceptions)."""
+    st.set_page_config(page_title="VITAL Explorer", page_icon=str(FAVICON), layout="wide")
+    home = st.Page(_home, title="VITAL Explorer", default=True)
+    page = st.navigation([home] + [st.Page(p.path, title=p.title, icon=p.icon) for p in PAGES], position="hidden")
+    _sidebar()
     try:
-        render()
+        page.run()
     except Exception as exc:  # noqa: BLE001 - the page must never show a traceback
         friendly_error("Something went wrong on this page", exc)
         if os.environ.get("VITAL_DEBUG"):  # developers opt in to the traceback
             st.exception(exc)
-
-
-def go_home() -> None:
-    """``app.py``: open the home page, keeping the URL's query (e.g. ``/?example=demo-03``)."""
-    configure_page()
-    st.switch_page(HOME.path, query_params=st.query_params.to_dict())

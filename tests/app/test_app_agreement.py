@@ -36,7 +36,7 @@ def test_missing_paths_are_explained(tmp_path, monkeypatch):
 
 def test_annotate_agreement_and_export(reference_dir):
     at = open_page("agreement")
-    editor = next(d for d in at.data_editor if d.key and d.key.startswith("ann_editor_"))
+    editor = next(d for d in at.data_editor if d.key and d.key.startswith("agr_ann_editor_"))
     rows = editor.value
     model = list(rows["labelling A"])
     # agree on the first three subclaims, disagree (maximally) on the fourth
@@ -64,7 +64,7 @@ def test_pick_a_reference_labelling_fills_the_path(reference_dir):
 
 
 def _annotate(at, edits: dict[int, str]):
-    editor = next(d for d in at.data_editor if d.key and d.key.startswith("ann_editor_"))
+    editor = next(d for d in at.data_editor if d.key and d.key.startswith("agr_ann_editor_"))
     at.session_state[editor.key] = {"edited_rows": {i: {"your label": v} for i, v in edits.items()},
                                     "added_rows": [], "deleted_rows": []}
     at.run()
@@ -74,7 +74,7 @@ def _annotate(at, edits: dict[int, str]):
 
 def test_annotate_keeps_every_edit_and_exports_only_yours(reference_dir):
     at = open_page("agreement")
-    editor = next(d for d in at.data_editor if d.key and d.key.startswith("ann_editor_"))
+    editor = next(d for d in at.data_editor if d.key and d.key.startswith("agr_ann_editor_"))
     # the column of your labels keeps one type, blank or not: a change of type makes the editor a new
     # widget in the browser, which dropped the edit in flight (tests/browser/test_browser.py shows it live)
     assert str(editor.value["your label"].dtype) == "string"
@@ -85,7 +85,7 @@ def test_annotate_keeps_every_edit_and_exports_only_yours(reference_dir):
     assert str(editor.value["your label"].dtype) == "string"
     assert metric_values(at)["Subclaims you labelled"].startswith("2 / ")
     # what the export button writes: the labels you set, nothing of labelling A's
-    (slot, labels), = at.session_state["my_labels"].items()
+    (slot, labels), = at.session_state["agr_labels"].items()
     assert labels == {editor.value["id"][0]: "vital", editor.value["id"][1]: "okay"}
 
 
@@ -106,9 +106,9 @@ def test_a_hostile_condition_name_is_escaped_on_every_label_and_file_name(tmp_pa
     monkeypatch.setenv("VITAL_DATA_ROOTS", str(tmp_path))
     path = str(hostile_results_file(tmp_path))
     at = open_page("agreement", session={"agr_a": path, "agr_b": path})
-    condition = next(c for c in at.selectbox(key="ann_condition").options if "evil.example" in c)
-    at.selectbox(key="ann_condition").set_value(condition)
-    at.radio(key="ann_start").set_value("labelling A").run()
+    condition = next(c for c in at.selectbox(key="agr_ann_condition").options if "evil.example" in c)
+    at.selectbox(key="agr_ann_condition").set_value(condition)
+    at.radio(key="agr_ann_start").set_value("labelling A").run()
     assert_clean(at)
     [export] = [d for d in at.get("download_button") if d.label.startswith("Export your")]
     assert "evil.example" in shown(export.label), "the condition's name is on the button, as text"

@@ -88,7 +88,7 @@ def test_present_mode_shows_the_story_and_steps_through_the_demos():
     assert demo_results()[demos[0]].query.split()[0] in html_bodies(at)
     _press(at, "Next \u25b6")
     assert at.query_params.get("example") == demos[1]
-    assert at.session_state["compare_result"]["id"] == demos[1]
+    assert at.session_state["cmp_result"]["id"] == demos[1]
     _press(at, "\u25c0 Previous")
     _press(at, "\u25c0 Previous")
     assert at.query_params.get("example") == demos[-1], "previous wraps round"
@@ -128,7 +128,7 @@ def test_no_evidence_checks_the_variants_against_the_normal_response():
     table = _table(at).set_index("metric")
     assert table.loc["FactScore precision", "normal (taken as correct)"] == "1.000", "the normal is taken as correct"
     assert table.loc["Nugget recall (All Strict)", "missing"] != "undefined", "nuggets from the normal"
-    saved = at.session_state["compare_result"]
+    saved = at.session_state["cmp_result"]
     assert {v["evidence_mode"] for v in saved["variants"].values()} == {EVIDENCE_NORMAL}
     assert any(d.label == "Download comparison (JSON)" for d in at.get("download_button"))
     assert "wrong" in _headlines(at)
@@ -187,7 +187,7 @@ def test_own_text_is_not_checked_against_the_demo_evidence_left_in_the_fields():
     at.text_area(key="cmp_wrong").set_value("Charlotte Bronte wrote Emma. It was published in 1815.")
     _press(at, "Score all variants")
     assert any("the demo's evidence documents and reference answer were left out" in i.value for i in at.info)
-    saved = at.session_state["compare_result"]
+    saved = at.session_state["cmp_result"]
     assert {v["evidence_mode"] for v in saved["variants"].values()} == {EVIDENCE_NORMAL}
     at.run()
     assert at.text_area(key="cmp_documents").value == "" and at.text_area(key="cmp_reference").value == ""
@@ -197,7 +197,7 @@ def test_a_demo_scored_as_it_is_keeps_its_evidence():
     at = open_page("compare")
     _press(at, "Score all variants")
     assert not any("were left out" in i.value for i in at.info)
-    saved = at.session_state["compare_result"]
+    saved = at.session_state["cmp_result"]
     assert {v["evidence_mode"] for v in saved["variants"].values()} == {"documents"}
 
 
@@ -227,7 +227,7 @@ def test_a_first_visit_opens_on_a_clean_story():
 
 def test_a_flagged_correct_answer_and_its_low_factual_correctness_are_explained_in_plain_words():
     example = flagged_correct_example(("normal", "missing", "wrong"))
-    at = open_page("compare", session={"cmp_loaded_demo": "", "compare_result": example.to_dict()})
+    at = open_page("compare", session={"cmp_loaded_demo": "", "cmp_result": example.to_dict()})
     strip = html.unescape(next(str(h.proto.body) for h in at.html if 'class="vx-flag-note"' in str(h.proto.body)))
     assert "The normal response carries a flag" in strip
     assert f"was not found in the evidence documents (VITAL precision 0.50): \u201c{UNFOUND_CLAIM}\u201d" in strip

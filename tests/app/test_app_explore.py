@@ -37,7 +37,7 @@ def test_key_columns_come_first_and_undefined_cells_say_so():
 
 def test_filters_narrow_the_table_and_say_so():
     at = open_page("explore")
-    at.multiselect(key="flt_condition").set_value(["wrong"]).run()
+    at.multiselect(key="explore_flt_condition").set_value(["wrong"]).run()
     assert_clean(at)
     assert any("12 matching rows" in c for c in texts(at, "caption"))
     assert any("condition in wrong" in c for c in texts(at, "caption"))
@@ -49,7 +49,7 @@ def test_filters_narrow_the_table_and_say_so():
 
 def test_filters_matching_nothing_explain_it():
     at = open_page("explore")
-    at.text_input(key="flt_text").set_value("no query contains this text").run()
+    at.text_input(key="explore_flt_text").set_value("no query contains this text").run()
     assert_clean(at)
     assert any("No rows match" in i for i in texts(at, "info"))
 
@@ -116,7 +116,7 @@ def test_markdown_in_a_results_file_shows_as_text(tmp_path, monkeypatch):
                   "variant-error"):
         assert escape_md(hostile(field)) in joined, field
     # the filters describe a chosen (hostile) subset in the same escaped way
-    at.multiselect(key="flt_subset").set_value([hostile("subset")]).run()
+    at.multiselect(key="explore_flt_subset").set_value([hostile("subset")]).run()
     assert_clean(at)
     assert not leaks(markdown_sources(at)), leaks(markdown_sources(at))[:3]
 

@@ -488,7 +488,7 @@ def app_cases(folder: Path) -> list[AppCase]:
         AppCase("app-explore-hostile-file", "explore", query_params={"dataset": path}),
         AppCase("app-sensitivity-hostile-file", "sensitivity", query_params={"dataset": path}),
         AppCase("app-agreement-hostile-condition", "agreement",
-                session={"agr_a": path, "agr_b": path, "ann_condition": condition, "ann_start": "labelling A"}),
+                session={"agr_a": path, "agr_b": path, "agr_ann_condition": condition, "agr_ann_start": "labelling A"}),
         AppCase("app-score-url-credentials", "score", session={"backend_name": "openai"},
                 env={"OPENAI_BASE_URL": secret_url, "OPENAI_API_KEY": ENV_KEY}, secret=PASSWORD),
         AppCase("app-compare-step-url-credentials", "compare",
@@ -511,7 +511,7 @@ def run_app_case(case: AppCase, folder: Path) -> AppOutcome:
             at.session_state[k] = v
         at.run()
         if case.page != "score":
-            at.switch_page(f"pages/{case.page}.py").run()
+            at.switch_page(f"app_pages/{case.page}.py").run()
     finally:
         for k, v in saved.items():
             if v is None:

@@ -7,7 +7,7 @@ import streamlit as st
 from explorer import paths
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
-from explorer.widgets import claims, data_source, shell, url_state
+from explorer.widgets import claims, data_source, url_state
 from explorer.logic import explain, filters as explore, frame_download, textdiff
 from vital_core.files.errors import InputError
 from vital_core.metrics.catalog import HEADLINE, METRICS
@@ -79,34 +79,34 @@ def filters_ui(frame: pd.DataFrame) -> explore.Filters:
         for col, column in zip(cols, explore.CATEGORY_COLUMNS):
             options = explore.choices(frame, column)
             setattr(f, column, col.multiselect(column.replace("_", " ").capitalize(), options,
-                                               key=f"flt_{column}", placeholder="all"))
+                                               key=f"explore_flt_{column}", placeholder="all"))
         cols = st.columns([2, 2, 1])
-        ranged = cols[0].multiselect("Metric ranges", RANGE_METRICS, key="flt_ranges",
+        ranged = cols[0].multiselect("Metric ranges", RANGE_METRICS, key="explore_flt_ranges",
                                      format_func=lambda k: METRICS[k].label, placeholder="add a metric range")
-        flagged = cols[1].multiselect("Flags", FLAG_METRICS, key="flt_flags",
+        flagged = cols[1].multiselect("Flags", FLAG_METRICS, key="explore_flt_flags",
                                       format_func=lambda k: METRICS[k].label, placeholder="add a flag")
-        f.keep_undefined = cols[2].checkbox("Keep undefined", key="flt_keep_undefined",
+        f.keep_undefined = cols[2].checkbox("Keep undefined", key="explore_flt_keep_undefined",
                                             help="Keep rows whose filtered metric is undefined.")
         for key in ranged:
             # the range starts in session state, not as the widget's default: the preset button sets it
             # there too, and a widget given both logs a warning with a stack trace on the server
-            st.session_state.setdefault(f"flt_range_{key}", FULL_RANGE)
-            f.ranges[key] = st.slider(METRICS[key].label, 0.0, 1.0, step=0.05, key=f"flt_range_{key}")
+            st.session_state.setdefault(f"explore_flt_range_{key}", FULL_RANGE)
+            f.ranges[key] = st.slider(METRICS[key].label, 0.0, 1.0, step=0.05, key=f"explore_flt_range_{key}")
         for key in flagged:
             choice = st.radio(METRICS[key].label, ["flagged", "not flagged"], horizontal=True,
-                              key=f"flt_flag_{key}")
+                              key=f"explore_flt_flag_{key}")
             f.flags[key] = choice == "flagged"
-        f.text = st.text_input("Query contains", key="flt_text")
+        f.text = st.text_input("Query contains", key="explore_flt_text")
         st.button("Example: FactScore ≥ 0.8 and RLP flagged", on_click=_preset_high_factscore_rlp,
                   help="Responses that look precise to FactScore yet get a vital claim wrong.")
     return f
 
 
 def _preset_high_factscore_rlp() -> None:
-    st.session_state["flt_ranges"] = ["factscore_precision"]
-    st.session_state["flt_range_factscore_precision"] = (0.8, 1.0)
-    st.session_state["flt_flags"] = ["rlp"]
-    st.session_state["flt_flag_rlp"] = "flagged"
+    st.session_state["explore_flt_ranges"] = ["factscore_precision"]
+    st.session_state["explore_flt_range_factscore_precision"] = (0.8, 1.0)
+    st.session_state["explore_flt_flags"] = ["rlp"]
+    st.session_state["explore_flt_flag_rlp"] = "flagged"
 
 
 def table_config() -> dict:
@@ -260,4 +260,4 @@ def render() -> None:
         show_example(loaded, example_id, condition)
 
 
-shell.run_page(render)
+render()

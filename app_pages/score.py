@@ -6,7 +6,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from explorer.widgets import backend_panel, claims, demo, explanations, metric_cards, shell, url_state
+from explorer.widgets import backend_panel, claims, demo, explanations, metric_cards, url_state
 from explorer.widgets.uploads import read_uploaded_text
 from vital_core.metrics import catalog
 from explorer.logic import damage, explain, long_runs, report_html, whatif
@@ -150,7 +150,7 @@ def whatif_editor(example: ExampleResult, response: ResponseResult) -> ResponseR
         return response
     token = f"{example.id}-{st.session_state.get('score_run', 0)}-{st.session_state.get('score_loaded_demo', '')}"
     table = st.data_editor(
-        editor_frame(rows), key=f"whatif-{token}", hide_index=True, width="stretch",
+        editor_frame(rows), key=f"score_whatif_{token}", hide_index=True, width="stretch",
         row_height=claims.WRAPPED_ROW_HEIGHT,
         disabled=["rank", "id", "subclaim"],
         # the editable columns first: on a phone they are on screen without scrolling sideways
@@ -212,4 +212,4 @@ def render() -> None:
     results()
 
 
-shell.run_page(render)
+render()

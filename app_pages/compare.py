@@ -10,7 +10,7 @@ import streamlit as st
 
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
-from explorer.widgets import backend_panel, charts, claims, demo, explanations, shell, url_state
+from explorer.widgets import backend_panel, charts, claims, demo, explanations, url_state
 from explorer.logic import explain, glossary, long_runs, palette, report_html, textdiff, damage as variants
 from vital_core.analysis import story
 from vital_core.files.errors import InputError
@@ -20,7 +20,7 @@ from vital_core.results.model import EVIDENCE_NORMAL, MISSING, NORMAL, WRONG, Ex
 from vital_core.scoring.perturbation import PerturbationCheckError
 from vital_core.scoring.pipeline import choose_evidence, progress_messages, run_sync, score_example
 
-RESULT_KEY = "compare_result"
+RESULT_KEY = "cmp_result"
 TEXT_KEYS = {NORMAL: "cmp_normal", MISSING: "cmp_missing", WRONG: "cmp_wrong"}
 TABLE_METRICS = VARIANT_TABLE
 CHART_METRICS = [k for k in HEADLINE if METRICS[k].kind == "score"]
@@ -159,7 +159,7 @@ def results(example: ExampleResult | None) -> None:
     damage_section(table, names, example)
     variants_chart(table, names, example)
     variant_claims(example, names)
-    report_download(example, "compare")
+    report_download(example, "cmp")
 
 
 def story_strip(example: ExampleResult, table: pd.DataFrame, *, scale: float = 1.0) -> None:
@@ -232,7 +232,7 @@ def damage_section(table: pd.DataFrame, names: list[str], example: ExampleResult
 
 
 def story_chart(table: pd.DataFrame, names: list[str], example: ExampleResult, keys: list[str], *,
-                font: int = 13, key: str = "compare") -> None:
+                font: int = 13, key: str = "cmp_chart") -> None:
     """Scores per variant as grouped bars (patterns as a second cue to colour); each damaged variant's bar
     says its reaction word in its hover text, an undefined one says "undefined" where its bar would be."""
     data = variants.chart_data(table, keys, names, example)
@@ -255,7 +255,7 @@ def story_chart(table: pd.DataFrame, names: list[str], example: ExampleResult, k
 def variants_chart(table: pd.DataFrame, names: list[str], example: ExampleResult) -> None:
     story_chart(table, names, example, CHART_METRICS)
     st.download_button("Download comparison (JSON)", json.dumps(example.to_dict(), indent=1).encode("utf-8"),
-                       file_name="compare-result.json", mime="application/json", key="compare-json",
+                       file_name="compare-result.json", mime="application/json", key="cmp_json",
                        help="Every variant with its subclaims, verdicts and evidence_mode.")
 
 
@@ -263,7 +263,7 @@ def report_download(example: ExampleResult, key: str) -> None:
     # made when clicked (Streamlit calls it then), not on every run of the page
     st.download_button("Download one-page report (HTML)", lambda: report_html.example_report(example).encode("utf-8"),
                        file_name=f"vital-report-{report_html.file_stem(example.id)}.html", mime="text/html",
-                       key=f"{key}-report", help="One self-contained page to send to someone who will not run "
+                       key=f"{key}_report", help="One self-contained page to send to someone who will not run "
                        "the app: the texts, coloured subclaims with reasons and quotes, the metrics and the story.")
 
 
@@ -272,10 +272,10 @@ def present(example: ExampleResult | None) -> None:
     st.html(PRESENT_CSS)
     nav = st.columns([1, 1, 1, 6], gap="small")
     nav[0].button("◀ Previous", on_click=demo.step_demo, args=("cmp", TEXT_KEYS, RESULT_KEY, -1),
-                  key="present-prev")
+                  key="cmp_present_prev")
     nav[1].button("Next ▶", on_click=demo.step_demo, args=("cmp", TEXT_KEYS, RESULT_KEY, 1),
-                  key="present-next")
-    nav[2].button("Exit", on_click=url_state.set_qp, kwargs={"present": None}, key="present-exit",
+                  key="cmp_present_next")
+    nav[2].button("Exit", on_click=url_state.set_qp, kwargs={"present": None}, key="cmp_present_exit",
                   help="Back to the full Compare page.")
     if example is None or NORMAL not in example.variants:
         st.info("Nothing to present: load a demo with Next, or score your own texts on the Compare page.")
@@ -287,7 +287,7 @@ def present(example: ExampleResult | None) -> None:
     names = ordered_conditions(example.variants)
     story_strip(example, table, scale=1.35)
     present_texts(example, names)
-    story_chart(table, names, example, PRESENT_CHART, font=20, key="present")
+    story_chart(table, names, example, PRESENT_CHART, font=20, key="cmp_present_chart")
 
 
 def present_texts(example: ExampleResult, names: list[str]) -> None:
@@ -296,7 +296,7 @@ def present_texts(example: ExampleResult, names: list[str]) -> None:
     normal_text = example.variants[NORMAL].text
     other = next((n for n in (WRONG, MISSING) if n in example.variants),
                  next((n for n in names if n != NORMAL), NORMAL))
-    with st.container(key="present-texts"):
+    with st.container(key="cmp_present_texts"):
         for col, name in zip(st.columns(len(names)), names):
             if name == NORMAL:
                 body = textdiff.excerpt_html(normal_text, example.variants[other].text, side="normal")
@@ -311,7 +311,7 @@ PRESENT_CSS = """<style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {display: none;}
 .block-container {padding-top: 1.2rem; max-width: 100%;}
 .vx-present-query {font-size: 2rem; font-weight: 700; line-height: 1.2; margin-bottom: 0.2em;}
-.st-key-present-texts .vx-text {font-size: 1.45rem; line-height: 1.4;}
+.st-key-cmp_present_texts .vx-text {font-size: 1.45rem; line-height: 1.4;}
 .vx-present-name {font-size: 1.45rem; font-weight: 700;}
 </style>"""
 
@@ -337,4 +337,4 @@ def render() -> None:
     results(current_example())
 
 
-shell.run_page(render)
+render()

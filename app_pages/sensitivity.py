@@ -8,7 +8,7 @@ import streamlit as st
 from explorer.logic import filters as explore, glossary, palette
 from explorer.logic import sensitivity_tables as tables
 from explorer.logic.formatting import escape_md, plot_text
-from explorer.widgets import charts, data_source, shell
+from explorer.widgets import charts, data_source
 from vital_core.analysis import conventions as conv
 from vital_core.analysis import stats
 from vital_core.files.errors import InputError
@@ -103,7 +103,7 @@ def means_section(data: dict, convention: str) -> None:
     has_recall = table["metric"].str.contains("recall", case=False).any()
     title = "Mean precision and recall per condition" if has_recall else \
         "Mean precision per condition (no recall: this set has no nuggets)"
-    grouped_bars(table, title, "sensitivity-means", "means")
+    grouped_bars(table, title, "sensitivity-means", "sens_means")
 
 
 def with_help(config: dict, columns) -> dict:
@@ -158,7 +158,7 @@ def tests_section(data: dict, convention: str, by: str | None) -> None:
                    "test does not apply).")
     if not tests.empty:
         st.download_button("Paired tests as CSV", tests.to_csv(index=False).encode("utf-8"),
-                           file_name=f"sensitivity-tests-{convention}.csv", mime="text/csv", key="csv-tests")
+                           file_name=f"sensitivity-tests-{convention}.csv", mime="text/csv", key="sens_tests_csv")
     detection_section(data["detection"], by)
 
 
@@ -175,7 +175,7 @@ def detection_section(tests: pd.DataFrame, by: str | None) -> None:
                  pattern_shape_map=palette.CONDITION_PATTERNS, labels={"detection_rate": "detection rate"},
                  title="Share of pairs where the metric noticed the damage")
     fig.update_yaxes(range=[0, 1.05])
-    charts.chart(fig, "sensitivity-detection", det, key="detection", caption=stats.NOTICED_RULE.capitalize() + ".")
+    charts.chart(fig, "sensitivity-detection", det, key="sens_detection", caption=stats.NOTICED_RULE.capitalize() + ".")
 
 
 def curves_section(data: dict, by: str | None) -> None:
@@ -195,7 +195,7 @@ def curves_section(data: dict, by: str | None) -> None:
                           hover_data=["n"], title=f"{order.capitalize()} order",
                           labels={"position": "first n subclaims", "precision": "cumulative precision"})
             fig.update_yaxes(range=[0, 1.05])
-            charts.chart(fig, f"cumulative-precision-{order}-order", curve, key=f"curve-{order}",
+            charts.chart(fig, f"cumulative-precision-{order}-order", curve, key=f"sens_curve_{order}",
                          caption=f"Responses pooled; {stats.CURVE_RULE} (hover for n).")
 
 
@@ -209,7 +209,7 @@ def decay_section(data: dict) -> None:
     if not table["metric"].str.contains("recall", case=False).any():
         st.caption("Decay recall is undefined for this set (no nuggets), so only precision is shown.")
     grouped_bars(table, "Release-compatible decay weighting over the importance order", "decay-precision-recall",
-                 "decay")
+                 "sens_decay")
 
 
 def source_header():
@@ -218,14 +218,14 @@ def source_header():
         loaded = data_source.load_source(source)
     except (InputError, FileNotFoundError, OSError) as exc:
         st.error(f"Could not load {escape_md(data_source.source_label(source))}: {escape_md(exc)}")
-        st.page_link("pages/explore.py", label="Choose another data source on Explore results",
+        st.page_link("app_pages/explore.py", label="Choose another data source on Explore results",
                      icon=":material/table_view:")
         return None
     frame = loaded.frame
     cols = st.columns([3, 1])
     cols[0].caption(f"Data: {escape_md(loaded.label)} — {frame['example_id'].nunique()} examples, {len(frame)} responses.")
     with cols[1]:
-        st.page_link("pages/explore.py", label="Change data source", icon=":material/table_view:")
+        st.page_link("app_pages/explore.py", label="Change data source", icon=":material/table_view:")
     return loaded
 
 
@@ -258,4 +258,4 @@ def render() -> None:
     glossary_box()
 
 
-shell.run_page(render)
+render()

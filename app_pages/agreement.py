@@ -9,7 +9,7 @@ import streamlit as st
 
 from explorer import paths
 from explorer.logic.formatting import escape_md, file_slug
-from explorer.widgets import charts, claims, data_source, shell
+from explorer.widgets import charts, claims, data_source
 from vital_core.analysis import agreement
 from explorer.logic import annotate, palette
 from vital_core.files.errors import InputError
@@ -80,7 +80,7 @@ def comparison_section(examples_a, examples_b, condition: str) -> None:
                         labels=dict(x="labelling B", y="labelling A", color="subclaims"),
                         title="Confusion (rows: A, columns: B)")
         data = conf.reset_index(names="A")
-        charts.chart(fig, "agreement-confusion", data, key="confusion")
+        charts.chart(fig, "agreement-confusion", data, key="agr_confusion")
     with right:
         st.markdown("**Per example**")
         per = result.per_example.copy()
@@ -118,11 +118,11 @@ def annotate_section(examples_a: list[ExampleResult]) -> None:
         st.info("Load labelling A above to annotate its responses.")
         return
     cols = st.columns([3, 1, 1])
-    index = cols[0].selectbox("Example", range(len(examples_a)), key="ann_example",
+    index = cols[0].selectbox("Example", range(len(examples_a)), key="agr_ann_example",
                               format_func=lambda i: f"{i + 1}. {examples_a[i].query[:90]}")
     example = examples_a[index]
-    condition = cols[1].selectbox("Condition", ordered_conditions(example.variants), key="ann_condition")
-    start = cols[2].radio("Start from", ["blank", "labelling A"], key="ann_start", horizontal=False,
+    condition = cols[1].selectbox("Condition", ordered_conditions(example.variants), key="agr_ann_condition")
+    start = cols[2].radio("Start from", ["blank", "labelling A"], key="agr_ann_start", horizontal=False,
                           help="Blank: your column starts empty. Labelling A: it starts with A's labels, which "
                                "count as yours (and agree with A) until you change them.")
     response = example.variants[condition]
@@ -136,11 +136,11 @@ def annotate_section(examples_a: list[ExampleResult]) -> None:
 
 def label_editor(example: ExampleResult, condition: str, response, start: str) -> dict[str, str]:
     """The editable table of your labels for one response; what you labelled is kept in the session."""
-    store = st.session_state.setdefault("my_labels", {})
+    store = st.session_state.setdefault("agr_labels", {})
     slot = (example.id, condition)
     edited = st.data_editor(
         annotate.editor_rows(response, store.get(slot, {}), start == "labelling A"),
-        key=f"ann_editor_{example.id}_{condition}_{start}", hide_index=True, width="stretch",
+        key=f"agr_ann_editor_{example.id}_{condition}_{start}", hide_index=True, width="stretch",
         disabled=["id", "subclaim", "labelling A"], row_height=claims.WRAPPED_ROW_HEIGHT, placeholder="–",
         column_config={annotate.YOUR_LABEL: st.column_config.SelectboxColumn(
             "Your label", options=list(IMPORTANCE_LABELS), format_func=palette.importance_label),
@@ -167,7 +167,7 @@ def agreement_cards(mine: dict[str, str], response) -> None:
 
 def export_buttons(examples_a: list[ExampleResult]) -> None:
     """One JSONL download per condition of every response you labelled."""
-    store = st.session_state.get("my_labels", {})
+    store = st.session_state.get("agr_labels", {})
     annotated = [(eid, cond) for (eid, cond) in store if store[(eid, cond)]]
     by_id = {ex.id: ex for ex in examples_a}
     for cond in ordered_conditions({cond for _, cond in annotated}):
@@ -178,7 +178,7 @@ def export_buttons(examples_a: list[ExampleResult]) -> None:
         st.download_button(f"Export your {escape_md(cond)} labels ({len(records)} record(s), JSONL)",
                            annotate.export_jsonl(records).encode("utf-8"),
                            file_name=f"my-labels-{file_slug(cond, 'condition')}.jsonl",
-                           mime="application/json", key=f"ann_export_{cond}")
+                           mime="application/json", key=f"agr_ann_export_{cond}")
         if incomplete:
             st.caption(f"{incomplete} {escape_md(cond)} record(s) are only partly labelled; their unlabelled "
                        "subclaims export with importance null.")
@@ -234,4 +234,4 @@ def render() -> None:
     annotate_section(examples_a)
 
 
-shell.run_page(render)
+render()
