@@ -10,15 +10,15 @@ import streamlit as st
 
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
-from explorer.widgets import backend_panel, charts, claims, demo, explanations, url_state
+from explorer.widgets import backend_panel, charts, claims, demo, explanations, scoring_run, url_state
 from explorer.logic import explain, glossary, long_runs, palette, report_html, textdiff, damage as variants
 from vital_core.analysis import story
 from vital_core.files.errors import InputError
 from explorer.logic.evidence_input import documents_from_text
 from vital_core.metrics.catalog import HEADLINE, METRICS, VARIANT_TABLE
-from vital_core.results.model import EVIDENCE_NORMAL, MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
+from vital_core.results.model import MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
 from vital_core.scoring.perturbation import PerturbationCheckError
-from vital_core.scoring.pipeline import choose_evidence, progress_messages, run_sync, score_example
+from vital_core.scoring.pipeline import run_sync
 
 RESULT_KEY = "cmp_result"
 TEXT_KEYS = {NORMAL: "cmp_normal", MISSING: "cmp_missing", WRONG: "cmp_wrong"}
@@ -89,18 +89,8 @@ def run_scoring() -> None:
         st.error(f"The backend cannot run: {escape_md(exc)}")
         return
     reference = None if stale else (st.session_state.get("cmp_reference") or "").strip() or None
-    against_normal = choose_evidence(docs, reference, responses).mode == EVIDENCE_NORMAL
-    steps = progress_messages(len(responses), bool(docs), bool(reference), against_normal)
-    with backend_panel.scoring_status(f"Scoring {len(responses)} variants with the {backend.info.name} backend…") \
-            as status:
-        result = backend_panel.run_with_progress(status, backend, lambda on_step: score_example(
-            backend, example_id="compare", query=query, responses=responses, documents=docs,
-            reference=reference, on_step=on_step), steps)
-        failed = [f"{escape_md(k)}: {escape_md(v.error)}" for k, v in result.variants.items() if v.error]
-        if failed:
-            status.update(label="Some variants failed: " + "; ".join(failed), state="error")
-        else:
-            status.update(label="Scored all variants", state="complete", expanded=False)
+    result = scoring_run.score_with_progress(backend, example_id="compare", query=query, responses=responses,
+                                             documents=docs, reference=reference)
     st.session_state[RESULT_KEY] = result.to_dict()
     st.session_state["cmp_origin"] = f"scored just now by the {backend.info.name} backend"
     url_state.set_qp(example=None)   # the URL named the demo example these texts no longer are

@@ -6,7 +6,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from explorer.widgets import backend_panel, claims, demo, explanations, metric_cards, url_state
+from explorer.widgets import backend_panel, claims, demo, explanations, metric_cards, scoring_run, url_state
 from explorer.widgets.uploads import read_uploaded_text
 from vital_core.metrics import catalog
 from explorer.logic import damage, explain, long_runs, report_html, whatif
@@ -16,7 +16,6 @@ from vital_core.metrics.response import compute_response_metrics
 from vital_core.results.model import NORMAL, ExampleResult, InvalidLabelError, ResponseResult
 from explorer.logic.formatting import escape_md, file_slug
 from explorer.logic.palette import importance_label, verdict_label
-from vital_core.scoring.pipeline import progress_messages, score_example
 
 RESULT_KEY = "score_result"          # ExampleResult as a dict (never holds a key)
 TEXT_KEYS = {NORMAL: "score_response"}   # the Score page edits the normal response only
@@ -31,17 +30,9 @@ def collect_documents(pasted: str, uploads) -> list:
 
 def run_scoring(query: str, response: str, documents, reference: str) -> None:
     backend = backend_panel.active_backend()
-    steps = progress_messages(1, bool(documents), bool(reference))
-    with backend_panel.scoring_status(f"Scoring with the {backend.info.name} backend…") as status:
-        result = backend_panel.run_with_progress(status, backend, lambda on_step: score_example(
-            backend, example_id="my-example", query=query, responses={NORMAL: response},
-            documents=documents, reference=reference or None, on_step=on_step), steps)
-        variant = result.variants.get(NORMAL)
-        if variant is not None and variant.error:
-            status.update(label=f"Scoring failed: {escape_md(variant.error)}", state="error")
-        else:
-            n = len(variant.subclaims) if variant else 0
-            status.update(label=f"Scored: {n} subclaims", state="complete", expanded=False)
+    result = scoring_run.score_with_progress(backend, example_id="my-example", query=query,
+                                             responses={NORMAL: response}, documents=documents,
+                                             reference=reference or None)
     st.session_state[RESULT_KEY] = result.to_dict()
     st.session_state["score_origin"] = (f"scored just now by the {backend.info.name} backend (your own text: "
                                         "the page's URL does not hold it; download the result to share it)")

@@ -1,15 +1,10 @@
-"""The scoring backend: the sidebar panel that chooses it, and the helpers pages use to run it."""
+"""The scoring backend: the sidebar panel that chooses it, the backend it builds, and the coroutine wrapper that
+releases an endpoint's client after a run (the run itself, on its thread, is ``explorer.widgets.scoring_run``)."""
 from __future__ import annotations
-
-import asyncio
-import queue
-import threading
-import time
-from contextlib import contextmanager
 
 import streamlit as st
 
-from explorer.logic import backend_wording, long_runs, per_step_choice
+from explorer.logic import backend_wording, per_step_choice
 from explorer.logic.formatting import escape_md
 from vital_core.backends import config as backend_settings
 
@@ -69,60 +64,6 @@ def scoring_run(backend, coro):
                 await backend.aclose()
 
     return run()
-
-
-@contextmanager
-def scoring_status(label: str):
-    """The status box a scoring run writes its steps and progress into."""
-    with st.status(label, expanded=True) as status:
-        yield status
-
-
-class _Background:
-    """A coroutine run in an event loop on a thread of its own, so that the page can show progress
-    while a long step (the offline backend computes without yielding) holds that loop."""
-
-    def __init__(self, coro) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self._serve, name="vital-scoring", daemon=True)
-        self.thread.start()
-        self.future = asyncio.run_coroutine_threadsafe(coro, self.loop)
-        self.future.add_done_callback(lambda _: self.loop.call_soon_threadsafe(self.loop.stop))
-
-    def _serve(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        try:
-            self.loop.run_forever()
-        finally:
-            self.loop.run_until_complete(self.loop.shutdown_asyncgens())
-            self.loop.run_until_complete(self.loop.shutdown_default_executor())
-            self.loop.close()
-
-
-def run_with_progress(status, backend, make_coro, total_steps: int):
-    """Run ``make_coro(on_step)`` with ``backend`` and return its result. Meanwhile the status box shows
-    each step as it starts, a bar of the steps started out of ``total_steps`` and the seconds so far.
-    If the page stops (the person clicked elsewhere), the run is cancelled at its next step."""
-    steps: queue.SimpleQueue[str] = queue.SimpleQueue()   # on_step runs on the scoring thread
-    run = _Background(scoring_run(backend, make_coro(steps.put)))
-    bar = status.progress(0.0, text="starting")
-    started, last, began = 0, "", time.monotonic()
-    try:
-        while True:
-            finished = run.future.done()
-            while not steps.empty():
-                last = steps.get()
-                started += 1
-                status.write(escape_md(last))
-            if finished:
-                break
-            bar.progress(*long_runs.progress(started, total_steps, escape_md(last), time.monotonic() - began))
-            time.sleep(0.25)
-    except BaseException:
-        run.future.cancel()
-        raise
-    bar.progress(1.0, text=f"done in {time.monotonic() - began:.0f} s")
-    return run.future.result()
 
 
 def backend_caption() -> None:
