@@ -237,9 +237,10 @@ def story_chart(table: pd.DataFrame, names: list[str], example: ExampleResult, k
                     customdata=[r or "the reference point" for r in part["reaction"]],
                     hovertemplate="%{x}: %{text} (%{customdata})<extra>" + formatting.escape(name) + "</extra>",
                     textposition="outside", cliponaxis=False)
-    fig.update_layout(barmode="group", title="Scores per variant (hover a bar for its reaction word)",
+    fig.update_layout(barmode="group", title="Scores per variant",
                       yaxis=dict(range=[0, 1.15], title="score"), uniformtext=dict(minsize=9, mode="hide"))
-    charts.chart(fig, "compare-variants", data, key=key, font=font)
+    charts.chart(fig, "compare-variants", data, key=key, font=font,
+                 caption="Hover a bar for its reaction word; an undefined score says “undefined” where its bar would be.")
 
 
 def variants_chart(table: pd.DataFrame, names: list[str], example: ExampleResult) -> None:
@@ -298,7 +299,8 @@ def present_texts(example: ExampleResult, names: list[str]) -> None:
 # The story's scores only: the chart must be readable from the back of a room.
 PRESENT_CHART = ["factscore_precision", "vital_precision", "vital_recall"]
 PRESENT_CSS = """<style>
-[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {display: none;}
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
+[data-testid="stHeader"] {display: none;}
 .block-container {padding-top: 1.2rem; max-width: 100%;}
 .vx-present-query {font-size: 2rem; font-weight: 700; line-height: 1.2; margin-bottom: 0.2em;}
 .st-key-cmp_present_texts .vx-text {font-size: 1.45rem; line-height: 1.4;}

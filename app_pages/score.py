@@ -143,19 +143,18 @@ def whatif_editor(example: ExampleResult, response: ResponseResult) -> ResponseR
     table = st.data_editor(
         editor_frame(rows), key=f"score_whatif_{token}", hide_index=True, width="stretch",
         row_height=claims.WRAPPED_ROW_HEIGHT,
-        disabled=["rank", "id", "subclaim"],
-        # the editable columns first: on a phone they are on screen without scrolling sideways
-        column_order=["rank", "importance", "verdict", "subclaim", "id"],
+        disabled=[c for c in whatif.EDITOR_COLUMNS if c not in whatif.EDITABLE],
+        column_order=list(whatif.EDITOR_COLUMNS),
         column_config={
-            "rank": st.column_config.NumberColumn("Rank", width="small"),
-            "id": st.column_config.TextColumn("Id", width="small"),
-            "subclaim": st.column_config.TextColumn("Subclaim", width="large"),
+            "rank": st.column_config.NumberColumn("Rank", width=whatif.EDITOR_COLUMNS["rank"]),
+            "id": st.column_config.TextColumn("Id", width=whatif.EDITOR_COLUMNS["id"]),
+            "subclaim": st.column_config.TextColumn("Subclaim", width=whatif.EDITOR_COLUMNS["subclaim"]),
             "importance": st.column_config.SelectboxColumn(
                 "Importance", options=whatif.IMPORTANCE_CHOICES, required=True,
-                format_func=importance_label, width="medium"),
+                format_func=importance_label, width=whatif.EDITOR_COLUMNS["importance"]),
             "verdict": st.column_config.SelectboxColumn(
                 "Verdict", options=whatif.VERDICT_CHOICES, required=True,
-                format_func=verdict_label, width="medium"),
+                format_func=verdict_label, width=whatif.EDITOR_COLUMNS["verdict"]),
         })
     try:
         return whatif.apply_edits(response, table.to_dict("records"))

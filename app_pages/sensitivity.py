@@ -134,12 +134,15 @@ def tests_section(data: dict, convention: str, by: str | None) -> None:
     elif convention == conv.PAPER:
         shown = tables.paper_tests_display(tests)
         st.dataframe(shown, hide_index=True, width="stretch", placeholder="–",
-                     column_config=with_help({**{c: st.column_config.NumberColumn(format="%.2e", width=84)
-                                                 for c in ("p t (Holm)", "p Wilcoxon (Holm)", "p McNemar (Holm)")},
-                                              **{c: st.column_config.NumberColumn(format="%.3f", width=72)
+                     # short headers ("Holm" is in each tooltip and the caption): every column fits at 1440 px
+                     column_config=with_help({**{c: st.column_config.NumberColumn(label, format="%.2e", width=w)
+                                                 for c, label, w in (("p t (Holm)", "p t", 72),
+                                                                     ("p Wilcoxon (Holm)", "p Wilcoxon", 92),
+                                                                     ("p McNemar (Holm)", "p McNemar", 92))},
+                                              **{c: st.column_config.NumberColumn(format="%.3f", width=68)
                                                  for c in ("mean A", "mean B")},
-                                              "n": st.column_config.NumberColumn(width=48),
-                                              "effect": st.column_config.TextColumn(width=150),
+                                              "n": st.column_config.NumberColumn(width=44),
+                                              "effect": st.column_config.TextColumn(width=140),
                                               **pinned("group", "metric", "comparison")}, shown.columns))
         st.caption("As the authors' stat_sig.py: responses pooled per group and paired by example; scores: "
                    "paired t-test and Wilcoxon, Cohen's d_z and rank-biserial r; flags: McNemar; Holm within "

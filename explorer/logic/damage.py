@@ -221,9 +221,20 @@ def legend_html() -> str:
     return f'<div class="vx-reaction-legend" style="line-height:2">{items}</div>'
 
 
+def _note_html(kind: str, heading: str, sentences: list[str], scale: float) -> str:
+    items = "".join(f"<li>{escape(s)}</li>" for s in sentences)
+    return (f'<div class="{kind}" style="font-size:{0.9 * scale:.2f}em;color:#333;margin-top:0.3em;'
+            f'overflow-wrap:anywhere">{heading}<ul style="margin:0.1em 0 0 1.2em">{items}</ul></div>')
+
+
 def flag_note_html(sentences: list[str], *, who: str = "The normal response", scale: float = 1.0) -> str:
     """Why a response (``who``) carries a flag, in plain words (``explain.why_flagged``; escaped)."""
-    items = "".join(f"<li>{escape(s)}</li>" for s in sentences)
-    return (f'<div class="vx-flag-note" style="font-size:{0.9 * scale:.2f}em;color:#333;margin-top:0.3em">'
-            f'<b>{escape(who)} carries a flag</b> (how the metric counts, not a fault in the answer):'
-            f'<ul style="margin:0.1em 0 0 1.2em">{items}</ul></div>')
+    return _note_html("vx-flag-note", f"<b>{escape(who)} carries a flag</b> (how the metric counts, not a fault in "
+                      "the answer):", sentences, scale)
+
+
+def low_note_html(sentences: list[str], *, who: str = "the normal response", scale: float = 1.0) -> str:
+    """Why a response (``who``) scores low, in plain words (``explain.why_scores_low``; escaped); the flag
+    note's look, so that the two read as one explanation."""
+    return _note_html("vx-low-note", f"<b>Why {escape(who)} scores low</b> (if it is correct, this is how the "
+                      "metrics count, not a fault in it):", sentences, scale)

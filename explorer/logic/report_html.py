@@ -82,7 +82,9 @@ def example_report(example: ExampleResult, *, origin: str = "") -> str:
         flags = explain.why_flagged(normal, example.nuggets)
         if flags:
             parts.append(damage.flag_note_html(flags))
-        parts += [f"<p>{escape(r)}</p>" for r in explain.why_normal_scores_low(example)]
+        reasons = explain.why_normal_scores_low(example)
+        if reasons:
+            parts.append(damage.low_note_html(reasons))
     texts = []
     for n in names:
         v = example.variants[n]

@@ -15,6 +15,12 @@ from vital_core.results.model import (ALL_IMPORTANCE, VERDICTS, ExampleResult, R
                               order_by_tier)
 
 
+# The editor's columns, in the order shown, with their widths in px: the editable two come right after the
+# rank, and the three fit a 390 px phone (its table is 356 px wide) so that both edits need no sideways scroll.
+EDITOR_COLUMNS = {"rank": 44, "importance": 136, "verdict": 172, "subclaim": 400, "id": 75}
+EDITABLE = ("importance", "verdict")
+
+
 def edit_rows(response: ResponseResult) -> list[dict]:
     """The editable view of a response: one row per subclaim in importance order."""
     return [{"rank": s.rank, "id": s.id, "subclaim": s.text, "importance": s.importance,

@@ -3,14 +3,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer.logic.formatting import escape_md
+from explorer.logic.damage import low_note_html
 
 
 def low_scores(reasons: list[str], who: str) -> None:
-    """``explain.why_scores_low``'s sentences as a list under one heading naming the response (``who``)."""
-    if not reasons:
-        return
-    st.markdown(f"**Why {escape_md(who)} scores low** (if it is correct, this is how the metrics count, "
-                "not a fault in it):")
-    for reason in reasons:
-        st.markdown(f"- {escape_md(reason)}")
+    """``explain.why_scores_low``'s sentences under one heading naming the response (``who``)."""
+    if reasons:
+        st.html(low_note_html(reasons, who=who))

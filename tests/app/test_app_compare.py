@@ -96,20 +96,29 @@ def test_present_mode_shows_the_story_and_steps_through_the_demos():
     assert "present" not in at.query_params
 
 
+def _low_note(at) -> list[str]:
+    """The items of the note saying why the normal response scores low ([] without one), as a person reads them."""
+    bodies = [str(h.proto.body) for h in at.html if 'class="vx-low-note"' in str(h.proto.body)]
+    if not bodies:
+        return []
+    body = html.unescape(bodies[0])
+    assert "Why the normal response scores low" in body
+    return [html.unescape(item) for item in re.findall(r"<li>(.*?)</li>", bodies[0], re.S)]
+
+
 def test_a_normal_that_scores_low_is_explained_from_its_own_result():
     low = [i for i, judged in stories().items() if not judged["normal_ok"]]
     if not low:   # every bundled normal scores well: then the page must not explain anything
         at = open_page("compare", query_params={"example": "demo-01"})
-        assert not any(m.startswith("Why the normal response scores low") for m in _read(at))
+        assert not any(r.startswith("FactScore precision") for r in _low_note(at))
         return
     demo = low[0]
     at = open_page("compare", query_params={"example": demo})
-    markdown = _read(at)
-    assert any(m.startswith("Why the normal response scores low") for m in markdown)
+    reasons = _low_note(at)
     normal = demo_results()[demo].variants["normal"]
     unstated = sum(s.verdict == "not_enough_evidence" for s in normal.subclaims)
-    assert any(m.startswith(f"- FactScore precision ") and f": {unstated} of its {len(normal.subclaims)} claims"
-               in m for m in markdown), markdown
+    assert any(r.startswith("FactScore precision ") and f": {unstated} of its {len(normal.subclaims)} claims"
+               in r for r in reasons), reasons
 
 
 def test_no_evidence_checks_the_variants_against_the_normal_response():
@@ -132,7 +141,7 @@ def test_no_evidence_checks_the_variants_against_the_normal_response():
     assert {v["evidence_mode"] for v in saved["variants"].values()} == {EVIDENCE_NORMAL}
     assert any(d.label == "Download comparison (JSON)" for d in at.get("download_button"))
     assert "wrong" in _headlines(at)
-    assert not any(m.startswith("Why the normal response scores low") for m in _read(at))
+    assert _low_note(at) == []
 
 
 def test_generate_variants_and_score_with_offline_backend():
@@ -232,7 +241,6 @@ def test_a_flagged_correct_answer_and_its_low_factual_correctness_are_explained_
     assert "The normal response carries a flag" in strip
     assert f"was not found in the evidence documents (VITAL precision 0.50): \u201c{UNFOUND_CLAIM}\u201d" in strip
     assert f"is not in this answer (VITAL recall 0.50): \u201c{MISSED_NUGGET}\u201d (only partly)" in strip
-    said = _read(at)
-    assert any(m.startswith("Why the normal response scores low") for m in said), said
-    assert any(m.startswith("- Factual correctness F1 0.33 compares this answer with the reference answer")
-               for m in said), said
+    said = _low_note(at)
+    assert any(r.startswith("Factual correctness F1 0.33 compares this answer with the reference answer")
+               for r in said), said
