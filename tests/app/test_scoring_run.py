@@ -5,12 +5,10 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from pathlib import Path
 
 from explorer.logic.background import BackgroundRun
 from tests.support.app_helpers import assert_clean, open_page
-
-REPO = Path(__file__).resolve().parents[1]
+from tests.support.paths import REPO
 
 
 def test_a_background_run_returns_its_result_from_another_thread_and_closes_its_loop():

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-# The server (and the data folder it is allowed to read), page helpers and the skip without Chromium.
 from explorer.logic.whatif import EDITABLE, EDITOR_COLUMNS
+# The server (and the data folder it is allowed to read), page helpers and the skip without Chromium.
 from tests.support.browser import SHOTS, no_error_on_page, settle
 from tests.support.paths import REPO
 from tests.support.app_helpers import hostile_results_file
