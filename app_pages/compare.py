@@ -240,7 +240,8 @@ def story_chart(table: pd.DataFrame, names: list[str], example: ExampleResult, k
     fig.update_layout(barmode="group", title="Scores per variant",
                       yaxis=dict(range=[0, 1.15], title="score"), uniformtext=dict(minsize=9, mode="hide"))
     charts.chart(fig, "compare-variants", data, key=key, font=font,
-                 caption="Hover a bar for its reaction word; an undefined score says “undefined” where its bar would be.")
+                 caption="Hover a bar for its reaction word; an undefined score says “undefined” where its bar "
+                         "would be.")
 
 
 def variants_chart(table: pd.DataFrame, names: list[str], example: ExampleResult) -> None:

@@ -272,6 +272,9 @@ def main(argv: list[str] | None = None) -> int:
     root = args.dir or workdir / "release"
     os.environ["VITAL_CACHE_DIR"] = str(workdir / "cache")   # start from an empty dataset cache
     (workdir / "cache").mkdir()
+    # the pages rendered here may read the generated release (the browser's server gets the same roots)
+    from explorer import paths
+    os.environ[paths.DATA_ROOTS_ENV] = os.pathsep.join(str(r) for r in [*paths.data_roots(), root])
     try:
         if not (root.exists() and any(root.iterdir())):
             start = time.perf_counter()

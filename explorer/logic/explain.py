@@ -118,7 +118,8 @@ def _fc_reason(response: ResponseResult, reference: str | None, values: dict) ->
     text = (f"Factual correctness F1 {score:.2f} compares this answer with {against}{shown} both ways: "
             f"{len(covered)} of the reference's {len(refs)} claims {_are(len(covered))} "
             f"in the answer (recall {values.get('fc_recall', 0):.2f}), and {stated} of the answer's {len(claims)} "
-            f"claims {'is' if stated == 1 else 'are'} stated in the reference (precision {values.get('fc_precision', 0):.2f})")
+            f"claims {'is' if stated == 1 else 'are'} stated in the reference "
+            f"(precision {values.get('fc_precision', 0):.2f})")
     low = []
     others = len(claims) - stated - contradicted
     if values.get("fc_precision") is not None and values["fc_precision"] < NORMAL_OK and others:

@@ -24,8 +24,9 @@ def test_each_page_sets_only_its_own_or_shared_session_keys_and_keeps_the_sideba
     prefix = next(p.keys for p in shell.PAGES if p.path == f"app_pages/{page}.py")
     stray = sorted(k for k in _own_keys(at) - before if not k.startswith((prefix,) + shell.SHARED_KEYS))
     assert not stray, f"{page} sets session keys outside its namespace {prefix!r}: {stray}"
-    scored = sorted(k for k in _own_keys(at) if not k.startswith(tuple(p.keys for p in shell.PAGES) + shell.SHARED_KEYS))
-    assert not scored, f"keys of no page: {scored}"
+    namespaces = tuple(p.keys for p in shell.PAGES) + shell.SHARED_KEYS
+    nobodys = sorted(k for k in _own_keys(at) if not k.startswith(namespaces))
+    assert not nobodys, f"keys of no page: {nobodys}"
     # the sidebar is drawn by the entry file on every run, not by the page
     assert [r.key for r in at.sidebar.radio] == ["backend_name"]
     assert len(at.sidebar.get("page_link")) == len(shell.PAGES)

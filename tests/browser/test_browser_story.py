@@ -186,10 +186,12 @@ OVERFLOW = """() => {
     .map(e => 'overflows its box: ' + e.className + ': ' + (e.innerText || '').slice(0, 40)));
   // a chart's title stays inside the chart and its legend does not cover it
   for (const plot of document.querySelectorAll('.js-plotly-plot')) {
-    const box = plot.getBoundingClientRect(), title = plot.querySelector('.gtitle'), legend = plot.querySelector('.legend');
+    const box = plot.getBoundingClientRect();
+    const title = plot.querySelector('.gtitle'), legend = plot.querySelector('.legend');
     if (!title || box.width === 0) continue;
     const t = title.getBoundingClientRect();
-    if (t.right > box.right + 1 || t.left < box.left - 1) out.push('chart title cut: ' + title.textContent.slice(0, 40));
+    if (t.right > box.right + 1 || t.left < box.left - 1)
+      out.push('chart title cut: ' + title.textContent.slice(0, 40));
     if (legend) {
       const l = legend.getBoundingClientRect();
       if (l.left < t.right && t.left < l.right && l.top < t.bottom && t.top < l.bottom)
