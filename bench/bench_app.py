@@ -63,7 +63,7 @@ def render_times(page: str, dataset: Path | None, warm_runs: int) -> tuple[float
     start = time.perf_counter()
     at.run()
     if page != "score":
-        at.switch_page(f"app_pages/{page}.py").run()
+        at.switch_page(f"pages/{page}.py").run()
     cold = time.perf_counter() - start
     warm = []
     for _ in range(warm_runs):

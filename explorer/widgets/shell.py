@@ -1,10 +1,8 @@
 """The app's shell, drawn once by the entry file ``app.py``: page config, the pages (``st.navigation``), the
 sidebar (links to the pages, backend, colour legend) and the error guard around the page on show.
 
-Each page is a file in ``app_pages/`` that only lays out its own content; its URL path is its file name
-(``/explore?dataset=...`` works as the first request of a fresh server). The folder is not called ``pages/``:
-Streamlit would take a ``pages/`` folder for its older multipage layout, and run a page named in the first
-request of a fresh server on its own, without this shell. Streamlit runs the entry file on
+Each page is a file in ``pages/`` that only lays out its own content; its URL path is its file name
+(``/explore?dataset=...`` works as the first request of a fresh server). Streamlit runs the entry file on
 every run and then the page the URL names, so the sidebar's widgets are drawn on every run and keep their
 values across pages without being carried over. The navigation menu is hidden: its place is taken by the
 sidebar's own links, drawn above the backend panel. The URL ``/`` is a page of its own that opens Score,
@@ -32,11 +30,11 @@ class AppPage:
 
 
 PAGES = [
-    AppPage("app_pages/score.py", "Score", ":material/calculate:", "score_"),
-    AppPage("app_pages/compare.py", "Compare variants", ":material/compare_arrows:", "cmp_"),
-    AppPage("app_pages/explore.py", "Explore results", ":material/table_view:", "explore_"),
-    AppPage("app_pages/sensitivity.py", "Sensitivity", ":material/monitoring:", "sens_"),
-    AppPage("app_pages/agreement.py", "Agreement", ":material/handshake:", "agr_"),
+    AppPage("pages/score.py", "Score", ":material/calculate:", "score_"),
+    AppPage("pages/compare.py", "Compare variants", ":material/compare_arrows:", "cmp_"),
+    AppPage("pages/explore.py", "Explore results", ":material/table_view:", "explore_"),
+    AppPage("pages/sensitivity.py", "Sensitivity", ":material/monitoring:", "sens_"),
+    AppPage("pages/agreement.py", "Agreement", ":material/handshake:", "agr_"),
 ]
 HOME = PAGES[0]   # where the URL "/" sends a visitor
 # Session keys shared by pages: the sidebar's backend settings and the data set Explore, Sensitivity and
@@ -63,6 +61,17 @@ def _sidebar() -> None:
         sidebar_backend()
         with st.expander("Colour code", expanded=True):
             st.html(palette.legend_html())
+
+
+def hand_over_to_entry() -> None:
+    """First line of every page. Until some session has called ``st.navigation``, Streamlit treats a
+    ``pages/`` folder as its older multipage layout and runs the page a fresh server's first request names
+    on its own, without this shell (Streamlit's AppTest does so on every run). The page is then run through
+    the shell from here, within the same run, so a click that started the run is not lost."""
+    from streamlit.runtime.pages_manager import PagesManager
+    if PagesManager.uses_pages_directory:
+        run_app()      # its st.navigation ends the older layout, then runs this page inside the shell
+        st.stop()
 
 
 def run_app() -> None:

@@ -36,8 +36,8 @@ def test_yes_no_verifier_chosen_in_the_sidebar_reaches_the_run(yes_no_mock, tmp_
     _choose_yes_no_verifier(at, yes_no_mock.base_url)
     assert not any("verification" in w for w in texts(at, "warning")), texts(at, "warning")
     # carried to another page and back, like the sidebar's other settings
-    at.switch_page("app_pages/explore.py").run()
-    at.switch_page("app_pages/score.py").run()
+    at.switch_page("pages/explore.py").run()
+    at.switch_page("pages/score.py").run()
     assert at.selectbox(key=K("verify", "choice")).value == per_step_choice.ENDPOINT
     assert at.checkbox(key=K("verify", "yes_no")).value is True
     assert any("verification: yes/no model · minicheck-mock" in c for c in texts(at, "caption"))

@@ -7,7 +7,7 @@ import pytest
 from explorer.widgets import shell
 from tests.support.app_helpers import assert_clean, open_page
 
-PAGE_NAMES = [p.path.removeprefix("app_pages/").removesuffix(".py") for p in shell.PAGES]
+PAGE_NAMES = [p.path.removeprefix("pages/").removesuffix(".py") for p in shell.PAGES]
 
 
 def _own_keys(at) -> set[str]:
@@ -17,11 +17,11 @@ def _own_keys(at) -> set[str]:
 @pytest.mark.parametrize("page", PAGE_NAMES)
 def test_each_page_sets_only_its_own_or_shared_session_keys_and_keeps_the_sidebar(page):
     at = open_page()
-    at.switch_page(f"app_pages/{page}.py").run()   # the Score page's keys are set by the first run: start after
+    at.switch_page(f"pages/{page}.py").run()   # the Score page's keys are set by the first run: start after
     before = _own_keys(at)
     at.run()
     assert_clean(at)
-    prefix = next(p.keys for p in shell.PAGES if p.path == f"app_pages/{page}.py")
+    prefix = next(p.keys for p in shell.PAGES if p.path == f"pages/{page}.py")
     stray = sorted(k for k in _own_keys(at) - before if not k.startswith((prefix,) + shell.SHARED_KEYS))
     assert not stray, f"{page} sets session keys outside its namespace {prefix!r}: {stray}"
     namespaces = tuple(p.keys for p in shell.PAGES) + shell.SHARED_KEYS
@@ -36,6 +36,6 @@ def test_the_backend_choice_stays_when_moving_between_pages():
     at = open_page()
     at.radio(key="backend_name").set_value("openai").run()
     for page in PAGE_NAMES[1:] + PAGE_NAMES[:1]:
-        at.switch_page(f"app_pages/{page}.py").run()
+        at.switch_page(f"pages/{page}.py").run()
         assert_clean(at)
         assert at.radio(key="backend_name").value == "openai", page

@@ -38,7 +38,7 @@ def test_cancelling_a_background_run_stops_it_at_its_next_step():
 
 
 def test_no_page_runs_the_pipeline_or_draws_progress_itself():
-    for page in sorted((REPO / "app_pages").glob("*.py")):
+    for page in sorted((REPO / "pages").glob("*.py")):
         code = page.read_text(encoding="utf-8")
         for own in ("score_example(", "st.status(", ".progress(", "BackgroundRun", "threading"):
             assert own not in code, f"{page.name} has its own scoring run ({own}); use explorer.widgets.scoring_run"

@@ -15,7 +15,7 @@ _AUTOLINK = re.compile(r"(?i)\b(https?://|www\.)")   # what GFM links without an
 
 
 def open_page(page: str | None = None, *, query_params: dict | None = None, session: dict | None = None) -> AppTest:
-    """Run app.py (which opens the Score page) and switch to ``app_pages/<page>.py``."""
+    """Run app.py (which opens the Score page) and switch to ``pages/<page>.py``."""
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     for k, v in (query_params or {}).items():
         at.query_params[k] = v
@@ -23,7 +23,7 @@ def open_page(page: str | None = None, *, query_params: dict | None = None, sess
         at.session_state[k] = v
     at.run()
     if page and page != "score":
-        at.switch_page(f"app_pages/{page}.py").run()
+        at.switch_page(f"pages/{page}.py").run()
     assert_clean(at)
     return at
 

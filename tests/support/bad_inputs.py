@@ -511,7 +511,7 @@ def run_app_case(case: AppCase, folder: Path) -> AppOutcome:
             at.session_state[k] = v
         at.run()
         if case.page != "score":
-            at.switch_page(f"app_pages/{case.page}.py").run()
+            at.switch_page(f"pages/{case.page}.py").run()
     finally:
         for k, v in saved.items():
             if v is None:

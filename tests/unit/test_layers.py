@@ -1,4 +1,4 @@
-"""The layers of docs/architecture.md: the scoring core never imports the app (``explorer``, ``app_pages``,
+"""The layers of docs/architecture.md: the scoring core never imports the app (``explorer``, ``pages``,
 ``app``) nor ``streamlit``; ``explorer/logic`` never imports ``streamlit``. Read from the source's
 syntax tree, so an import inside a function counts too."""
 from __future__ import annotations
@@ -31,8 +31,8 @@ def violations(folder: str, forbidden: tuple[str, ...]) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("folder, forbidden", [("vital_core", ("explorer", "app_pages", "app", "streamlit")),
-                                               ("explorer/logic", ("streamlit", "app_pages", "app"))])
+@pytest.mark.parametrize("folder, forbidden", [("vital_core", ("explorer", "pages", "app", "streamlit")),
+                                               ("explorer/logic", ("streamlit", "pages", "app"))])
 def test_no_import_runs_up_a_layer(folder, forbidden):
     assert not violations(folder, forbidden), "\n".join(violations(folder, forbidden))
 

@@ -9,11 +9,14 @@ import streamlit as st
 
 from explorer import paths
 from explorer.logic.formatting import escape_md, file_slug
+from explorer.widgets import shell
 from explorer.widgets import charts, claims, data_source
 from vital_core.analysis import agreement
 from explorer.logic import annotate, palette
 from vital_core.files.errors import InputError
 from vital_core.results.model import CONDITIONS, IMPORTANCE_LABELS, UNLABELLED, ExampleResult, ordered_conditions
+
+shell.hand_over_to_entry()   # a fresh server's first request runs through app.py (explorer.widgets.shell)
 
 ALL_CONDITIONS = "all conditions"
 DEFAULT_A = paths.REFERENCE / "gpt-4o"

@@ -10,8 +10,9 @@ import streamlit as st
 
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
+from explorer.widgets import shell
 from explorer.widgets import backend_panel, charts, claims, demo, explanations, scoring_run, url_state
-from explorer.logic import explain, glossary, long_runs, palette, report_html, textdiff, damage as variants
+from explorer.logic import explain, glossary, long_runs, palette, report_html, textdiff, damage
 from vital_core.analysis import story
 from vital_core.files.errors import InputError
 from explorer.logic.evidence_input import documents_from_text
@@ -19,6 +20,8 @@ from vital_core.metrics.catalog import HEADLINE, METRICS, VARIANT_TABLE
 from vital_core.results.model import MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
 from vital_core.scoring.perturbation import PerturbationCheckError
 from vital_core.scoring.pipeline import run_sync
+
+shell.hand_over_to_entry()   # a fresh server's first request runs through app.py (explorer.widgets.shell)
 
 RESULT_KEY = "cmp_result"
 TEXT_KEYS = {NORMAL: "cmp_normal", MISSING: "cmp_missing", WRONG: "cmp_wrong"}
@@ -135,7 +138,7 @@ def results(example: ExampleResult | None) -> None:
     if NORMAL not in example.variants:
         st.info("The comparison needs a normal response; this result has none.")
         return
-    table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
+    table = damage.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
     st.markdown(f"**Query:** {escape_md(example.query)}")
     story_strip(example, table)
     current = {n: (st.session_state.get(TEXT_KEYS[n]) or "").strip() for n in TEXT_KEYS}
@@ -155,13 +158,13 @@ def results(example: ExampleResult | None) -> None:
 def story_strip(example: ExampleResult, table: pd.DataFrame, *, scale: float = 1.0) -> None:
     """The headline strip: per damaged variant, FactScore precision and the metrics that carry its story,
     before -> after, each with its reaction word; then the flags a normal response carries, in plain words."""
-    heads = story_order(variants.headlines(table))
+    heads = story_order(damage.headlines(table))
     changes = {n: textdiff.change_sentence(example.variants[NORMAL].text, v.text)
                for n, v in example.variants.items() if n != NORMAL}
-    st.html(variants.strip_html(heads, changes=changes, scale=scale))
+    st.html(damage.strip_html(heads, changes=changes, scale=scale))
     flags = explain.why_flagged(example.variants[NORMAL], example.nuggets)
     if flags:
-        st.html(variants.flag_note_html(flags, scale=scale))
+        st.html(damage.flag_note_html(flags, scale=scale))
 
 
 def variant_texts(example: ExampleResult, names: list[str]) -> None:
@@ -194,9 +197,9 @@ def damage_section(table: pd.DataFrame, names: list[str], example: ExampleResult
     """The story in one sentence per variant (the strip's words), why the normal response scores low when it
     does, then every metric with its change and reaction."""
     st.markdown("#### Which metrics noticed the damage?")
-    for line in story_order(variants.headlines(table)):
+    for line in story_order(damage.headlines(table)):
         st.markdown(f"- **{escape_md(line.variant)}**: {escape_md(line.body)}")
-    st.html(variants.legend_html())
+    st.html(damage.legend_html())
     explanations.low_scores(explain.why_normal_scores_low(example), "the normal response")
     shown = pd.DataFrame({"metric": table["metric"]})
     for name in names:
@@ -225,7 +228,7 @@ def story_chart(table: pd.DataFrame, names: list[str], example: ExampleResult, k
                 font: int = 13, key: str = "cmp_chart") -> None:
     """Scores per variant as grouped bars (patterns as a second cue to colour); each damaged variant's bar
     says its reaction word in its hover text, an undefined one says "undefined" where its bar would be."""
-    data = variants.chart_data(table, keys, names, example)
+    data = damage.chart_data(table, keys, names, example)
     fig = go.Figure()
     for i, name in enumerate(names):
         part = data[data["variant"] == name]
@@ -275,7 +278,7 @@ def present(example: ExampleResult | None) -> None:
     origin = st.session_state.get("cmp_loaded_demo") if "demo" in st.session_state.get("cmp_origin", "") else ""
     origin = f' <span style="color:#666;font-size:0.6em">({formatting.escape(origin)})</span>' if origin else ""
     st.html(f'<div class="vx-present-query">{formatting.escape(example.query)}{origin}</div>')
-    table = variants.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
+    table = damage.metric_table(example, [k for k in TABLE_METRICS if k in METRICS])
     names = ordered_conditions(example.variants)
     story_strip(example, table, scale=1.35)
     present_texts(example, names)

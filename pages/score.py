@@ -6,6 +6,7 @@ import json
 import pandas as pd
 import streamlit as st
 
+from explorer.widgets import shell
 from explorer.widgets import backend_panel, claims, demo, explanations, metric_cards, scoring_run, url_state
 from explorer.widgets.uploads import read_uploaded_text
 from vital_core.metrics import catalog
@@ -16,6 +17,8 @@ from vital_core.metrics.response import compute_response_metrics
 from vital_core.results.model import NORMAL, ExampleResult, InvalidLabelError, ResponseResult
 from explorer.logic.formatting import escape_md, file_slug
 from explorer.logic.palette import importance_label, verdict_label
+
+shell.hand_over_to_entry()   # a fresh server's first request runs through app.py (explorer.widgets.shell)
 
 RESULT_KEY = "score_result"          # ExampleResult as a dict (never holds a key)
 TEXT_KEYS = {NORMAL: "score_response"}   # the Score page edits the normal response only

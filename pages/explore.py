@@ -7,12 +7,15 @@ import streamlit as st
 from explorer import paths
 from explorer.logic import formatting
 from explorer.logic.formatting import escape_md
+from explorer.widgets import shell
 from explorer.widgets import claims, data_source, url_state
-from explorer.logic import explain, filters as explore, frame_download, textdiff
+from explorer.logic import explain, filters, frame_download, textdiff
 from vital_core.files.errors import InputError
 from vital_core.metrics.catalog import HEADLINE, METRICS
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.results.model import EVIDENCE_UNKNOWN, NORMAL, ordered_conditions, strip_generation_prefix
+
+shell.hand_over_to_entry()   # a fresh server's first request runs through app.py (explorer.widgets.shell)
 
 MODES = {"demo": "Bundled demo results", "path": "A folder or file by path", "upload": "Upload a results file"}
 RANGE_METRICS = [k for k, m in METRICS.items() if m.kind == "score"]
@@ -72,12 +75,12 @@ def source_picker() -> None:
             set_source(f"{data_source.UPLOAD_PREFIX}{upload.name}")
 
 
-def filters_ui(frame: pd.DataFrame) -> explore.Filters:
-    f = explore.Filters()
+def filters_ui(frame: pd.DataFrame) -> filters.Filters:
+    f = filters.Filters()
     with st.expander("Filters", expanded=True):
         cols = st.columns(4)
-        for col, column in zip(cols, explore.CATEGORY_COLUMNS):
-            options = explore.choices(frame, column)
+        for col, column in zip(cols, filters.CATEGORY_COLUMNS):
+            options = filters.choices(frame, column)
             setattr(f, column, col.multiselect(column.replace("_", " ").capitalize(), options,
                                                key=f"explore_flt_{column}", placeholder="all"))
         cols = st.columns([2, 2, 1])
@@ -115,7 +118,7 @@ def table_config() -> dict:
     config = {"example_id": st.column_config.TextColumn(pinned=True),
               "condition": st.column_config.TextColumn(pinned=True),
               "query": st.column_config.TextColumn(width="medium")}
-    for key in explore.TABLE_METRICS:
+    for key in filters.TABLE_METRICS:
         spec = METRICS[key]
         short = spec.short_label
         help_text = f"{spec.label}: {spec.description}"
@@ -128,12 +131,12 @@ def pick_example(filtered: pd.DataFrame) -> tuple[str | None, str | None]:
     total = len(filtered)
     cols = st.columns([1, 1, 4])
     size = cols[0].selectbox("Rows per page", PAGE_SIZES, key="explore_page_size")
-    pages = explore.page_count(total, size)
+    pages = filters.page_count(total, size)
     page = cols[1].number_input(f"Page (of {pages})", 1, pages, key="explore_page", step=1)
     cols[2].caption(f"{total} matching rows (one per example and condition). RLP and RLR: a ticked box is "
                     "flagged, an empty box not flagged, no box undefined; hover a header for its metric.")
-    rows = explore.paginate(filtered, page, size)
-    event = st.dataframe(explore.table_view(rows), hide_index=True, width="stretch", on_select="rerun",
+    rows = filters.paginate(filtered, page, size)
+    event = st.dataframe(filters.table_view(rows), hide_index=True, width="stretch", on_select="rerun",
                          placeholder="undefined", selection_mode="single-row", key=f"explore_table_{page}_{size}",
                          column_config=table_config())
     selected = getattr(getattr(event, "selection", None), "rows", None) or []
@@ -248,9 +251,9 @@ def render() -> None:
         st.info("This source holds no records.")
         return
     download_buttons(loaded)
-    filters = filters_ui(frame)
-    filtered = explore.apply_filters(frame, filters)
-    st.caption(f"Showing rows with {escape_md(explore.describe(filters))}.")
+    chosen = filters_ui(frame)
+    filtered = filters.apply_filters(frame, chosen)
+    st.caption(f"Showing rows with {escape_md(filters.describe(chosen))}.")
     if filtered.empty:
         st.info("No rows match these filters. Widen a range or clear a filter.")
         return

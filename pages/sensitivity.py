@@ -5,9 +5,10 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from explorer.logic import filters as explore, glossary, palette
+from explorer.logic import filters, glossary, palette
 from explorer.logic import sensitivity_tables as tables
 from explorer.logic.formatting import escape_md, plot_text
+from explorer.widgets import shell
 from explorer.widgets import charts, data_source
 from vital_core.analysis import conventions as conv
 from vital_core.analysis import stats
@@ -16,6 +17,8 @@ from vital_core.metrics.catalog import FIGURE5_DECAY, METRICS, TESTED
 from vital_core.results.model import ordered_conditions
 from vital_core.analysis.report import report_tests
 
+shell.hand_over_to_entry()   # a fresh server's first request runs through app.py (explorer.widgets.shell)
+
 MAX_POSITION = 40
 ALL, SPLIT = "All queries together", "Split by query type"
 CONVENTION_LABELS = {conv.PAPER: "Paper (as the authors' scripts)", conv.STRICT: "Strict (undefined left out)"}
@@ -23,7 +26,7 @@ CONVENTION_LABELS = {conv.PAPER: "Paper (as the authors' scripts)", conv.STRICT:
 
 def _groups(frame: pd.DataFrame, view: str) -> list[tuple[str, pd.DataFrame]]:
     if view == SPLIT:
-        return [(qt, frame[frame["query_type"] == qt]) for qt in explore.choices(frame, "query_type")]
+        return [(qt, frame[frame["query_type"] == qt]) for qt in filters.choices(frame, "query_type")]
     return [("", frame)]
 
 
@@ -221,14 +224,14 @@ def source_header():
         loaded = data_source.load_source(source)
     except (InputError, FileNotFoundError, OSError) as exc:
         st.error(f"Could not load {escape_md(data_source.source_label(source))}: {escape_md(exc)}")
-        st.page_link("app_pages/explore.py", label="Choose another data source on Explore results",
+        st.page_link("pages/explore.py", label="Choose another data source on Explore results",
                      icon=":material/table_view:")
         return None
     frame = loaded.frame
     cols = st.columns([3, 1])
     cols[0].caption(f"Data: {escape_md(loaded.label)} — {frame['example_id'].nunique()} examples, {len(frame)} responses.")
     with cols[1]:
-        st.page_link("app_pages/explore.py", label="Change data source", icon=":material/table_view:")
+        st.page_link("pages/explore.py", label="Change data source", icon=":material/table_view:")
     return loaded
 
 
@@ -250,7 +253,7 @@ def render() -> None:
                           horizontal=True, key="sens_conventions")
     st.caption(conv.DESCRIPTION[convention])
     st.caption("Every statistic's column has a one-line tooltip; the glossary at the end explains each name.")
-    types = explore.choices(frame, "query_type")
+    types = filters.choices(frame, "query_type")
     view = st.radio("Query types", [ALL, SPLIT] + types, horizontal=True, key="sens_view", format_func=escape_md)
     by = "query_type" if view == SPLIT else None
     data = compute(loaded.token, view, convention)
