@@ -26,8 +26,8 @@ import contextlib
 import os
 import shutil
 import socket
-import subprocess
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -79,8 +79,8 @@ def wilcoxon_choice(rounds: int = 3) -> None:
     """The same paired tests of the demo (both conventions) with the project's Wilcoxon method and with
     scipy's ``auto``, alternated: what the choice saves on a small set (where ``auto`` enumerates)."""
     from vital_core.analysis import stats
-    from vital_core.results.dataset import load_dataset
     from vital_core.analysis.report import report_tests
+    from vital_core.results.dataset import load_dataset
     frame = load_dataset(REPO / "data" / "demo" / "demo_results.jsonl", use_cache=False).frame
     chosen = stats.wilcoxon_method
     times = {"ours": [], "auto": []}
@@ -241,12 +241,14 @@ def story_times(rounds: int, baseline: Path | None) -> None:
                 times[name].append(_story_round(browser, urls[name]))
         browser.close()
     print(f"load average after:  {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'server':<10} {'first visit, Score settled':>27} {'Compare story on screen':>24}  ({rounds} rounds, median)")
+    print(f"{'server':<10} {'first visit, Score settled':>27} {'Compare story on screen':>24}"
+          f"  ({rounds} rounds, median)")
     for name, runs in times.items():
         first = statistics.median(r[0] for r in runs)
         story = statistics.median(r[1] for r in runs)
         ok = (f"target <= {TARGET_FIRST_SCORE_S:.0f} s / <= {TARGET_COMPARE_STORY_S:.0f} s: "
-              f"{'ok' if first <= TARGET_FIRST_SCORE_S else 'OVER'} / {'ok' if story <= TARGET_COMPARE_STORY_S else 'OVER'}")
+              f"{'ok' if first <= TARGET_FIRST_SCORE_S else 'OVER'} / "
+              f"{'ok' if story <= TARGET_COMPARE_STORY_S else 'OVER'}")
         print(f"{name:<10} {first:>26.2f}s {story:>23.2f}s  {ok}")
 
 

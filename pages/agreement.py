@@ -8,11 +8,10 @@ import plotly.express as px
 import streamlit as st
 
 from explorer import paths
-from explorer.logic.formatting import escape_md, file_slug
-from explorer.widgets import shell
-from explorer.widgets import charts, claims, data_source
-from vital_core.analysis import agreement
 from explorer.logic import annotate, palette
+from explorer.logic.formatting import escape_md, file_slug
+from explorer.widgets import charts, claims, data_source, shell
+from vital_core.analysis import agreement
 from vital_core.files.errors import InputError
 from vital_core.results.model import CONDITIONS, IMPORTANCE_LABELS, UNLABELLED, ExampleResult, ordered_conditions
 
@@ -109,7 +108,8 @@ def side_by_side(ea: ExampleResult, eb: ExampleResult, variant: str) -> None:
                            "same": "✓" if s.importance == labels_b.get(s.id) else "✗"}
                           for s in va.ordered_subclaims()])
     st.dataframe(table.style.map(tier_style, subset=["A", "B"]), hide_index=True, width="stretch",
-                 row_height=claims.WRAPPED_ROW_HEIGHT, column_config={"subclaim": st.column_config.TextColumn(width="large")})
+                 row_height=claims.WRAPPED_ROW_HEIGHT,
+                 column_config={"subclaim": st.column_config.TextColumn(width="large")})
 
 
 def annotate_section(examples_a: list[ExampleResult]) -> None:

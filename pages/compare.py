@@ -8,14 +8,12 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from explorer.logic import formatting
+from explorer.logic import damage, explain, formatting, glossary, long_runs, palette, report_html, textdiff
+from explorer.logic.evidence_input import documents_from_text
 from explorer.logic.formatting import escape_md
-from explorer.widgets import shell
-from explorer.widgets import backend_panel, charts, claims, demo, explanations, scoring_run, url_state
-from explorer.logic import explain, glossary, long_runs, palette, report_html, textdiff, damage
+from explorer.widgets import backend_panel, charts, claims, demo, explanations, scoring_run, shell, url_state
 from vital_core.analysis import story
 from vital_core.files.errors import InputError
-from explorer.logic.evidence_input import documents_from_text
 from vital_core.metrics.catalog import HEADLINE, METRICS, VARIANT_TABLE
 from vital_core.results.model import MISSING, NORMAL, WRONG, ExampleResult, ordered_conditions
 from vital_core.scoring.perturbation import PerturbationCheckError

@@ -5,11 +5,9 @@ import pandas as pd
 import streamlit as st
 
 from explorer import paths
-from explorer.logic import formatting
+from explorer.logic import explain, filters, formatting, frame_download, textdiff
 from explorer.logic.formatting import escape_md
-from explorer.widgets import shell
-from explorer.widgets import claims, data_source, url_state
-from explorer.logic import explain, filters, frame_download, textdiff
+from explorer.widgets import claims, data_source, shell, url_state
 from vital_core.files.errors import InputError
 from vital_core.metrics.catalog import HEADLINE, METRICS
 from vital_core.metrics.response import compute_response_metrics
@@ -34,7 +32,8 @@ def set_source(source: str) -> None:
     st.session_state["data_source"] = source
     for key in ("explore_example", "explore_condition", "explore_page"):
         st.session_state.pop(key, None)
-    url_state.set_qp(dataset=None if source.startswith(data_source.UPLOAD_PREFIX) or source == paths.DEMO_SOURCE else source,
+    not_a_path = source.startswith(data_source.UPLOAD_PREFIX) or source == paths.DEMO_SOURCE
+    url_state.set_qp(dataset=None if not_a_path else source,
                example=None, condition=None)
 
 

@@ -6,17 +6,16 @@ import json
 import pandas as pd
 import streamlit as st
 
-from explorer.widgets import shell
-from explorer.widgets import backend_panel, claims, demo, explanations, metric_cards, scoring_run, url_state
-from explorer.widgets.uploads import read_uploaded_text
-from vital_core.metrics import catalog
 from explorer.logic import damage, explain, long_runs, report_html, whatif
-from vital_core.files.errors import InputError
 from explorer.logic.evidence_input import documents_from_text, documents_from_upload
-from vital_core.metrics.response import compute_response_metrics
-from vital_core.results.model import NORMAL, ExampleResult, InvalidLabelError, ResponseResult
 from explorer.logic.formatting import escape_md, file_slug
 from explorer.logic.palette import importance_label, verdict_label
+from explorer.widgets import backend_panel, claims, demo, explanations, metric_cards, scoring_run, shell, url_state
+from explorer.widgets.uploads import read_uploaded_text
+from vital_core.files.errors import InputError
+from vital_core.metrics import catalog
+from vital_core.metrics.response import compute_response_metrics
+from vital_core.results.model import NORMAL, ExampleResult, InvalidLabelError, ResponseResult
 
 shell.hand_over_to_entry()   # a fresh server's first request runs through app.py (explorer.widgets.shell)
 

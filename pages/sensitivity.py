@@ -8,14 +8,13 @@ import streamlit as st
 from explorer.logic import filters, glossary, palette
 from explorer.logic import sensitivity_tables as tables
 from explorer.logic.formatting import escape_md, plot_text
-from explorer.widgets import shell
-from explorer.widgets import charts, data_source
+from explorer.widgets import charts, data_source, shell
 from vital_core.analysis import conventions as conv
 from vital_core.analysis import stats
+from vital_core.analysis.report import report_tests
 from vital_core.files.errors import InputError
 from vital_core.metrics.catalog import FIGURE5_DECAY, METRICS, TESTED
 from vital_core.results.model import ordered_conditions
-from vital_core.analysis.report import report_tests
 
 shell.hand_over_to_entry()   # a fresh server's first request runs through app.py (explorer.widgets.shell)
 
@@ -229,7 +228,8 @@ def source_header():
         return None
     frame = loaded.frame
     cols = st.columns([3, 1])
-    cols[0].caption(f"Data: {escape_md(loaded.label)} — {frame['example_id'].nunique()} examples, {len(frame)} responses.")
+    cols[0].caption(f"Data: {escape_md(loaded.label)} — {frame['example_id'].nunique()} examples, "
+                    f"{len(frame)} responses.")
     with cols[1]:
         st.page_link("pages/explore.py", label="Change data source", icon=":material/table_view:")
     return loaded

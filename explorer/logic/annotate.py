@@ -15,8 +15,16 @@ from typing import Iterable, Mapping
 import pandas as pd
 
 from vital_core.analysis.agreement import weighted_kappa
-from vital_core.results.model import (IMPORTANCE_LABELS, NOT_JUDGED, SUPPORTED, UNLABELLED, ExampleResult, ResponseResult,
-                              normalise_importance, order_by_tier)
+from vital_core.results.model import (
+    IMPORTANCE_LABELS,
+    NOT_JUDGED,
+    SUPPORTED,
+    UNLABELLED,
+    ExampleResult,
+    ResponseResult,
+    normalise_importance,
+    order_by_tier,
+)
 
 
 def _judgment(verdict: str):

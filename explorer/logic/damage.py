@@ -11,18 +11,17 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from explorer.logic import palette
+from explorer.logic.formatting import escape
 from vital_core.analysis import story
 from vital_core.analysis.conventions import strict_values
+from vital_core.analysis.stats import NOTICE_DROP, worsening
+from vital_core.analysis.story import BARELY, REACTIONS, STORY_KEYS, STORY_METRICS, UNDEFINED
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.metrics.undefined import why_undefined
 from vital_core.results.model import NORMAL, ExampleResult, ResponseResult
-from vital_core.analysis.stats import NOTICE_DROP, worsening
-from vital_core.analysis.story import BARELY, BY_DESIGN, NOTICED, REACTIONS, STORY_KEYS, STORY_METRICS, UNDEFINED
-
-from explorer.logic import palette
-from explorer.logic.formatting import escape
 
 NOT_A_SCORE = ""   # counts describe the response; they do not judge it
 ALREADY_FLAGGED = "already fired on the normal response"
@@ -137,7 +136,8 @@ class Headline:
 
 
 def _signed(change) -> str:
-    """A change as "\u22120.04" / "+0.10" (a true minus sign); one that rounds to zero is "+0.00", never "\u22120.00"."""
+    """A change as "\u22120.04" / "+0.10" (a true minus sign); one that rounds to zero is "+0.00",
+    never "\u22120.00"."""
     return f"{0.0 if abs(change) < 0.005 else change:+.2f}".replace("-", "\u2212")
 
 
@@ -202,7 +202,8 @@ def strip_html(heads: list[Headline], *, changes: dict[str, str] | None = None, 
         changed = (changes or {}).get(head.variant)
         if changed:
             what += (f'<div class="vx-key-change" style="font-size:0.9em;margin:0.15em 0 0.2em">'
-                     f'<mark style="background:{palette.DIFF_INSERT[0]};padding:0 0.2em">{escape(changed)}</mark></div>')
+                     f'<mark style="background:{palette.DIFF_INSERT[0]};padding:0 0.2em">'
+                     f'{escape(changed)}</mark></div>')
         cards.append(f'<div class="vx-strip-card" data-variant="{escape(head.variant)}" style="flex:1 1 22em;'
                      f'min-width:0;border:1px solid #ddd;border-top:6px solid {colour};border-radius:0.4em;'
                      f'padding:0.4em 0.8em;background:#fff">'

@@ -7,11 +7,25 @@ nugget assignments), never a canned paragraph.
 from __future__ import annotations
 
 from vital_core.analysis.conventions import strict_values
-from vital_core.metrics.response import compute_response_metrics
-from vital_core.results.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE,
-                              EVIDENCE_WORDS, NORMAL, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL,
-                              ExampleResult, ResponseResult)
 from vital_core.analysis.story import NORMAL_OK
+from vital_core.metrics.response import compute_response_metrics
+from vital_core.results.model import (
+    CONTRADICTED,
+    EVIDENCE_DOCUMENTS,
+    EVIDENCE_NONE,
+    EVIDENCE_NORMAL,
+    EVIDENCE_REFERENCE,
+    EVIDENCE_WORDS,
+    NORMAL,
+    NOT_ENOUGH_EVIDENCE,
+    NOT_JUDGED,
+    PARTIAL_SUPPORT,
+    SUPPORT,
+    SUPPORTED,
+    VITAL,
+    ExampleResult,
+    ResponseResult,
+)
 
 # One sentence per evidence mode, said above Compare's results.
 EVIDENCE_SENTENCES = {
@@ -78,10 +92,12 @@ def _precision_reason(response, values: dict, source: str) -> str | None:
     contradicted = sum(s.verdict == CONTRADICTED for s in claims)
     not_judged = sum(s.verdict == NOT_JUDGED for s in claims)
     text = (f"FactScore precision {score:.2f}: {len(unstated)} of its {len(claims)} claims "
-            f"({sum(s.importance == VITAL for s in unstated)} of them vital) {_are(len(unstated))} not stated in {source}, and "
+            f"({sum(s.importance == VITAL for s in unstated)} of them vital) {_are(len(unstated))} "
+            f"not stated in {source}, and "
             f"precision counts a claim the evidence does not state as not supported")
     if contradicted:
-        text += f"; {contradicted} {_are(contradicted)} contradicted by {source} (the answer or the checker is wrong there)"
+        text += (f"; {contradicted} {_are(contradicted)} contradicted by {source} "
+                 "(the answer or the checker is wrong there)")
     if not_judged:
         text += f"; {not_judged} {'was' if not_judged == 1 else 'were'} not judged"
     return text + "."
@@ -94,7 +110,8 @@ def _recall_reason(response, nuggets, values: dict) -> str | None:
     assignment = response.nugget_assignment or {}
     missed = [n for n in nuggets if assignment.get(n.id) != SUPPORT]
     text = (f"Nugget recall {score:.2f}: {len(missed)} of the {len(nuggets)} nuggets built from the evidence "
-            f"({sum(n.importance == VITAL for n in missed)} of them vital) {_are(len(missed))} not covered by the answer, and "
+            f"({sum(n.importance == VITAL for n in missed)} of them vital) {_are(len(missed))} "
+            "not covered by the answer, and "
             f"recall counts every fact of the evidence the answer never mentions")
     quoted = "; ".join(f"\u201c{n.text.strip().rstrip('.')}\u201d" for n in missed[:EXAMPLES_SHOWN])
     return text + (f", e.g. {quoted}." if quoted else ".")

@@ -4,9 +4,9 @@ from __future__ import annotations
 import html
 import re
 
-from vital_core.safety.markdown import escape_md  # noqa: F401  (the app's pages import it from here)
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.display import format_value  # noqa: F401  (the app's widgets import it from here)
+from vital_core.safety.markdown import escape_md  # noqa: F401  (the app's pages import it from here)
 
 
 def format_mean(key: str, value) -> str:

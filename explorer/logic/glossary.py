@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from vital_core.metrics.catalog import METRICS
 from vital_core.analysis.stats import NOTICED_RULE
+from vital_core.metrics.catalog import METRICS
 
 STATISTICS = {
     "p": "how likely a difference at least this large is if the metric did not change (small = a real change)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from vital_core.scoring.pipeline import MAX_WORDS   # the core's limit for one response (score --max-words)
+from vital_core.scoring.pipeline import MAX_WORDS  # the core's limit for one response (score --max-words)
 
 
 def too_long(texts: Mapping[str, str], what: str = "response") -> str | None:

@@ -12,12 +12,23 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from vital_core.results.model import (CONTRADICTED, LESS_IMPORTANT, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, NOT_SUPPORT, OKAY,
-                              PARTIAL_SUPPORT, SUPPORT, SUPPORTED, UNLABELLED, VITAL)
-# The conditions' chart colours and patterns are shared with report --figures, so the core holds them.
-from vital_core.plots.colours import (CONDITION_COLOURS, CONDITION_PATTERNS, EXTRA_COLOURS,  # noqa: F401
-                                      condition_colour)
 from vital_core.analysis.story import BARELY, BY_DESIGN, NOTICED, UNDEFINED
+
+# The conditions' chart colours and patterns are shared with report --figures, so the core holds them.
+from vital_core.plots.colours import CONDITION_COLOURS, CONDITION_PATTERNS, EXTRA_COLOURS, condition_colour  # noqa: F401
+from vital_core.results.model import (
+    CONTRADICTED,
+    LESS_IMPORTANT,
+    NOT_ENOUGH_EVIDENCE,
+    NOT_JUDGED,
+    NOT_SUPPORT,
+    OKAY,
+    PARTIAL_SUPPORT,
+    SUPPORT,
+    SUPPORTED,
+    UNLABELLED,
+    VITAL,
+)
 
 
 @dataclass(frozen=True)
@@ -178,7 +189,8 @@ def subclaims_html(response, *, details: bool = True, compact: bool = False, ope
         if not extra:
             extra.append('<div style="color:#555">No reason or evidence recorded for this verdict.</div>')
         indent = "0.8em" if compact else "3.2em"
-        rows.append(f'<details class="vx-claim"{" open" if opened else ""}><summary style="list-style:none;cursor:pointer">{row}'
+        rows.append(f'<details class="vx-claim"{" open" if opened else ""}>'
+                    f'<summary style="list-style:none;cursor:pointer">{row}'
                     f'</summary><div style="margin:0.2em 0 0.6em {indent};font-size:0.9em">'
                     f'{"".join(extra)}</div></details>')
     if not rows:

@@ -50,7 +50,8 @@ def _metrics_table(example: ExampleResult, names: list[str]) -> str:
             value = values[n].get(key)
             text = escape(format_value(key, value))
             if value is None:
-                text += f'<div class="vx-undefined">{escape(why_undefined(key, example.variants[n], example.nuggets))}</div>'
+                why = why_undefined(key, example.variants[n], example.nuggets)
+                text += f'<div class="vx-undefined">{escape(why)}</div>'
             cells.append(f"<td>{text}</td>")
         for n in damaged:
             row = table.iloc[i]
@@ -100,17 +101,21 @@ def example_report(example: ExampleResult, *, origin: str = "") -> str:
         problems = "".join(f"<p><b>Warning:</b> {escape(w)}</p>" for w in v.warnings)
         if v.error:
             problems += f"<p><b>Scoring failed:</b> {escape(v.error)}</p>"
-        claims.append(f"<div><h3>{escape(n)}</h3>{problems}{palette.subclaims_html(v, compact=True, opened=True)}</div>")
+        listed = palette.subclaims_html(v, compact=True, opened=True)
+        claims.append(f"<div><h3>{escape(n)}</h3>{problems}{listed}</div>")
     parts += ["<h2>Subclaims, in importance order, with the verdict's reason and quote</h2>", palette.legend_html(),
               f'<div class="vx-claims">{"".join(claims)}</div>']
     if example.nuggets:
+        def support(n: str, nugget_id: str) -> str:
+            label = palette.nugget_support_label((example.variants[n].nugget_assignment or {}).get(nugget_id))
+            return f"<td>{escape(label)}</td>"
         rows = "".join(f"<tr><td>{escape(g.id)}</td><td>{escape(g.importance or '')}</td><td>{escape(g.text)}</td>"
-                       + "".join(f"<td>{escape(palette.nugget_support_label((example.variants[n].nugget_assignment or {}).get(g.id)))}</td>"
-                                 for n in names) + "</tr>" for g in example.nuggets)
+                       + "".join(support(n, g.id) for n in names) + "</tr>" for g in example.nuggets)
         parts += ["<h2>Nuggets of the evidence and their support</h2>",
                   "<table><thead><tr><th>id</th><th>importance</th><th>nugget</th>"
                   + "".join(f"<th>{escape(n)}</th>" for n in names) + f"</tr></thead><tbody>{rows}</tbody></table>"]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
             f"<title>VITAL Explorer report: {escape(example.id)}</title><style>{_STYLE}</style></head>"
-            f"<body>{''.join(parts)}<p style=\"color:#666;font-size:0.85em\">Made by VITAL Explorer.</p></body></html>\n")
+            f"<body>{''.join(parts)}"
+            "<p style=\"color:#666;font-size:0.85em\">Made by VITAL Explorer.</p></body></html>\n")

@@ -6,8 +6,15 @@ import pandas as pd
 from explorer.logic.formatting import format_mean
 from vital_core.analysis import conventions as conv
 from vital_core.analysis.stats import detection_frame  # noqa: F401  (the Sensitivity page's chart; shared with report --figures)
-from vital_core.metrics.catalog import (ALL_SCORES, EXTRA_COUNTS, FIGURE5_DECAY, METRICS, TABLE3_COUNTS,
-                                        TABLE4_SCORES, TABLE5_FLAGS)
+from vital_core.metrics.catalog import (
+    ALL_SCORES,
+    EXTRA_COUNTS,
+    FIGURE5_DECAY,
+    METRICS,
+    TABLE3_COUNTS,
+    TABLE4_SCORES,
+    TABLE5_FLAGS,
+)
 from vital_core.results.model import ordered_conditions
 
 # The tables of each convention: (tab title, keys, what a value means).

@@ -11,9 +11,15 @@ from __future__ import annotations
 import copy
 from typing import Iterable, Mapping
 
-from vital_core.results.model import (ALL_IMPORTANCE, VERDICTS, ExampleResult, ResponseResult, normalise_importance, normalise_verdict,
-                              order_by_tier)
-
+from vital_core.results.model import (
+    ALL_IMPORTANCE,
+    VERDICTS,
+    ExampleResult,
+    ResponseResult,
+    normalise_importance,
+    normalise_verdict,
+    order_by_tier,
+)
 
 # The editor's columns, in the order shown, with their widths in px: the editable two come right after the
 # rank, and the three fit a 390 px phone (its table is 356 px wide) so that both edits need no sideways scroll.

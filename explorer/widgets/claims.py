@@ -1,8 +1,6 @@
 """Colour-coded subclaims and nuggets: rows tinted by importance tier with verdict badges."""
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 import streamlit as st
 

@@ -2,19 +2,16 @@
 per server (st.cache_resource over the core's on-disk cache, keyed by the files' size and mtime)."""
 from __future__ import annotations
 
-from pathlib import Path
 import hashlib
 import os
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 from explorer.logic.session_files import SessionFolder, name_in_message
 from explorer.logic.text_files import SAMPLE, check_text_file, is_text, not_text
-from explorer.paths import DEMO_INPUT
-from explorer.paths import DEMO_RESULTS
-from explorer.paths import DEMO_SOURCE
-from explorer.paths import allowed_path
+from explorer.paths import DEMO_INPUT, DEMO_RESULTS, DEMO_SOURCE, allowed_path
 from explorer.widgets.url_state import qp
 from vital_core.files.errors import InputError
 from vital_core.results.model import ExampleResult

@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer.widgets.data_source import demo_inputs
-from explorer.widgets.data_source import demo_results
-from explorer.widgets.url_state import qp
-from explorer.widgets.url_state import set_qp
 from explorer.logic.damage import variant_metrics
+from explorer.widgets.data_source import demo_inputs, demo_results
+from explorer.widgets.url_state import qp, set_qp
 from vital_core.analysis import story
 from vital_core.results.model import NORMAL, ExampleResult
 

@@ -9,10 +9,7 @@ import streamlit as st
 from explorer.logic.formatting import escape_md, format_value
 from vital_core.metrics.catalog import HEADLINE, METRICS
 from vital_core.metrics.undefined import why_undefined
-from vital_core.results.model import Nugget
-from vital_core.results.model import ResponseResult
-
-
+from vital_core.results.model import Nugget, ResponseResult
 
 
 def metric_cards(values: dict, response: ResponseResult, nuggets: list[Nugget] | None,

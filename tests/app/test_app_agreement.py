@@ -1,8 +1,17 @@
 """AppTest: the Agreement page (compare labellings, annotate, export)."""
 from __future__ import annotations
 
-from tests.support.app_helpers import (assert_clean, hostile_results_file, leaks, markdown_sources, metric_values, open_page,
-                               shown, tables_showing_none, texts)
+from tests.support.app_helpers import (
+    assert_clean,
+    hostile_results_file,
+    leaks,
+    markdown_sources,
+    metric_values,
+    open_page,
+    shown,
+    tables_showing_none,
+    texts,
+)
 
 
 def test_gpt4o_vs_human_by_default(reference_dir):

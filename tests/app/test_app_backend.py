@@ -66,6 +66,7 @@ def test_the_offline_box_says_what_to_expect_with_the_figures_one_click_away():
     assert_clean(at)
     [box] = [i for i in texts(at, "info") if "Active: offline backend" in i]
     assert box.endswith(backend_wording.plain_quality(figures)), box
-    assert "right on text it has not seen" in box and "fact checks right on" not in box, "the figures are not in the box"
+    assert "right on text it has not seen" in box and "fact checks right on" not in box, \
+        "the figures are not in the box"
     [expander] = [e for e in at.sidebar.get("expander") if e.label == backend_wording.MEASURED_FIGURES]
     assert [c.value for c in expander.caption] == [f"{backend_wording.describe_quality(figures)}."]

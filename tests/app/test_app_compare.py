@@ -7,9 +7,9 @@ import re
 from explorer.logic import explain
 from tests.support.app_helpers import assert_clean, html_bodies, open_page, texts
 from tests.support.demo_story import demo_inputs, demo_results, stories, story_demo
-from vital_core.results.model import EVIDENCE_NORMAL
-from vital_core.analysis import story
 from tests.support.flagged_answer import MISSED_NUGGET, UNFOUND_CLAIM, flagged_correct_example
+from vital_core.analysis import story
+from vital_core.results.model import EVIDENCE_NORMAL
 
 # The headline of a wrong variant on which the story holds: FactScore barely moved, a VITAL metric noticed.
 STORY_LINE = re.compile(r"^- wrong: FactScore precision \d\.\d\d \u2192 \d\.\d\d \([\u2212+]\d\.\d\d\): barely moved; "

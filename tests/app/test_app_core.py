@@ -8,15 +8,15 @@ import re
 import pandas as pd
 import pytest
 
-from explorer.logic import annotate, backend_wording, filters as explore, palette, textdiff, damage as variants
-from explorer.logic import whatif
+from explorer.logic import annotate, backend_wording, damage, filters, palette, textdiff, whatif
 from explorer.logic.backend_wording import APP_TERMS
+from explorer.logic.evidence_input import documents_from_jsonl, documents_from_text, documents_from_upload
+from vital_core.analysis import story
 from vital_core.backends import config as settings
 from vital_core.files.errors import InputError
-from explorer.logic.evidence_input import documents_from_jsonl, documents_from_text, documents_from_upload
 from vital_core.metrics.response import compute_response_metrics
-from vital_core.results.model import ExampleResult, Nugget, ResponseResult, Subclaim
 from vital_core.metrics.undefined import why_undefined
+from vital_core.results.model import ExampleResult, Nugget, ResponseResult, Subclaim
 
 XSS = '<script>alert(1)</script> and <img src=x onerror=alert(1)>'
 
@@ -86,23 +86,23 @@ def _frame():
 
 def test_filters_ranges_flags_and_undefined():
     frame = _frame()
-    f = explore.Filters(ranges={"factscore_precision": (0.8, 1.0)}, flags={"rlp": True})
-    assert list(explore.apply_filters(frame, f).index) == [1]
+    f = filters.Filters(ranges={"factscore_precision": (0.8, 1.0)}, flags={"rlp": True})
+    assert list(filters.apply_filters(frame, f).index) == [1]
     f.keep_undefined = True
-    assert list(explore.apply_filters(frame, f).index) == [1, 2]   # row 2: both metrics undefined, kept
-    f2 = explore.Filters(ranges={"factscore_precision": (0.8, 1.0)}, keep_undefined=True)
-    assert list(explore.apply_filters(frame, f2).index) == [0, 1, 2]
-    assert list(explore.apply_filters(frame, explore.Filters(dataset=["(unknown)"])).index) == [3]
-    assert list(explore.apply_filters(frame, explore.Filters(text="WROTE")).index) == [0, 1]
-    assert "FactScore precision 0.80-1.00 and RLP flagged" in explore.describe(f)
-    assert explore.describe(explore.Filters()) == "no filters"
+    assert list(filters.apply_filters(frame, f).index) == [1, 2]   # row 2: both metrics undefined, kept
+    f2 = filters.Filters(ranges={"factscore_precision": (0.8, 1.0)}, keep_undefined=True)
+    assert list(filters.apply_filters(frame, f2).index) == [0, 1, 2]
+    assert list(filters.apply_filters(frame, filters.Filters(dataset=["(unknown)"])).index) == [3]
+    assert list(filters.apply_filters(frame, filters.Filters(text="WROTE")).index) == [0, 1]
+    assert "FactScore precision 0.80-1.00 and RLP flagged" in filters.describe(f)
+    assert filters.describe(filters.Filters()) == "no filters"
 
 
 def test_pagination_clamps():
     frame = pd.DataFrame({"x": range(53)})
-    assert explore.page_count(53, 25) == 3 and explore.page_count(0, 25) == 1
-    assert list(explore.paginate(frame, 3, 25)["x"]) == [50, 51, 52]
-    assert list(explore.paginate(frame, 99, 25)["x"]) == [50, 51, 52]
+    assert filters.page_count(53, 25) == 3 and filters.page_count(0, 25) == 1
+    assert list(filters.paginate(frame, 3, 25)["x"]) == [50, 51, 52]
+    assert list(filters.paginate(frame, 99, 25)["x"]) == [50, 51, 52]
 
 
 def test_whatif_edit_recomputes_and_reorders_without_mutating():
@@ -124,23 +124,23 @@ def test_variant_reactions_and_verdict():
     normal = _response()
     wrong = _response(verdicts=("contradicted", "supported", "supported"), variant="wrong")
     ex = ExampleResult("e", "q", {"normal": normal, "wrong": wrong})
-    table = variants.metric_table(ex, ["factscore_precision", "vital_precision", "rlp", "nugget_recall"])
+    table = damage.metric_table(ex, ["factscore_precision", "vital_precision", "rlp", "nugget_recall"])
     by_key = table.set_index("key")
-    assert by_key.loc["vital_precision", "reaction wrong"] == variants.NOTICED
-    assert by_key.loc["rlp", "reaction wrong"] == variants.NOTICED
-    assert by_key.loc["nugget_recall", "reaction wrong"] == variants.UNDEFINED
+    assert by_key.loc["vital_precision", "reaction wrong"] == story.NOTICED
+    assert by_key.loc["rlp", "reaction wrong"] == story.NOTICED
+    assert by_key.loc["nugget_recall", "reaction wrong"] == damage.UNDEFINED
     assert by_key.loc["nugget_recall", "note wrong"].startswith("normal response: needs nuggets")
     assert by_key.loc["vital_precision", "change wrong"] == pytest.approx(-1.0)
-    sentence = variants.headlines(table)[0].sentence()
+    sentence = damage.headlines(table)[0].sentence()
     assert sentence.startswith("wrong: FactScore precision 1.00 \u2192 0.67 (\u22120.33): noticed; VITAL precision "
                                "1.00 \u2192 0.00 (\u22121.00): noticed; RLP not flagged \u2192 flagged: noticed")
-    assert variants.reaction("factscore_precision", 0.9, 0.85, "wrong") == variants.BARELY
-    assert variants.reaction("factscore_precision", 0.9, 0.95, "wrong") == variants.BARELY
-    assert variants.reaction("rlp", True, True, "wrong") == variants.BARELY
+    assert damage.reaction("factscore_precision", 0.9, 0.85, "wrong") == damage.BARELY
+    assert damage.reaction("factscore_precision", 0.9, 0.95, "wrong") == damage.BARELY
+    assert damage.reaction("rlp", True, True, "wrong") == damage.BARELY
     # a precision metric cannot see a fact left out, whatever its value does
-    assert variants.reaction("factscore_precision", 0.9, 0.5, "missing") == variants.BY_DESIGN
-    assert variants.reaction("vital_recall", 0.9, 0.5, "missing") == variants.NOTICED
-    assert variants.reaction("n_subclaims", 5, 3) == variants.NOT_A_SCORE
+    assert damage.reaction("factscore_precision", 0.9, 0.5, "missing") == story.BY_DESIGN
+    assert damage.reaction("vital_recall", 0.9, 0.5, "missing") == story.NOTICED
+    assert damage.reaction("n_subclaims", 5, 3) == damage.NOT_A_SCORE
 
 
 def test_undefined_reasons_name_what_is_missing():
@@ -257,13 +257,15 @@ def test_text_files_tell_text_from_binary():
 
 def test_session_folder_holds_one_upload_and_goes_with_its_owner():
     import gc
+
     from explorer.logic.session_files import SessionFolder, name_in_message
     folder = SessionFolder()
     first = folder.place("../../etc/a b.jsonl", b"1")
     assert first.parent == folder.path and first.name == "a b.jsonl"
     second = folder.place("two.jsonl", b"2")
     assert [p.name for p in folder.path.iterdir()] == ["two.jsonl"], "a new upload replaces the last"
-    assert name_in_message(f"{second} line 2: malformed JSON", second, "two.jsonl") == "two.jsonl line 2: malformed JSON"
+    assert name_in_message(f"{second} line 2: malformed JSON", second, "two.jsonl") \
+        == "two.jsonl line 2: malformed JSON"
     path = folder.path
     del folder
     gc.collect()
@@ -297,7 +299,8 @@ def test_progress_messages_match_what_the_pipeline_announces(documents, referenc
     against_normal = not documents and not reference   # the wrong one is checked against the normal
     assert len(announced) == progress_messages(2, documents, reference, against_normal), announced
     share, line = long_runs.progress(len(announced), len(announced), announced[-1], 3.2)
-    assert share < 1.0 and line.startswith(f"step {len(announced)} of {len(announced)}: ") and line.endswith("3 s so far")
+    assert share < 1.0 and line.startswith(f"step {len(announced)} of {len(announced)}: ")
+    assert line.endswith("3 s so far")
 
 
 def test_the_offline_quality_in_one_plain_sentence():

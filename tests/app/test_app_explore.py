@@ -5,11 +5,17 @@ import gc
 import json
 import os
 import time
-from pathlib import Path
 
-from tests.support.app_helpers import (assert_clean, hostile, hostile_results_file, leaks, markdown_sources, open_page,
-                               texts)
 from explorer.logic.formatting import escape_md
+from tests.support.app_helpers import (
+    assert_clean,
+    hostile,
+    hostile_results_file,
+    leaks,
+    markdown_sources,
+    open_page,
+    texts,
+)
 from tests.support.paths import REPO
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import html
 
 from streamlit.proto.Metric_pb2 import Metric
+
 from tests.support.app_helpers import assert_clean, html_bodies, metric_values, open_page, texts
 from tests.support.demo_story import demo_inputs
 from tests.support.flagged_answer import MISSED_NUGGET, UNFOUND_CLAIM, flagged_correct_example

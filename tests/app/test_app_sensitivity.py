@@ -3,7 +3,15 @@ from __future__ import annotations
 
 import json
 
-from tests.support.app_helpers import assert_clean, hostile, hostile_results_file, leaks, markdown_sources, open_page, texts
+from tests.support.app_helpers import (
+    assert_clean,
+    hostile,
+    hostile_results_file,
+    leaks,
+    markdown_sources,
+    open_page,
+    texts,
+)
 from vital_core.analysis.conventions import DESCRIPTION
 from vital_core.analysis.stats import NOTICED_RULE
 

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+
 from tests.support.paths import REPO
 
 APP = REPO / "app.py"
@@ -83,7 +84,8 @@ def hostile_results_file(folder: Path) -> Path:
 
     def response(variant: str, field: str) -> ResponseResult:   # the odd variant failed: it has an error
         claims = [Subclaim(f"S{i}", hostile(f"{field}-claim{i}"), sentence=hostile(f"{field}-sentence"),
-                           importance="vital", rank=i, verdict=("supported", "contradicted")[i - 1], reason=hostile(f"{field}-reason"),
+                           importance="vital", rank=i, verdict=("supported", "contradicted")[i - 1],
+                           reason=hostile(f"{field}-reason"),
                            evidence=hostile(f"{field}-evidence")) for i in (1, 2)]
         return ResponseResult(variant, hostile(f"{field}-text"), claims, order=["S1", "S2"],
                               nugget_assignment={"N1": "support"}, warnings=[hostile(f"{field}-warning")],

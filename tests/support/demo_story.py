@@ -7,8 +7,8 @@ import json
 
 from explorer.logic.damage import variant_metrics
 from explorer.paths import DEMO_INPUT, DEMO_RESULTS
-from vital_core.results.model import ExampleResult
 from vital_core.analysis.story import judge_story
+from vital_core.results.model import ExampleResult
 
 
 def _lines(path) -> list[dict]:
