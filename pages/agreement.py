@@ -71,8 +71,8 @@ def comparison_section(examples_a, examples_b, condition: str) -> None:
     cols[3].metric("Subclaims compared", f"{result.n}", border=True)
     cols[4].metric("Examples", f"{result.n_examples}", border=True,
                    help=f"{result.n_excluded} subclaim(s) left out: unlabelled or on one side only.")
-    if not result.per_variant.empty:
-        st.dataframe(result.per_variant, hide_index=True, width="stretch", placeholder="undefined",
+    if not result.per_condition.empty:
+        st.dataframe(result.per_condition, hide_index=True, width="stretch", placeholder="undefined",
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
                                     for c in ("kappa", "exact", "kendall_tau")})
     left, right = st.columns(2)
@@ -94,7 +94,7 @@ def comparison_section(examples_a, examples_b, condition: str) -> None:
         st.caption("Select a row to compare its labels side by side below.")
     if not per.empty:
         row = per.iloc[rows[0] if rows else 0]
-        side_by_side(a[int(row["position"])], b[int(row["position"])], str(row["variant"]))
+        side_by_side(a[int(row["position"])], b[int(row["position"])], str(row["condition"]))
 
 
 def side_by_side(ea: ExampleResult, eb: ExampleResult, variant: str) -> None:

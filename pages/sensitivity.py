@@ -156,7 +156,7 @@ def tests_section(data: dict, convention: str, by: str | None) -> None:
                      column_config=with_help({**{c: number for c in ("normal mean", "variant mean", "mean change",
                                                                      "effect size", "detection rate", "ROC AUC")},
                                               **{c: pcol for c in ("p (t-test / McNemar)", "p (Holm)", "p Wilcoxon")},
-                                              **pinned(*([by] if by else []), "variant", "metric")}, shown.columns))
+                                              **pinned(*([by] if by else []), "condition", "metric")}, shown.columns))
         st.caption("Each variant against its normal response: paired t-test (and Wilcoxon), effect size "
                    "Cohen's d_z; flags: exact McNemar. Holm over the whole table. Pairs with the metric "
                    "undefined on either side are dropped and counted. “–”: not computed (no pairs, or the "
@@ -174,9 +174,9 @@ def detection_section(tests: pd.DataFrame, by: str | None) -> None:
         return
     det = tables.detection_frame(tests, by)
     plotted = plot_text(det)
-    variants = list(dict.fromkeys(plotted["variant"]))
-    fig = px.bar(plotted, x="metric", y="detection_rate", color="variant", barmode="group", facet_row=by,
-                 color_discrete_map=condition_colours(variants), pattern_shape="variant",
+    variants = list(dict.fromkeys(plotted["condition"]))
+    fig = px.bar(plotted, x="metric", y="detection_rate", color="condition", barmode="group", facet_row=by,
+                 color_discrete_map=condition_colours(variants), pattern_shape="condition",
                  pattern_shape_map=palette.CONDITION_PATTERNS, labels={"detection_rate": "detection rate"},
                  title="Share of pairs where the metric noticed the damage")
     fig.update_yaxes(range=[0, 1.05])

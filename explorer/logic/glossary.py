@@ -25,7 +25,7 @@ STATISTICS = {
     "n / pairs": "examples with the metric defined for both the normal response and the variant",
     "dropped (undefined)": "pairs left out because the metric is undefined on one side",
     "mean A / mean B": "the metric's mean for the first and the second condition of the comparison",
-    "normal mean / variant mean / mean change": "the metric's mean on normal responses, on variants, and "
+    "normal mean / condition mean / mean change": "the metric's mean on normal responses, on variants, and "
                                                 "the mean of the differences",
     "κ (kappa)": "agreement between two labellings beyond chance (0 = chance, 1 = perfect)",
 }
@@ -43,9 +43,9 @@ COLUMN_HELP = {
     "p Wilcoxon": STATISTICS["Wilcoxon"],
     "detection rate": STATISTICS["detection rate"], "ROC AUC": STATISTICS["ROC AUC"],
     "effect size": STATISTICS["effect size"], "dropped (undefined)": STATISTICS["dropped (undefined)"],
-    "normal mean": STATISTICS["normal mean / variant mean / mean change"],
-    "variant mean": STATISTICS["normal mean / variant mean / mean change"],
-    "mean change": STATISTICS["normal mean / variant mean / mean change"],
+    "normal mean": STATISTICS["normal mean / condition mean / mean change"],
+    "condition mean": STATISTICS["normal mean / condition mean / mean change"],
+    "mean change": STATISTICS["normal mean / condition mean / mean change"],
 }
 
 

@@ -85,9 +85,9 @@ def strict_tests_display(tests: pd.DataFrame, by: str | None) -> pd.DataFrame:
     other tests."""
     return pd.DataFrame({
         **({by: tests[by]} if by else {}),
-        "variant": tests["variant"], "metric": [label(k) for k in tests["metric"]],
+        "condition": tests["condition"], "metric": [label(k) for k in tests["metric"]],
         "p (Holm)": tests["p_holm"], "detection rate": tests["detection_rate"], "ROC AUC": tests["auc"],
         "mean change": tests["mean_diff"], "effect size": tests["effect_size"], "effect": tests["effect_kind"],
         "pairs": tests["n_pairs"], "dropped (undefined)": tests["n_dropped"],
-        "normal mean": tests["mean_baseline"], "variant mean": tests["mean_variant"],
+        "normal mean": tests["mean_baseline"], "condition mean": tests["mean_condition"],
         "p (t-test / McNemar)": tests["p_primary"], "p Wilcoxon": tests["wilcoxon_p"]})

@@ -46,7 +46,7 @@ def test_demo_sensitivity_tables_charts_and_downloads():
     assert_clean(at)
     assert DESCRIPTION["strict"] in texts(at, "caption")
     tests = _table_with(at, "p (Holm)")
-    assert set(tests["variant"]) == {"missing", "wrong"}
+    assert set(tests["condition"]) == {"missing", "wrong"}
     assert tests["p (t-test / McNemar)"].notna().any()
 
 

@@ -240,8 +240,8 @@ def test_sensitivity_key_columns_show_at_1440(server, page):
     page.get_by_text("Strict (undefined left out)").click()
     page.get_by_text("Each variant against its normal response").wait_for()
     settle(page, 1000)
-    columns = visible_columns(page, "variant")
-    assert not fully_visible(columns, ["variant", "metric", "p (Holm)", "detection rate", "ROC AUC"]), columns
+    columns = visible_columns(page, "condition")
+    assert not fully_visible(columns, ["condition", "metric", "p (Holm)", "detection rate", "ROC AUC"]), columns
     no_error_on_page(page)
 
 

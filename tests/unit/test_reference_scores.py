@@ -172,4 +172,4 @@ def test_report_json_reproduces_every_released_score(reference_dir: Path, tmp_pa
         assert report["undefined"][cond].get("vital_precision", 0) == len(values) - len(kept)
     # no nuggets in these records: recall metrics are left out of the report
     assert "nugget_recall" not in report["conditions"]["normal"]
-    assert {t["variant"] for t in report["tests"]} == {"missing", "wrong"}
+    assert {t["condition"] for t in report["tests"]} == {"missing", "wrong"}

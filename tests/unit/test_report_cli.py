@@ -44,7 +44,7 @@ def test_report_json_shape_and_values(release: Path, tmp_path: Path):
     first = report["records"][0]
     assert {"condition", "index", "query", *keys} <= set(first)
     assert isinstance(first["rlp"], bool) and isinstance(first["n_vital"], int)
-    tests = {(t["variant"], t["metric"]): t for t in report["tests"]}
+    tests = {(t["condition"], t["metric"]): t for t in report["tests"]}
     assert tests[("wrong", "rlp")]["mcnemar_b"] == 5 and tests[("wrong", "rlp")]["n_pairs"] == 5
     assert ("missing", "rlp") not in tests        # never defined for the missing variant: no pair to test
     assert set(report["by_query_type"]) == {"open-ended", "single-answer"}

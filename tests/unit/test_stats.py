@@ -128,11 +128,11 @@ def test_cumulative_precision_curves():
 def test_reference_set_wrong_is_detected(reference_dir, tmp_path):
     """The paper's claim on the reference sample: VITAL precision separates wrong from normal."""
     ds = load_dataset(reference_dir / "gpt-4o", cache_dir=tmp_path)
-    tests = stats.paired_tests(ds.frame).set_index(["variant", "metric"])
+    tests = stats.paired_tests(ds.frame).set_index(["condition", "metric"])
     row = tests.loc[("wrong", "vital_precision")]
     assert row["mean_diff"] < 0 and row["p_holm"] < 0.05
     assert tests.loc[("missing", "vital_precision"), "n_dropped"] == 1
-    assert math.isclose(tests.loc[("wrong", "rlp"), "mean_variant"], 0.84)
+    assert math.isclose(tests.loc[("wrong", "rlp"), "mean_condition"], 0.84)
 
 
 def test_curves_on_a_subset_match_the_subset_alone(reference_dir, tmp_path):

@@ -56,7 +56,7 @@ class AgreementResult:
     n: int                                 # subclaims compared
     confusion: pd.DataFrame
     per_example: pd.DataFrame
-    per_variant: pd.DataFrame
+    per_condition: pd.DataFrame
     n_examples: int = 0
     n_excluded: int = 0                    # subclaims unlabelled on a side or missing from one side
     problems: list[str] = field(default_factory=list)
@@ -66,7 +66,7 @@ class AgreementResult:
                 "n_examples": self.n_examples, "n_excluded": self.n_excluded,
                 "confusion": {str(r): {str(c): int(v) for c, v in row.items()}
                               for r, row in self.confusion.to_dict(orient="index").items()},
-                "per_variant": self.per_variant.astype(object).where(self.per_variant.notna(), None)
+                "per_condition": self.per_condition.astype(object).where(self.per_condition.notna(), None)
                 .to_dict(orient="records"),
                 "problems": list(self.problems)}
 
@@ -197,7 +197,7 @@ def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *,
             if tau is not None:
                 taus.append(tau)
                 variant_taus.setdefault(variant, []).append(tau)
-            per_example.append({"position": position, "example_id": ea.id, "variant": variant, "n": len(local),
+            per_example.append({"position": position, "example_id": ea.id, "condition": variant, "n": len(local),
                                 "exact": (sum(x == y for x, y in local) / len(local)) if local else None,
                                 "kendall_tau": tau})
         one_renamed = len(matched) == 1 and matched[0][0] != matched[0][1]
@@ -208,11 +208,11 @@ def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *,
     confusion = pd.DataFrame(0, index=list(IMPORTANCE_LABELS), columns=list(IMPORTANCE_LABELS))
     for x, y in pairs:
         confusion.loc[x, y] += 1
-    per_variant = pd.DataFrame(
-        [{"variant": v, "n": len(p),
+    per_condition = pd.DataFrame(
+        [{"condition": v, "n": len(p),
           **dict(zip(("kappa", "exact", "kendall_tau"), _summary(p, variant_taus.get(v, []))))}
-         for v, p in variant_pairs.items()], columns=["variant", "n", "kappa", "exact", "kendall_tau"])
+         for v, p in variant_pairs.items()], columns=["condition", "n", "kappa", "exact", "kendall_tau"])
     return AgreementResult(kappa, exact, tau, len(pairs), confusion,
-                           pd.DataFrame(per_example, columns=["position", "example_id", "variant", "n", "exact",
+                           pd.DataFrame(per_example, columns=["position", "example_id", "condition", "n", "exact",
                                                               "kendall_tau"]),
-                           per_variant, compared_examples, excluded, problems)
+                           per_condition, compared_examples, excluded, problems)

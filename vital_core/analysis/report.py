@@ -184,13 +184,13 @@ def _strict_tests_table(tests: pd.DataFrame) -> str:
     rows = []
     for r in tests.to_dict(orient="records"):
         p_name = "McNemar" if r["kind"] == "flag" else "t"
-        rows.append([f"{r['variant']}: {_label(r['metric'])}",
+        rows.append([f"{r['condition']}: {_label(r['metric'])}",
                      f"{r['n_pairs']}" + (f" (-{r['n_dropped']})" if r["n_dropped"] else ""),
-                     _fmt(r["mean_baseline"], "score"), _fmt(r["mean_variant"], "score"),
+                     _fmt(r["mean_baseline"], "score"), _fmt(r["mean_condition"], "score"),
                      _fmt(r["mean_diff"], "score"), _fmt(r["effect_size"], "score"),
                      f"{p_name} {_p(r['p_primary'])}", _p(r["wilcoxon_p"]), _p(r["p_holm"]),
                      _fmt(r["detection_rate"], "score"), _fmt(r["auc"], "score")])
-    return _table(["variant: metric", "pairs (dropped)", "normal", "variant", "diff", "effect", "p",
+    return _table(["condition: metric", "pairs (dropped)", "normal", "condition", "diff", "effect", "p",
                    "Wilcoxon p", "Holm p", "detect", "AUC"], rows)
 
 

@@ -168,7 +168,7 @@ def _test_pairs(key: str, base: np.ndarray, var: np.ndarray) -> dict:
     n = base.size
     row: dict = {"kind": kind, "n_pairs": n}
     row["mean_baseline"] = float(base.mean()) if n else None
-    row["mean_variant"] = float(var.mean()) if n else None
+    row["mean_condition"] = float(var.mean()) if n else None
     diff = var - base
     row["mean_diff"] = float(diff.mean()) if n else None
     for col in ("t_stat", "t_p", "wilcoxon_stat", "wilcoxon_p", "mcnemar_b", "mcnemar_c", "mcnemar_p",
@@ -204,7 +204,7 @@ def _test_pairs(key: str, base: np.ndarray, var: np.ndarray) -> dict:
     return row
 
 
-TEST_COLUMNS = ["variant", "metric", "kind", "n_pairs", "n_dropped", "mean_baseline", "mean_variant", "mean_diff",
+TEST_COLUMNS = ["condition", "metric", "kind", "n_pairs", "n_dropped", "mean_baseline", "mean_condition", "mean_diff",
                 "effect_size", "effect_kind", "t_stat", "t_p", "wilcoxon_stat", "wilcoxon_p", "mcnemar_b",
                 "mcnemar_c", "mcnemar_p", "p_primary", "p_holm", "wilcoxon_p_holm", "detection_rate", "auc"]
 
@@ -231,7 +231,7 @@ def paired_tests(frame: pd.DataFrame, baseline: str = NORMAL, metrics: Iterable[
                 keep = ~(np.isnan(a) | np.isnan(b))
                 if not keep.any():
                     continue
-                rows.append({**extra, "variant": variant, "metric": key, "n_dropped": int((~keep).sum()),
+                rows.append({**extra, "condition": variant, "metric": key, "n_dropped": int((~keep).sum()),
                              **_test_pairs(key, a[keep], b[keep])})
     out = pd.DataFrame(rows, columns=([by] if by else []) + TEST_COLUMNS)
     if not out.empty:
@@ -330,9 +330,9 @@ def cumulative_precision_curves(dataset_or_examples, order: str = "response", by
 
 
 def detection_frame(tests: pd.DataFrame, by: str | None) -> pd.DataFrame:
-    """The detection rate of each tested (variant, metric) of ``paired_tests``, metrics by their label: the
+    """The detection rate of each tested (condition, metric) of ``paired_tests``, metrics by their label: the
     data of the detection chart (the Sensitivity page and ``report --figures``)."""
-    det = tests[["variant", "metric", "detection_rate", "n_pairs"] + ([by] if by else [])].copy()
+    det = tests[["condition", "metric", "detection_rate", "n_pairs"] + ([by] if by else [])].copy()
     det = det[det["detection_rate"].notna()]
     det["metric"] = [METRICS[k].label if k in METRICS else k for k in det["metric"]]
     det["detection_rate"] = det["detection_rate"].astype(float)

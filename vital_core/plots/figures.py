@@ -103,7 +103,7 @@ def detection_figure(dataset: Dataset):
     if det.empty:
         return None
     metrics = list(dict.fromkeys(det["metric"]))
-    wide = det.pivot_table(index="variant", columns="metric", values="detection_rate", sort=False)[metrics]
+    wide = det.pivot_table(index="condition", columns="metric", values="detection_rate", sort=False)[metrics]
     return _grouped_bars(wide, metrics, "Detection rate per metric", "share of pairs noticed",
                          stats.NOTICED_RULE.capitalize() + ".", colour_offset=1, rotation=30, width_per_x=0.9,
                          note_y=-0.2)

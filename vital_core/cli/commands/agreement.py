@@ -60,9 +60,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"linear-weighted Cohen's kappa: {_fmt(result.kappa)}")
         print(f"exact agreement:               {_fmt(result.exact)}")
         print(f"mean Kendall tau-b of orders:  {_fmt(result.kendall_tau)}")
-        if len(result.per_variant) > 1:
+        if len(result.per_condition) > 1:
             print("\nper variant:")
-            print(result.per_variant.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+            print(result.per_condition.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
         print("\nconfusion (rows: A, columns: B):")
         print(result.confusion.to_string())
         for problem in result.problems:
