@@ -36,7 +36,8 @@ from tests.support.mock_provider import MockProvider
 from vital_core.backends.openai import prompts
 from vital_core.backends.openai.backend import OpenAICompatBackend
 from vital_core.backends.openai.batch import BATCH_PRICE_FACTOR, BatchCollector, import_results, write_requests
-from vital_core.backends.openai.client import LLMClient, LLMSettings
+from vital_core.backends.openai.client import LLMClient
+from vital_core.backends.openai.endpoint import LLMSettings
 from vital_core.backends.openai.parsing import extract_json, parse_decomposition, parse_ranking, parse_verdicts
 from vital_core.backends.openai.pricing import cost_usd, load_prices
 from vital_core.backends.sentences import split_sentences

@@ -9,7 +9,8 @@ import pytest
 
 from tests.support.mock_provider import MockProvider
 from vital_core.backends.openai import prompts
-from vital_core.backends.openai.client import LLMCallError, LLMClient, LLMSettings
+from vital_core.backends.openai.client import LLMClient
+from vital_core.backends.openai.endpoint import LLMCallError, LLMSettings
 from vital_core.backends.openai.parsing import parse_ranking
 
 USER = prompts.render_rank("Of which tribe was Geronimo a leader?",

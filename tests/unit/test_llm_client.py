@@ -12,7 +12,8 @@ import pytest
 
 from tests.support.mock_provider import MockProvider
 from vital_core.backends.openai import prompts
-from vital_core.backends.openai.client import LLMCallError, LLMClient, LLMSettings, cache_key
+from vital_core.backends.openai.client import LLMClient, cache_key
+from vital_core.backends.openai.endpoint import LLMCallError, LLMSettings
 from vital_core.backends.openai.parsing import extract_json, parse_ranking
 
 KEY = "sk-test-DO-NOT-LEAK-1234"
@@ -247,3 +248,28 @@ def test_a_failed_shared_request_fails_every_caller_once(tmp_path):
                 await client.aclose()
         results = asyncio.run(go())
         assert all(isinstance(r, LLMCallError) for r in results) and len(mock.requests) == 1
+
+
+def test_a_client_its_loop_left_open_leaves_no_task_exception_in_the_next_loop(mock, tmp_path):
+    # One loop per scoring (the app, run_sync) may end without aclose: the HTTP client it opened is dropped
+    # by the next loop. Dropped, it must not schedule its closing on that next loop, where it fails
+    # ("Event loop is closed") as a "Task exception was never retrieved" of an unrelated run.
+    import gc
+    client = make_client(mock, tmp_path, use_cache=False)
+
+    async def ask():
+        return await client.complete(prompts.RANK_PROMPT, messages(), rank_parse)
+    asyncio.run(ask())                      # its loop ends with the HTTP client still open
+    seen: list[str] = []
+
+    async def next_run():
+        asyncio.get_running_loop().set_exception_handler(lambda _loop, ctx: seen.append(str(ctx.get("message"))))
+        await ask()                         # a new loop: the first loop's client is dropped here
+        gc.collect()
+        await asyncio.sleep(0.2)            # what the dropped client scheduled runs now
+        gc.collect()
+        await client.aclose()
+    asyncio.run(next_run())
+    gc.collect()
+    assert seen == []
+    assert mock.count() == 2

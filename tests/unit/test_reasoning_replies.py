@@ -10,7 +10,8 @@ import pytest
 from tests.support.mock_provider import MockProvider
 from vital_core.backends import response_notes
 from vital_core.backends.openai import prompts
-from vital_core.backends.openai.client import LLMClient, LLMSettings
+from vital_core.backends.openai.client import LLMClient
+from vital_core.backends.openai.endpoint import LLMSettings
 from vital_core.backends.openai.parsing import (ReplyParseError, answer_in_reasoning, extract_json, parse_ranking,
                                                 strip_reasoning)
 

@@ -40,7 +40,8 @@ from typing import Any, Callable
 
 from vital_core.backends.config import MAX_CLAIMS_PER_CALL, BackendSettings
 from vital_core.backends.openai import prompts
-from vital_core.backends.openai.client import LLMCallError, LLMClient, LLMSettings
+from vital_core.backends.openai.client import LLMClient
+from vital_core.backends.openai.endpoint import LLMCallError, LLMSettings
 from vital_core.backends.openai.parsing import (ParsedItems, ParsedRanking, ReplyParseError, extract_json, parse_assignments,
                            parse_decomposition, parse_modified_response, parse_nugget_labels,
                            parse_nugget_texts, parse_ranking, parse_verdicts)
