@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from tests.support.mock_provider import sample_records
+from tests.support.mock_samples import sample_records
 from tests.support.release_fixture import condition_records
 from tests.support.paths import REPO
 

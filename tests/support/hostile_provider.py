@@ -1,7 +1,7 @@
 """A hostile OpenAI-compatible server: the mock provider plus the faults a careless or broken endpoint
 commits, injectable per pipeline step (``inject(kind, step=..., times=...)``).
 
-Transport and protocol faults, on top of ``mock_provider.FAULTS``:
+Transport and protocol faults, on top of ``mock_faults.FAULTS``:
 
 - ``garbage_body``: 200 with an HTML body (not JSON at all);
 - ``empty_choices``: 200 with ``choices: []``;
@@ -23,7 +23,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.support.mock_provider import FAULTS, MockProvider, sample_answers, sample_records
+from tests.support.mock_faults import FAULTS
+from tests.support.mock_provider import MockProvider
+from tests.support.mock_samples import sample_answers, sample_records
 from vital_core.backends.openai import prompts
 
 HOSTILE_FAULTS = ("garbage_body", "empty_choices", "null_content", "wrong_types", "bad_request", "unauthorized",

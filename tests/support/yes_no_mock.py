@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.mock_provider import MockProvider, _content
+from tests.support.mock_answers import content_words
+from tests.support.mock_provider import MockProvider
 from vital_core.backends.openai.yes_no import YES_NO_STEP
 
 
@@ -16,8 +17,8 @@ class YesNoMock(MockProvider):
         if step != YES_NO_STEP:
             return super()._answer(step, system, user, fault)
         document, _, claim = user.partition("\nClaim: ")
-        words = _content(claim)
-        return "Yes" if words and words <= _content(document) else "No"
+        words = content_words(claim)
+        return "Yes" if words and words <= content_words(document) else "No"
 
     @staticmethod
     def _render(step, reply, structured):

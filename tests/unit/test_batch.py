@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from tests.support.mock_provider import sample_records
+from tests.support.mock_samples import sample_records
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Ranking, Verdict
 from vital_core.scoring.runs import (AppendOnlyJsonl, OutputBusyError, record_error, run_batch, run_resumable,
                               summary_path)

@@ -5,7 +5,8 @@ import json
 from pathlib import Path
 
 from tests.support.batch_runner import run_batch_file
-from tests.support.mock_provider import MockProvider, sample_answers
+from tests.support.mock_provider import MockProvider
+from tests.support.mock_samples import sample_answers
 from tests.unit.test_score_cli import KEY, lines, run_cli, score_cmd, write_input
 
 

@@ -14,7 +14,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.support.mock_provider import MockProvider, sample_answers, sample_records
+from tests.support.mock_provider import MockProvider
+from tests.support.mock_samples import sample_answers, sample_records
 from tests.unit.test_batch import CountingBackend, lines, records_of
 from vital_core.backends.openai.retries import BackoffWait
 from vital_core.cli.commands.perturb import perturb_record

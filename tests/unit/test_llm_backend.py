@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from tests.support.mock_provider import MockProvider, sample_answers, sample_records
+from tests.support.mock_provider import MockProvider
+from tests.support.mock_samples import sample_answers, sample_records
 from vital_core.backends import get_backend
 from vital_core.backends.base import Evidence
 from vital_core.backends.openai.backend import LLMValidationError, OpenAICompatBackend, public_host

@@ -203,7 +203,8 @@ def test_a_folder_mixing_records_and_their_results_is_one_sentence(tmp_path):
 # ---------------------------------------------------------------- lesser: --batch-export equal to --out
 
 def test_batch_export_onto_the_runs_out_is_refused(tmp_path):
-    from tests.support.mock_provider import MockProvider, sample_answers
+    from tests.support.mock_provider import MockProvider
+    from tests.support.mock_samples import sample_answers
     from tests.unit.test_score_cli import run_cli, score_cmd, write_input
     inp = write_input(tmp_path / "in.jsonl", 1)
     out = tmp_path / "r.jsonl"
@@ -256,7 +257,8 @@ def test_results_summary_and_export_are_never_written_through_a_link(tmp_path):
 # ---------------------------------------------------------------- lesser: an unusable reply cache, once
 
 def test_an_unwritable_reply_cache_is_one_usage_error_before_any_record(tmp_path):
-    from tests.support.mock_provider import MockProvider, sample_answers
+    from tests.support.mock_provider import MockProvider
+    from tests.support.mock_samples import sample_answers
     from tests.unit.test_score_cli import run_cli, score_cmd, write_input
     inp = write_input(tmp_path / "in.jsonl", 2)
     (tmp_path / "afile").write_text("x")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.mock_provider import sample_records
+from tests.support.mock_samples import sample_records
 from tests.support.yes_no_mock import yes_no_mock  # noqa: F401 - pytest fixture
 from vital_core.backends.openai.yes_no import YES_NO_STEP
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.mock_provider import MockProvider, sample_answers, sample_records
+from tests.support.mock_provider import MockProvider
+from tests.support.mock_samples import sample_answers, sample_records
 from vital_core.scoring.inputs import read_inputs
 from vital_core.scoring.perturbation import (PerturbationCheckError, changed_word_count, check_missing, check_variant,
                                      check_wrong, require_valid, word_changes)

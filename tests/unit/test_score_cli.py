@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.mock_provider import MockProvider, sample_answers, sample_records
+from tests.support.mock_provider import MockProvider
+from tests.support.mock_samples import sample_answers, sample_records
 from vital_core.cli.backend_options import chosen_backend
 from vital_core.backends.openai.backend import OpenAICompatBackend
 from vital_core.scoring.runs import run_batch, summary_path

@@ -6,7 +6,7 @@ import httpx
 import openai
 import pytest
 
-from tests.support.mock_provider import LLAMA_CPP_PYTHON_JSON_SCHEMA_500, OLD_VLLM_JSON_SCHEMA_400
+from tests.support.mock_faults import LLAMA_CPP_PYTHON_JSON_SCHEMA_500, OLD_VLLM_JSON_SCHEMA_400
 from vital_core.backends.openai.retries import is_retryable
 from vital_core.backends.openai.server_errors import ContextOverflow, Rejection, classify
 
