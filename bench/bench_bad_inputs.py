@@ -24,7 +24,8 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tests.support.bad_inputs import generate, run_case
+from tests.support.bad_input_runner import run_case
+from tests.support.bad_inputs import generate
 from tests.support.hostile_provider import ALL_FAULTS, STEPS, hostile_run, provider, scored_failures
 
 

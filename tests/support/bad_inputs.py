@@ -4,81 +4,23 @@ files, bad paths and bad flag values, for every command (``score``, ``perturb``,
 command writes or deletes beside its output (``files_cases``: caches, figures, summaries, label files,
 links, the input folder), with inputs every command must read alike (a byte order mark, binary data).
 
-Each ``Case`` is run as a subprocess in a folder of its own (``run_case``); an ``Outcome`` says
-whether it ended as it must: the expected exit status, one error line naming the file and line
-(or the field / flag), no traceback, and not one byte of any file it was given changed (inputs
-and existing outputs alike; a link still points where it did). A case that must succeed (exit 0)
-prints no error. ``tests/unit/test_bad_input_corpus.py`` asserts it; ``bench/bench_bad_inputs.py``
-prints the figures.
+Each ``Case`` is run and judged by ``bad_input_runner``; the app's cases are in ``bad_inputs_app``.
+``tests/unit/test_bad_input_corpus.py`` asserts them; ``bench/bench_bad_inputs.py`` prints the figures.
 """
 from __future__ import annotations
 
 import copy
 import json
-import os
 import re
-import subprocess
-import sys
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
+from tests.support.bad_input_runner import Case
 from tests.support.mock_samples import sample_records
 from tests.support.release_fixture import condition_records
-from tests.support.paths import REPO
 
 OFFLINE_INFO = {"name": "offline", "model": "minilm-int8 + rules", "prompt_version": "offline-1"}
 NOT_JSON, NOT_OBJECT = b'{"query": "broken', b"[1, 2, 3]"
 DEEP = b'{"query": "q?", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
-
-
-@dataclass
-class Case:
-    name: str
-    argv: list[str]                   # after ``python -m vital_core``; names are relative to the case folder
-    files: dict[str, bytes]
-    code: int                         # the exit status it must end with
-    needle: str                       # regex the error must match: file and line, or the field / flag
-    links: dict[str, str] = field(default_factory=dict)   # symbolic link -> where it points
-    env: dict[str, str] = field(default_factory=dict)     # environment of the run
-    secret: str = ""                  # a secret given to the run that no output, message or file may show
-
-
-@dataclass
-class Outcome:
-    case: Case
-    code: int
-    stderr: str
-    changed: dict[str, int] = field(default_factory=dict)   # file -> bytes it had, when they changed
-
-    @property
-    def traceback(self) -> bool:
-        return "Traceback" in self.stderr
-
-    @property
-    def named(self) -> bool:
-        if self.case.code == 0:     # a case that must succeed: nothing to name, and no error said
-            return "error" not in self.stderr
-        last = self.stderr.strip().splitlines()[-1] if self.stderr.strip() else ""
-        return "error" in self.stderr and bool(re.search(self.case.needle, self.stderr)) and bool(last)
-
-    leaked: bool = False              # the case's secret was in stderr, stdout or a file the run wrote
-
-    @property
-    def ok(self) -> bool:
-        return self.code == self.case.code and not self.traceback and self.named and not self.changed \
-            and not self.leaked and not self.crashed
-
-    @property
-    def crashed(self) -> bool:
-        """The command's last resort spoke ("error: unexpected ValueError: ..."): no sentence was written for it."""
-        return bool(re.search(r"error: unexpected [A-Za-z_.]+:", self.stderr))
-
-    def why(self) -> str:
-        return (f"{self.case.name}: exit {self.code} (want {self.case.code}), traceback={self.traceback}, "
-                f"named={self.named} /{self.case.needle}/, changed={self.changed}, leaked={self.leaked}, "
-                f"crashed={self.crashed}\n"
-                f"{self.stderr[-600:]}")
 
 
 # --------------------------------------------------------------------------- valid bases
@@ -417,108 +359,3 @@ def secret_cases() -> list[Case]:
 def generate() -> list[Case]:
     return (input_cases() + results_cases() + official_cases() + out_cases() + flag_cases() + path_cases()
             + files_cases() + secret_cases())
-
-
-# --------------------------------------------------------------------------- running one case
-
-def _env(cache: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "VITAL_"))}
-    env.update(VITAL_CACHE_DIR=str(cache), PYTHONPATH=str(REPO))
-    return env
-
-
-def run_case(case: Case, root: Path) -> Outcome:
-    """Write the case's files into a folder of its own, run the command, compare every file after."""
-    folder = root / re.sub(r"[^A-Za-z0-9._-]+", "_", case.name)
-    for name, data in case.files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_bytes(data)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, target in case.links.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).symlink_to(target)
-    done = subprocess.run([sys.executable, "-m", "vital_core", *case.argv], cwd=folder,
-                          env={**_env(root / ".cache"), **case.env}, capture_output=True, timeout=300)
-    changed = {name: len(data) for name, data in case.files.items()
-               if not (folder / name).is_file() or (folder / name).read_bytes() != data}
-    changed.update({name: 0 for name, target in case.links.items()
-                    if not (folder / name).is_symlink() or os.readlink(folder / name) != target})
-    secret = case.secret.encode()
-    leaked = bool(secret) and (secret in done.stderr + done.stdout or any(
-        secret in p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.name not in case.files))
-    return Outcome(case, done.returncode, done.stderr.decode("utf-8", "replace"), changed, leaked)
-
-
-# --------------------------------------------------------------------------- the app
-
-@dataclass
-class AppCase:
-    """A page opened on hostile data or with secrets in its environment (AppTest, in this process)."""
-    name: str
-    page: str
-    query_params: dict[str, str] = field(default_factory=dict)
-    session: dict[str, Any] = field(default_factory=dict)
-    env: dict[str, str] = field(default_factory=dict)
-    secret: str = ""                  # must not be on the page: no label, text, box value or placeholder
-
-
-@dataclass
-class AppOutcome:
-    case: AppCase
-    exceptions: list[str]
-    leaks: list[str]                  # labels or bodies in which markup would still render
-    shown_secret: bool
-
-    @property
-    def ok(self) -> bool:
-        return not self.exceptions and not self.leaks and not self.shown_secret
-
-    def why(self) -> str:
-        return f"{self.case.name}: exceptions={self.exceptions}, leaks={self.leaks[:3]}, secret shown={self.shown_secret}"
-
-
-def app_cases(folder: Path) -> list[AppCase]:
-    """The hostile results file (tests/support/app_helpers.py) on every page that loads one, Annotate's export of its
-    hostile condition, and endpoint URLs with credentials in the server's environment."""
-    from tests.support.app_helpers import hostile_results_file
-    path = str(hostile_results_file(folder))
-    condition = next(name for name in json.loads(Path(path).read_text())["variants"] if "evil.example" in name)
-    secret_url = f"http://alice:{PASSWORD}@127.0.0.1:9/v1?api-key={QUERY_KEY}"
-    return [
-        AppCase("app-explore-hostile-file", "explore", query_params={"dataset": path}),
-        AppCase("app-sensitivity-hostile-file", "sensitivity", query_params={"dataset": path}),
-        AppCase("app-agreement-hostile-condition", "agreement",
-                session={"agr_a": path, "agr_b": path, "agr_ann_condition": condition, "agr_ann_start": "labelling A"}),
-        AppCase("app-score-url-credentials", "score", session={"backend_name": "openai"},
-                env={"OPENAI_BASE_URL": secret_url, "OPENAI_API_KEY": ENV_KEY}, secret=PASSWORD),
-        AppCase("app-compare-step-url-credentials", "compare",
-                session={"backend_name": "openai", "step_verify_choice": "openai"},
-                env={"VITAL_VERIFY_BASE_URL": secret_url, "VITAL_VERIFY_API_KEY": ENV_KEY}, secret=QUERY_KEY),
-    ]
-
-
-def run_app_case(case: AppCase, folder: Path) -> AppOutcome:
-    from streamlit.testing.v1 import AppTest
-
-    from tests.support.app_helpers import APP, TIMEOUT, leaks, markdown_sources
-    saved = {k: os.environ.get(k) for k in (*case.env, "VITAL_DATA_ROOTS", "VITAL_CACHE_DIR")}
-    os.environ.update(case.env, VITAL_DATA_ROOTS=str(folder), VITAL_CACHE_DIR=str(folder / ".cache"))
-    try:
-        at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
-        for k, v in case.query_params.items():
-            at.query_params[k] = v
-        for k, v in case.session.items():
-            at.session_state[k] = v
-        at.run()
-        if case.page != "score":
-            at.switch_page(f"pages/{case.page}.py").run()
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    sources = markdown_sources(at) + [str(d.label) for d in at.get("download_button")]
-    boxes = [f"{t.value} {t.placeholder}" for t in at.text_input]
-    return AppOutcome(case, [str(e.value) for e in at.exception], leaks(sources),
-                      bool(case.secret) and any(case.secret in text for text in sources + boxes))

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.support.bad_inputs import app_cases, generate, run_app_case, run_case
+from tests.support.bad_input_runner import run_case
+from tests.support.bad_inputs import generate
+from tests.support.bad_inputs_app import app_cases, run_app_case
 
 COMMANDS = ("score", "perturb", "label", "report", "agreement")
 
