@@ -1,6 +1,6 @@
 """Benchmark: render every page of the app on the full-scale synthetic release.
 
-Generates the synthetic VitalErrors release of ``bench/bench_report.py`` (its
+Generates the synthetic VitalErrors release of ``bench/synthetic_release.py`` (its
 own generator, imported; 6,726 queries x 3 conditions at --scale 1), then
 renders each page with Streamlit's AppTest (the real page code, no browser):
 
@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
-from bench import bench_report
+from bench import synthetic_release
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -280,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not (root.exists() and any(root.iterdir())):
             start = time.perf_counter()
-            queries, size = bench_report.generate(root, args.scale, args.seed)
+            queries, size = synthetic_release.generate(root, args.scale, args.seed)
             print(f"generated {queries} queries x 3 conditions, {size / 1e6:.0f} MB in "
                   f"{time.perf_counter() - start:.1f} s -> {root}")
         print(f"{'page':<12} {'data':<10} {'cold (baseline)':>16} {'warm median':>12} {'warm max':>9} "
