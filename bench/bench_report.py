@@ -151,7 +151,7 @@ def naive_report(root: Path):
 def frames_agree(fast, naive) -> float:
     """Largest absolute difference over every metric of every record (NaN vs NaN counts as equal)."""
     import numpy as np
-    from vital_core.results.dataset import METRIC_COLUMNS
+    from vital_core.results.frame import METRIC_COLUMNS
     key = ["example_id", "condition"]
     merged = fast.merge(naive, on=key, suffixes=("_fast", "_naive"))
     if len(merged) != len(fast) or len(merged) != len(naive):

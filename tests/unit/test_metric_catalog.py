@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from vital_core.results.dataset import METRIC_COLUMNS
+from vital_core.results.frame import METRIC_COLUMNS
 from vital_core.metrics import catalog, response as R, undefined as U, vectorised as VEC
 from vital_core.metrics.catalog import METRICS, MetricSpec
 from vital_core.results.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE,
