@@ -38,7 +38,8 @@ from vital_core.backends.openai.backend import OpenAICompatBackend
 from vital_core.backends.openai.batch import BATCH_PRICE_FACTOR, BatchCollector, import_results, write_requests
 from vital_core.backends.openai.client import LLMClient
 from vital_core.backends.openai.endpoint import LLMSettings
-from vital_core.backends.openai.parsing import extract_json, parse_decomposition, parse_ranking, parse_verdicts
+from vital_core.backends.openai.parsing import parse_decomposition, parse_ranking, parse_verdicts
+from vital_core.backends.openai.reply_json import extract_json
 from vital_core.backends.openai.pricing import cost_usd, load_prices
 from vital_core.backends.sentences import split_sentences
 from vital_core.scoring.inputs import read_inputs

@@ -14,7 +14,8 @@ from tests.support.mock_provider import MockProvider
 from vital_core.backends.openai import prompts
 from vital_core.backends.openai.client import LLMClient, cache_key
 from vital_core.backends.openai.endpoint import LLMCallError, LLMSettings
-from vital_core.backends.openai.parsing import extract_json, parse_ranking
+from vital_core.backends.openai.parsing import parse_ranking
+from vital_core.backends.openai.reply_json import extract_json
 
 KEY = "sk-test-DO-NOT-LEAK-1234"
 USER = prompts.render_rank("Of which tribe was Geronimo a leader?",

@@ -12,8 +12,8 @@ from vital_core.backends import response_notes
 from vital_core.backends.openai import prompts
 from vital_core.backends.openai.client import LLMClient
 from vital_core.backends.openai.endpoint import LLMSettings
-from vital_core.backends.openai.parsing import (ReplyParseError, answer_in_reasoning, extract_json, parse_ranking,
-                                                strip_reasoning)
+from vital_core.backends.openai.parsing import parse_ranking
+from vital_core.backends.openai.reply_json import ReplyParseError, answer_in_reasoning, extract_json, strip_reasoning
 
 DRAFT, ANSWER = '{"verdict": "draft"}', '{"verdict": "answer"}'
 

@@ -53,8 +53,8 @@ from vital_core.backends.openai.endpoint import (
     LLMSettings,
     canonical_base_url,
 )
-from vital_core.backends.openai.parsing import ReplyParseError, answer_in_reasoning, strip_reasoning
 from vital_core.backends.openai.pricing import UsageTracker, load_prices
+from vital_core.backends.openai.reply_json import ReplyParseError, answer_in_reasoning, strip_reasoning
 from vital_core.backends.openai.retries import BackoffWait, RetryableReplyError, is_retryable
 from vital_core.backends.openai.server_errors import ContextOverflow, Rejection, classify
 from vital_core.safety.redaction import redact, url_secrets

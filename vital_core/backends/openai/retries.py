@@ -11,7 +11,7 @@ import email.utils
 import random
 import time
 
-from vital_core.backends.openai.parsing import ReplyParseError
+from vital_core.backends.openai.reply_json import ReplyParseError
 
 
 class RetryableReplyError(ReplyParseError):
