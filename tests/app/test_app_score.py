@@ -182,7 +182,7 @@ def test_scoring_your_own_text_takes_the_demo_out_of_the_url():
 
 
 def test_a_response_over_the_size_limit_is_refused_with_a_sentence():
-    from vital_core.scoring.pipeline import MAX_WORDS
+    from vital_core.scoring.limits import MAX_WORDS
     at = open_page("score")
     _score(at, "What is it?", "word " * (MAX_WORDS + 1))
     errors = texts(at, "error")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from vital_core.backends import BACKEND_NAMES, config
 from vital_core.cli.main import UsageError, folder_arg, key_redactor, number_in  # noqa: F401 - the commands' import
-from vital_core.scoring.pipeline import EVIDENCE_LIMIT_ENV, MAX_EVIDENCE_MB, MAX_WORDS, evidence_limit_mb
+from vital_core.scoring.limits import EVIDENCE_LIMIT_ENV, MAX_EVIDENCE_MB, MAX_WORDS, evidence_limit_mb
 from vital_core.scoring.runs import RECORD_TIMEOUT
 from vital_core.scoring.steps import OWN_BACKEND_STEPS, RANK, VERIFY
 

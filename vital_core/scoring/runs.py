@@ -41,7 +41,8 @@ from vital_core.files.errors import InputError, where
 from vital_core.scoring.inputs import InputRecord
 from vital_core.results.model import RESULTS_FORMAT, ExampleResult
 from vital_core.files.outputs import OutputKind, check_target, has_marker, replace_output
-from vital_core.scoring.pipeline import MAX_WORDS, score_example
+from vital_core.scoring.limits import MAX_WORDS
+from vital_core.scoring.pipeline import score_example
 
 SUMMARY_SUFFIX = ".summary.json"
 SUMMARY_FORMAT = "vital-explorer-run-summary/1"

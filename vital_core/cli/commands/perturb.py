@@ -29,8 +29,8 @@ from vital_core.cli.main import UsageError
 from vital_core.results.model import MISSING, NORMAL, WRONG
 from vital_core.scoring import deadline
 from vital_core.scoring.inputs import InputRecord
+from vital_core.scoring.limits import MAX_WORDS, too_long
 from vital_core.scoring.perturbation import check_variant
-from vital_core.scoring.pipeline import MAX_WORDS, too_long
 from vital_core.scoring.runs import PERTURB_LINES, RECORD_TIMEOUT, run_resumable, timed_out
 
 ERRORS_FIELD = "perturbation_errors"
