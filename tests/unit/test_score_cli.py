@@ -18,7 +18,8 @@ from tests.support.mock_provider import MockProvider
 from tests.support.mock_samples import sample_answers, sample_records
 from vital_core.cli.backend_options import chosen_backend
 from vital_core.backends.openai.backend import OpenAICompatBackend
-from vital_core.scoring.runs import run_batch, summary_path
+from vital_core.scoring.run_summary import summary_path
+from vital_core.scoring.runs import run_batch
 from vital_core.scoring.inputs import read_inputs
 from vital_core.backends.openai import prompts
 from vital_core.results.model import ExampleResult

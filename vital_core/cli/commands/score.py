@@ -169,7 +169,7 @@ def export_batch(backend, records, path: Path, out: Path, source: Path) -> int:
     from vital_core.backends.openai.batch import REQUESTS, write_requests
     from vital_core.backends.openai.batch_submit import state_path
     from vital_core.files.outputs import check_target
-    from vital_core.scoring.runs import summary_path
+    from vital_core.scoring.run_summary import summary_path
     avoid = [(source, "the input of this run"), (out, "this run's --out"), (summary_path(out), "this run's summary"),
              (state_path(out), "this run's batch state file")]
     try:
