@@ -39,8 +39,8 @@ from vital_core.backends.openai.batch import BATCH_PRICE_FACTOR, BatchCollector,
 from vital_core.backends.openai.client import LLMClient
 from vital_core.backends.openai.endpoint import LLMSettings
 from vital_core.backends.openai.parsing import parse_decomposition, parse_ranking, parse_verdicts
-from vital_core.backends.openai.reply_json import extract_json
 from vital_core.backends.openai.pricing import cost_usd, load_prices
+from vital_core.backends.openai.reply_json import extract_json
 from vital_core.backends.sentences import split_sentences
 from vital_core.scoring.inputs import read_inputs
 from vital_core.scoring.runs import run_batch, score_record

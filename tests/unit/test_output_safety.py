@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.mock_samples import sample_records
 from tests.unit.test_batch import CountingBackend, lines, records_of, write_input
 from vital_core.files.errors import InputError
 from vital_core.scoring.inputs import read_inputs

@@ -13,8 +13,8 @@ from vital_core.backends.base import BackendInfo, Evidence, Verdict
 from vital_core.backends.openai.backend import public_host
 from vital_core.backends.openai.client import LLMClient
 from vital_core.backends.openai.endpoint import LLMSettings
-from vital_core.backends.openai.reply_json import ReplyParseError, strip_reasoning
 from vital_core.backends.openai.prompts import Prompt
+from vital_core.backends.openai.reply_json import ReplyParseError, strip_reasoning
 from vital_core.backends.openai.retrieval import BM25, chunk_documents
 from vital_core.results.model import NOT_ENOUGH_EVIDENCE, SUPPORTED, Subclaim
 
