@@ -137,7 +137,7 @@ def naive_report(root: Path):
                 rows.append({"example_id": f"{dataset}/{subset_dir.name}/{i}", "index": i,
                              "condition": cond_dir.name, "dataset": dataset, "subset": subset_dir.name,
                              "query_type": DATASET_QUERY_TYPE.get(dataset), "query": r["query"],
-                             "released_score": fs.get("score"), "error": None,
+                             "released_score": fs.get("score"), "error": None, "scored_with": "", "warnings": 0,
                              **compute_response_metrics(response, nuggets)})
                 verdict_lists.append([c.verdict for c in claims])
     k = median_k(row["n_subclaims"] for row in rows)
