@@ -105,12 +105,20 @@ def naive_report(root: Path):
     Returns (text report, frame) so the caller can check both paths agree.
     """
     import pandas as pd
-    from vital_core.results.dataset import Dataset
-    from vital_core.metrics.response import compute_response_metrics
-    from vital_core.metrics.formulas import f1_at_k, median_k
-    from vital_core.results.model import (DATASET_QUERY_TYPE, Nugget, ResponseResult, Subclaim, normalise_assignment,
-                                  normalise_importance, normalise_verdict)
+
     from vital_core.analysis.report import render_text
+    from vital_core.metrics.formulas import f1_at_k, median_k
+    from vital_core.metrics.response import compute_response_metrics
+    from vital_core.results.dataset import Dataset
+    from vital_core.results.model import (
+        DATASET_QUERY_TYPE,
+        Nugget,
+        ResponseResult,
+        Subclaim,
+        normalise_assignment,
+        normalise_importance,
+        normalise_verdict,
+    )
 
     rows, verdict_lists = [], []
     for nm in sorted(root.rglob("new-metric-out.jsonl")):
@@ -151,6 +159,7 @@ def naive_report(root: Path):
 def frames_agree(fast, naive) -> float:
     """Largest absolute difference over every metric of every record (NaN vs NaN counts as equal)."""
     import numpy as np
+
     from vital_core.results.frame import METRIC_COLUMNS
     key = ["example_id", "condition"]
     merged = fast.merge(naive, on=key, suffixes=("_fast", "_naive"))
@@ -236,6 +245,7 @@ def measure_alternated(root: Path, work: Path, repeat: int, naive: bool) -> dict
 
 def report_alternated(runs: dict, work: Path) -> None:
     import pandas as pd
+
     from vital_core.loaders.discover import PARSER
     (f_all, b_all), (f_parsed, b_parsed), (f_fields, b_fields) = (
         min(runs[k]) for k in ("floor all", "floor parsed", "floor fields"))
@@ -281,7 +291,8 @@ def default_workers_note(size: int) -> str:
     if threshold is None:
         return "the loader's default: one reading process"
     chosen = "two processes" if size >= threshold else "one process"
-    return f"the loader's default for {size / 2 ** 20:,.0f} MiB from the CLI: {chosen} (two from {threshold / 2 ** 20:,.0f} MiB)"
+    return (f"the loader's default for {size / 2 ** 20:,.0f} MiB from the CLI: {chosen} "
+            f"(two from {threshold / 2 ** 20:,.0f} MiB)")
 
 
 def measure_warm(root: Path, cache: Path, repeat: int) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from tests.support.paths import SHARED
 
 REFERENCE = SHARED / "reference-data" / "vitalerrors-nq"

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from explorer.logic.whatif import EDITABLE, EDITOR_COLUMNS
+from tests.support.app_helpers import hostile_results_file
+
 # The server (and the data folder it is allowed to read), page helpers and the skip without Chromium.
 from tests.support.browser import SHOTS, no_error_on_page, settle
-from tests.support.paths import REPO
-from tests.support.app_helpers import hostile_results_file
 from tests.support.demo_story import demo_inputs, demo_results, stories
+from tests.support.paths import REPO
 from vital_core.analysis import story
 
 pytestmark = pytest.mark.browser

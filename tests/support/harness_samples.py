@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from functools import lru_cache
+
 from tests.support.paths import REPO
 
 DEMO_INPUT = REPO / "data" / "demo" / "demo_input.jsonl"

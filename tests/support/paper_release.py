@@ -166,7 +166,8 @@ def _base_claims(rng: random.Random, q: str) -> list[dict]:
     claims = []
     for i in range(n):
         tier = rng.choices(TIERS, weights=(3, 4, 3))[0]
-        claims.append({"text": f"{q} fact {i}.", "importance": tier, "judgment": rng.random() < (0.96 if tier == "vital" else 0.85)})
+        supported = rng.random() < (0.96 if tier == "vital" else 0.85)
+        claims.append({"text": f"{q} fact {i}.", "importance": tier, "judgment": supported})
     if not any(c["importance"] == "vital" for c in claims):
         claims[0]["importance"] = "vital"
     return claims

@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 
 import vital_core
-from vital_core.results.dataset import load_dataset
-from vital_core.metrics.catalog import METRICS
 from tests.support.paths import REPO
+from vital_core.metrics.catalog import METRICS
+from vital_core.results.dataset import load_dataset
 
 DEMO_INPUT = REPO / "data" / "demo" / "demo_input.jsonl"
 

@@ -9,11 +9,17 @@ import pytest
 
 from tests.support.mock_samples import sample_records
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Ranking, Verdict
-from vital_core.scoring.runs import (AppendOnlyJsonl, OutputBusyError, record_error, run_batch, run_resumable,
-                              summary_path)
 from vital_core.files.errors import InputError
-from vital_core.scoring.inputs import InputRecord, read_input_jsonl, read_inputs
 from vital_core.results.model import ExampleResult, Nugget
+from vital_core.scoring.inputs import InputRecord, read_input_jsonl, read_inputs
+from vital_core.scoring.runs import (
+    AppendOnlyJsonl,
+    OutputBusyError,
+    record_error,
+    run_batch,
+    run_resumable,
+    summary_path,
+)
 
 
 class CountingBackend(Backend):

@@ -10,7 +10,6 @@ from tests.support.mock_samples import sample_answers
 from tests.unit.test_score_cli import KEY, lines, run_cli, score_cmd, write_input
 
 
-
 def test_export_import_walks_the_stages_and_ends_with_zero_live_calls(tmp_path: Path):
     inp = write_input(tmp_path / "in.jsonl", 3)
     with MockProvider(answers=sample_answers()) as live:
@@ -82,6 +81,7 @@ def test_batch_files_need_the_openai_backend_and_never_overwrite_a_foreign_file(
 
 def test_a_downloaded_malformed_line_is_counted_as_failed_by_custom_id_or_line():
     import pytest
+
     from vital_core.backends.openai.batch import import_lines
     from vital_core.files.errors import InputError
     good = {"custom_id": "reply:ok", "response": {"status_code": 200, "body": {

@@ -14,8 +14,8 @@ import pytest
 from tests.support.batch_runner import RUNNER_AUTH
 from tests.support.mock_batches import MockBatches
 from tests.support.mock_provider import MockProvider
-from tests.unit.test_score_cli import KEY, env, lines, run_cli, score_cmd
 from tests.support.paths import REPO
+from tests.unit.test_score_cli import KEY, env, lines, run_cli, score_cmd
 
 DEMO_INPUT = REPO / "data" / "demo" / "demo_input.jsonl"
 SUBMIT = ["--batch-submit", "--batch-poll-seconds", "0.01"]

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import vital_core
-from vital_core.cli.main import main
 from tests.support.paths import REPO
+from vital_core.cli.main import main
 
 DEMO_RESULTS = REPO / "data" / "demo" / "demo_results.jsonl"
 
@@ -70,7 +70,7 @@ def test_thresholds_one_line_per_breach(capsys):
     normal = vital_core.load(DEMO_RESULTS, use_cache=False).frame.query("condition == 'normal'")
     vp, rlp = normal["vital_precision"].astype(float).mean(), normal["rlp"].astype(float).mean()
     code, out, _ = _check(capsys, DEMO_RESULTS, "--min", f"vital_precision={vp + 0.01:.3f}",
-                          "--max-rlp-rate", f"{rlp - 0.01:.3f}", "--min", f"factscore_precision=0.5")
+                          "--max-rlp-rate", f"{rlp - 0.01:.3f}", "--min", "factscore_precision=0.5")
     assert code == 1
     fails = [line for line in out.splitlines() if line.startswith("FAIL")]
     assert len(fails) == 2

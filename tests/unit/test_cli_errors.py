@@ -16,11 +16,11 @@ import pytest
 
 from tests.support.mock_provider import MockProvider
 from tests.support.mock_samples import sample_answers, sample_records
+from tests.support.paths import REPO
 from tests.unit.test_batch import CountingBackend, lines, records_of
 from vital_core.backends.openai.retries import BackoffWait
 from vital_core.cli.commands.perturb import perturb_record
 from vital_core.scoring.runs import run_batch, score_record
-from tests.support.paths import REPO
 
 DEMO_INPUT = REPO / "data" / "demo" / "demo_input.jsonl"
 HUMAN = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq" / "labels" / "human" / "normal.jsonl"

@@ -5,14 +5,19 @@ from __future__ import annotations
 import pytest
 
 from explorer.logic import damage, explain
-from vital_core.metrics.catalog import VARIANT_TABLE
-from vital_core.results.model import (EVIDENCE_DOCUMENTS, EVIDENCE_NORMAL, ExampleResult, Nugget, ResponseResult,
-                              Subclaim)
-from vital_core.analysis import story
-from vital_core.metrics.catalog import METRICS
-from vital_core.analysis.story import judge_story
 from tests.support.demo_story import demo_results
 from tests.support.flagged_answer import flagged_correct_example
+from vital_core.analysis import story
+from vital_core.analysis.story import judge_story
+from vital_core.metrics.catalog import METRICS, VARIANT_TABLE
+from vital_core.results.model import (
+    EVIDENCE_DOCUMENTS,
+    EVIDENCE_NORMAL,
+    ExampleResult,
+    Nugget,
+    ResponseResult,
+    Subclaim,
+)
 
 MINUS = "\u2212"
 

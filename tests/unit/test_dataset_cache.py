@@ -11,11 +11,11 @@ import pytest
 
 from tests.support.release_fixture import make_release
 from tests.unit.test_batch import CountingBackend, records_of
-from vital_core.results import dataset_cache
-from vital_core.results.dataset import cache_key, load_dataset
+from vital_core.files.outputs import OwnIndex
 from vital_core.loaders.discover import discover
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS
-from vital_core.files.outputs import OwnIndex
+from vital_core.results import dataset_cache
+from vital_core.results.dataset import cache_key, load_dataset
 from vital_core.scoring.runs import run_batch
 
 

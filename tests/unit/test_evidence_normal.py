@@ -13,8 +13,19 @@ import vital_core
 from tests.unit.test_batch import CountingBackend
 from vital_core.metrics import compute_response_metrics
 from vital_core.metrics.undefined import why_undefined
-from vital_core.results.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE,
-                              NOT_JUDGED, SUPPORT, SUPPORTED, TAKEN_AS_CORRECT, Document, ExampleResult)
+from vital_core.results.model import (
+    CONTRADICTED,
+    EVIDENCE_DOCUMENTS,
+    EVIDENCE_NONE,
+    EVIDENCE_NORMAL,
+    EVIDENCE_REFERENCE,
+    NOT_JUDGED,
+    SUPPORT,
+    SUPPORTED,
+    TAKEN_AS_CORRECT,
+    Document,
+    ExampleResult,
+)
 from vital_core.scoring.pipeline import choose_evidence, score_example
 
 QUERY = "Who wrote the novel Emma?"
@@ -148,9 +159,9 @@ def test_score_command_records_the_mode(tmp_path):
 
 
 def test_report_and_export_say_which_examples_were_checked_against_the_normal_response():
+    from vital_core.analysis.report import build_report, render_text
     from vital_core.results.dataset import dataset_from_examples
     from vital_core.results.export import export_table
-    from vital_core.analysis.report import build_report, render_text
     against_normal = _score(Recording())
     with_documents = _score(Recording(), documents=[Document("D1", "Jane Austen wrote Emma in 1815.")])
     with_documents.id = "e2"

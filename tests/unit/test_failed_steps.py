@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from tests.unit.test_batch import CountingBackend, records_of
-from vital_core.results.dataset import load_dataset
+from vital_core.analysis.report import build_report, render_text
 from vital_core.metrics.catalog import METRICS
 from vital_core.metrics.response import compute_response_metrics
 from vital_core.metrics.undefined import why_undefined
+from vital_core.results.dataset import load_dataset
 from vital_core.results.model import ResponseResult, Subclaim
 from vital_core.scoring.pipeline import score_example
-from vital_core.analysis.report import build_report, render_text
 from vital_core.scoring.runs import run_batch
 
 

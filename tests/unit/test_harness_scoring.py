@@ -7,8 +7,8 @@ import pytest
 
 import vital_core
 from tests.support import harness_samples
-from vital_core.integrations.harness import HarnessScorer, check_evidence, check_metrics
 from tests.support.paths import REPO
+from vital_core.integrations.harness import HarnessScorer, check_evidence, check_metrics
 
 
 def test_evaluate_with_nothing_checked_leaves_f1_at_k_undefined_with_its_reason():
@@ -65,7 +65,6 @@ def test_unknown_metric_is_named():
 
 def test_app_install_pulls_no_harness_and_the_test_install_both():
     import tomllib
-    from pathlib import Path
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     names = " ".join(project["dependencies"]).lower()
     assert "inspect" not in names and "mlflow" not in names
@@ -78,7 +77,8 @@ def test_app_install_pulls_no_harness_and_the_test_install_both():
 def test_scoring_path_imports_neither_harness():
     import subprocess
     import sys
-    code = ("import sys, vital_core.api, vital_core.analysis.check, vital_core.testing, vital_core.integrations.harness; "
+    code = ("import sys, vital_core.api, vital_core.analysis.check, vital_core.testing, "
+            "vital_core.integrations.harness; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('inspect_ai', 'mlflow')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -90,8 +90,8 @@ def test_one_backend_one_loop_and_the_concurrency_limit_across_threads(monkeypat
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
-    from vital_core.scoring import runs
     from vital_core.results.model import ExampleResult
+    from vital_core.scoring import runs
     seen = {"now": 0, "most": 0, "loops": set(), "backends": set()}
 
     async def fake_score_record(backend, record):

@@ -5,9 +5,6 @@ holding U+2028 is read; and two subclaims with one id are refused on every path,
 from __future__ import annotations
 
 import json
-import os
-import resource
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,9 +13,9 @@ import pytest
 
 from explorer.logic.evidence_input import documents_from_jsonl, documents_from_upload
 from explorer.logic.text_files import decode_text
+from tests.support.paths import REPO
 from tests.support.release_fixture import make_release
 from vital_core.files.errors import InputError
-from tests.support.paths import REPO
 
 DEMO_RESULTS = REPO / "data" / "demo" / "demo_results.jsonl"
 BOM = b"\xef\xbb\xbf"

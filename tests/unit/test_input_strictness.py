@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.test_batch import CountingBackend, records_of
-from vital_core.results.dataset import load_dataset
-from vital_core.files.errors import InputError
-from vital_core.scoring.inputs import read_inputs
-from vital_core.loaders.load import load_examples
-from vital_core.scoring.runs import run_batch
 from tests.support.paths import REPO
+from tests.unit.test_batch import CountingBackend, records_of
+from vital_core.files.errors import InputError
+from vital_core.loaders.load import load_examples
+from vital_core.results.dataset import load_dataset
+from vital_core.scoring.inputs import read_inputs
+from vital_core.scoring.runs import run_batch
 
 DEMO_INPUT = REPO / "data" / "demo" / "demo_input.jsonl"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import math
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,8 @@ from tests.support.paths import REPO
 
 pytest.importorskip("inspect_ai", reason="Inspect is not installed (pip install -r requirements-test.txt)")
 
-from inspect_ai import Task, eval as inspect_eval  # noqa: E402
+from inspect_ai import Task  # noqa: E402
+from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import MemoryDataset, Sample  # noqa: E402
 from inspect_ai.log import read_eval_log  # noqa: E402
 from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402

@@ -21,6 +21,7 @@ def logged(tmp_path_factory):
             patch.setenv(name, value)
         patch.chdir(folder)
         import mlflow
+
         from vital_core.integrations.mlflow import vital_scorer
         mlflow.set_tracking_uri(f"sqlite:///{folder / 'mlflow.db'}")
         try:

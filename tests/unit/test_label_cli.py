@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.mock_provider import MockProvider
+from tests.support.paths import REPO
 from vital_core.cli.main import main
 from vital_core.results.model import IMPORTANCE_LABELS
-from tests.support.paths import REPO
-
 
 
 def record(query: str, sentences: list[tuple[str, list[str]]], **extra) -> dict:

@@ -7,8 +7,8 @@ import ast
 from pathlib import Path
 
 import pytest
-from tests.support.paths import REPO
 
+from tests.support.paths import REPO
 
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:

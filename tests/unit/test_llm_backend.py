@@ -10,10 +10,10 @@ from tests.support.mock_provider import MockProvider
 from tests.support.mock_samples import sample_answers, sample_records
 from vital_core.backends import get_backend
 from vital_core.backends.base import Evidence
-from vital_core.backends.openai.backend import LLMValidationError, OpenAICompatBackend, public_host
 from vital_core.backends.openai import prompts
+from vital_core.backends.openai.backend import LLMValidationError, OpenAICompatBackend, public_host
 from vital_core.backends.openai.retrieval import estimate_tokens
-from vital_core.results.model import (CONTRADICTED, Document, NOT_JUDGED, SUPPORTED, UNLABELLED, Nugget, Subclaim)
+from vital_core.results.model import CONTRADICTED, NOT_JUDGED, SUPPORTED, UNLABELLED, Document, Nugget, Subclaim
 from vital_core.scoring.perturbation import PerturbationCheckError
 from vital_core.scoring.pipeline import score_example
 
@@ -237,6 +237,7 @@ def test_full_example_through_the_pipeline_keeps_no_key(mock, tmp_path):
 def test_one_backend_scores_from_two_threads_at_once(mock, tmp_path):
     """The app may score from several sessions' threads, each with its own event loop."""
     import threading
+
     from vital_core.scoring.pipeline import run_sync
     b = backend(mock, tmp_path, use_cache=False)
     mock.latency = 0.05

@@ -6,15 +6,20 @@ import json
 import pytest
 
 from vital_core.backends.openai import prompts
-from vital_core.backends.openai.parsing import (parse_assignments, parse_decomposition, parse_modified_response,
-                                                parse_nugget_labels, parse_nugget_texts, parse_ranking,
-                                                parse_verdicts)
-from vital_core.backends.openai.reply_json import ReplyParseError, extract_json
+from vital_core.backends.openai.parsing import (
+    parse_assignments,
+    parse_decomposition,
+    parse_modified_response,
+    parse_nugget_labels,
+    parse_nugget_texts,
+    parse_ranking,
+    parse_verdicts,
+)
 from vital_core.backends.openai.pricing import DEFAULT_PRICES, cost_usd, load_prices, price_for
+from vital_core.backends.openai.reply_json import ReplyParseError, extract_json
 from vital_core.backends.openai.retrieval import BM25, chunk_documents, estimate_tokens, select_passages
 from vital_core.backends.sentences import split_sentences
-from vital_core.results.model import (Document, InvalidLabelError, normalise_importance, normalise_verdict)
-
+from vital_core.results.model import Document, InvalidLabelError, normalise_importance, normalise_verdict
 
 # ---------------------------------------------------------------- extract_json
 

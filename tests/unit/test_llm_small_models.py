@@ -5,18 +5,18 @@ or an error that says why: nothing is lost in silence."""
 from __future__ import annotations
 
 import json
-import re
-import sys
 import math
+import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from tests.support.mock_provider import MockProvider
 from tests.unit.test_score_cli import REPO, lines, run_cli, score_cmd
-from vital_core.results.dataset import load_dataset
 from vital_core.analysis.report import REPORT_METRICS
+from vital_core.results.dataset import load_dataset
 
 DEMO = REPO / "data" / "demo" / "demo_input.jsonl"
 

@@ -8,14 +8,22 @@ from pathlib import Path
 import pytest
 
 from tests.support.release_fixture import make_release, write_jsonl
-from vital_core.results.dataset import dataset_from_examples, load_dataset
 from vital_core.files.errors import InputError
 from vital_core.loaders.discover import NoDataError
 from vital_core.loaders.load import load_examples
 from vital_core.metrics.formulas import TierWeights
 from vital_core.metrics.response import compute_response_metrics
-from vital_core.results.model import (NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SINGLE_ANSWER, OPEN_ENDED, SUPPORTED,
-                              ExampleResult, ResponseResult, Subclaim)
+from vital_core.results.dataset import dataset_from_examples, load_dataset
+from vital_core.results.model import (
+    NOT_ENOUGH_EVIDENCE,
+    NOT_JUDGED,
+    OPEN_ENDED,
+    SINGLE_ANSWER,
+    SUPPORTED,
+    ExampleResult,
+    ResponseResult,
+    Subclaim,
+)
 
 
 @pytest.fixture()

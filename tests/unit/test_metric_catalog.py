@@ -9,11 +9,25 @@ import random
 import numpy as np
 import pytest
 
-from vital_core.results.frame import METRIC_COLUMNS
-from vital_core.metrics import catalog, response as R, undefined as U, vectorised as VEC
+from vital_core.metrics import catalog
+from vital_core.metrics import response as R
+from vital_core.metrics import undefined as U
+from vital_core.metrics import vectorised as VEC
 from vital_core.metrics.catalog import METRICS, MetricSpec
-from vital_core.results.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE,
-                              NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Nugget, ResponseResult, Subclaim)
+from vital_core.results.frame import METRIC_COLUMNS
+from vital_core.results.model import (
+    CONTRADICTED,
+    EVIDENCE_DOCUMENTS,
+    EVIDENCE_NONE,
+    EVIDENCE_NORMAL,
+    EVIDENCE_REFERENCE,
+    NOT_ENOUGH_EVIDENCE,
+    NOT_JUDGED,
+    SUPPORTED,
+    Nugget,
+    ResponseResult,
+    Subclaim,
+)
 
 TIERS = ["vital", "okay", "less-important", "unlabelled"]
 VERDICTS = [SUPPORTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, CONTRADICTED]

@@ -4,13 +4,24 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vital_core.metrics import formulas as M, response as R, vectorised as VEC
+from vital_core.metrics import formulas as M
+from vital_core.metrics import response as R
+from vital_core.metrics import vectorised as VEC
 from vital_core.metrics.catalog import METRICS
-from vital_core.results.model import (CONTRADICTED, EVIDENCE_DOCUMENTS, EVIDENCE_REFERENCE, NOT_ENOUGH_EVIDENCE,
-                              NOT_JUDGED, SUPPORTED, Nugget, ResponseResult, Subclaim)
+from vital_core.results.model import (
+    CONTRADICTED,
+    EVIDENCE_DOCUMENTS,
+    EVIDENCE_REFERENCE,
+    NOT_ENOUGH_EVIDENCE,
+    NOT_JUDGED,
+    SUPPORTED,
+    Nugget,
+    ResponseResult,
+    Subclaim,
+)
 
 S, N, J, C = SUPPORTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, CONTRADICTED
-V, O, L = "vital", "okay", "less-important"
+V, OK, L = "vital", "okay", "less-important"
 
 
 def response(claims, order=None, assignment=None, reference=None, mode=EVIDENCE_DOCUMENTS) -> ResponseResult:
@@ -24,17 +35,17 @@ def response(claims, order=None, assignment=None, reference=None, mode=EVIDENCE_
 
 def test_factscore_and_tier_precision_count_not_judged_as_not_supported():
     verdicts = [S, S, J, N]
-    importance = [V, O, L, L]
+    importance = [V, OK, L, L]
     assert M.factscore_precision(verdicts) == 0.5
     assert M.vital_precision(importance, verdicts) == 1.0
     assert M.tier_precision(importance, verdicts, L) == 0.0
-    assert M.tier_counts(importance) == {V: 1, O: 1, L: 2}
+    assert M.tier_counts(importance) == {V: 1, OK: 1, L: 2}
     assert M.factscore_precision([]) is None
-    assert M.vital_precision([O, L], [S, S]) is None
+    assert M.vital_precision([OK, L], [S, S]) is None
 
 
 def test_weighted_precision_formula_and_weights():
-    importance, verdicts = [V, O, L, L], [S, N, S, J]
+    importance, verdicts = [V, OK, L, L], [S, N, S, J]
     # (1*1 + 0.6*0 + 0.4*1 + 0.4*0) / (1 + 0.6 + 0.4 + 0.4)
     assert M.weighted_precision(importance, verdicts) == pytest.approx(1.4 / 2.4)
     assert M.weighted_precision(importance, verdicts, M.TierWeights(1, 0.5, 0.1)) == pytest.approx(1.1 / 1.7)
@@ -75,15 +86,15 @@ def test_decay_precision_release_linear_topk_and_undefined():
 
 
 def test_decay_precision_follows_importance_order_and_needs_a_ranking():
-    r = response([(L, N), (V, S), (O, S)], order=["S2", "S3", "S1"])
+    r = response([(L, N), (V, S), (OK, S)], order=["S2", "S3", "S1"])
     m = R.compute_response_metrics(r)
     assert m["decay_precision"] == pytest.approx((2 * 1 + 0.5 * 1 + 0) / 2.5)
-    unranked = R.compute_response_metrics(response([(L, N), (V, S), (O, S)]))
+    unranked = R.compute_response_metrics(response([(L, N), (V, S), (OK, S)]))
     assert unranked["decay_precision"] is None and unranked["linear_decay_precision"] is None
 
 
 ASSIGN = ["support", "partial_support", "not_support", "support"]
-NUG_IMP = [V, V, O, O]
+NUG_IMP = [V, V, OK, OK]
 
 
 def test_nugget_recall_variants():
@@ -91,7 +102,7 @@ def test_nugget_recall_variants():
     assert M.nugget_recall(NUG_IMP, ASSIGN, partial_credit=0.5) == pytest.approx(2.5 / 4)
     assert M.vital_recall(NUG_IMP, ASSIGN) == 0.5                       # Vital Strict
     assert M.vital_recall(NUG_IMP, ASSIGN, 0.5) == 0.75
-    assert M.vital_recall([O, O], ["support", "support"]) is None
+    assert M.vital_recall([OK, OK], ["support", "support"]) is None
     assert M.nugget_recall([], []) is None and M.nugget_recall(NUG_IMP, None) is None
     assert M.nugget_recall([V], [None]) is None                          # unassigned nugget
 
@@ -110,12 +121,12 @@ def test_decay_recall_counts_partial_in_nugget_order():
 
 
 def test_rlp_and_rlr():
-    assert M.rlp([V, O], [S, N]) is False
+    assert M.rlp([V, OK], [S, N]) is False
     assert M.rlp([V, V], [S, J]) is True       # not judged is not supported
-    assert M.rlp([O], [N]) is None
+    assert M.rlp([OK], [N]) is None
     assert M.rlr(NUG_IMP, ASSIGN) is True        # partial support is not support
-    assert M.rlr([V, O], ["support", "not_support"]) is False
-    assert M.rlr([O], ["not_support"]) is None
+    assert M.rlr([V, OK], ["support", "not_support"]) is False
+    assert M.rlr([OK], ["not_support"]) is None
 
 
 def test_f1_and_f_beta():
@@ -126,11 +137,12 @@ def test_f1_and_f_beta():
 
 
 def test_factual_correctness_each_direction_on_its_own_claims():
-    r = response([(V, S), (O, C), (L, S)], reference=[(V, S), (V, N)], mode=EVIDENCE_REFERENCE)
+    r = response([(V, S), (OK, C), (L, S)], reference=[(V, S), (V, N)], mode=EVIDENCE_REFERENCE)
     m = R.compute_response_metrics(r)
     assert m["fc_precision"] == pytest.approx(2 / 3) and m["fc_recall"] == 0.5
     assert m["fc_f1"] == pytest.approx(M.f1(2 / 3, 0.5))
-    assert M.f_beta(m["fc_precision"], m["fc_recall"], 0.5) == pytest.approx(1.25 * (2 / 3) * 0.5 / (0.25 * 2 / 3 + 0.5))
+    expected = 1.25 * (2 / 3) * 0.5 / (0.25 * 2 / 3 + 0.5)
+    assert M.f_beta(m["fc_precision"], m["fc_recall"], 0.5) == pytest.approx(expected)
     docs = R.compute_response_metrics(response([(V, S)], reference=[(V, S)], mode=EVIDENCE_DOCUMENTS))
     assert docs["fc_precision"] is None and docs["fc_recall"] == 1.0 and docs["fc_f1"] is None
     none = R.compute_response_metrics(response([(V, S)]))
@@ -138,7 +150,7 @@ def test_factual_correctness_each_direction_on_its_own_claims():
 
 
 def test_wimpe_from_reference_claims():
-    r = response([(V, S)], reference=[(V, S), (O, C), (L, N), ("unlabelled", S)], mode=EVIDENCE_REFERENCE)
+    r = response([(V, S)], reference=[(V, S), (OK, C), (L, N), ("unlabelled", S)], mode=EVIDENCE_REFERENCE)
     m = R.compute_response_metrics(r)
     assert m["wpa"] == pytest.approx(3 / 6)      # weights 3/2/1, coverage 1/0/0; unlabelled left out
     assert m["pcp"] == pytest.approx(2 / 6)      # the okay claim is contradicted
@@ -149,7 +161,7 @@ def test_wimpe_from_reference_claims():
 
 
 def test_wimpe_from_nuggets_when_there_is_no_reference():
-    nuggets = [Nugget("N0", "a", V), Nugget("N1", "b", O), Nugget("N2", "c", O)]
+    nuggets = [Nugget("N0", "a", V), Nugget("N1", "b", OK), Nugget("N2", "c", OK)]
     r = response([(V, S)], assignment={"N0": "partial_support", "N1": "support", "N2": "not_support"})
     m = R.compute_response_metrics(r, nuggets)
     assert m["wpa"] == pytest.approx((3 * 0.5 + 2 * 1 + 0) / 7)
@@ -166,7 +178,7 @@ def test_f1_at_k():
 
 
 def test_cumulative_precision_in_response_and_importance_order():
-    r = response([(L, N), (V, S), (O, S)], order=["S2", "S3", "S1"])
+    r = response([(L, N), (V, S), (OK, S)], order=["S2", "S3", "S1"])
     assert M.cumulative_precision(r) == pytest.approx([0.0, 0.5, 2 / 3])
     assert M.cumulative_precision(r, "importance") == pytest.approx([1.0, 1.0, 2 / 3])
     with pytest.raises(ValueError):
@@ -196,7 +208,7 @@ def test_nuggets_without_assignment_are_undefined_but_counted():
 def _random_input(rng) -> R.ScoringInput:
     """A random response: any mix of labels and verdicts, ranked or not, with or without nuggets/reference."""
     n = rng.choice([0, 1, 2, 3, 5, 8, 13])
-    importance = [rng.choice([V, O, L, "unlabelled"]) for _ in range(n)]
+    importance = [rng.choice([V, OK, L, "unlabelled"]) for _ in range(n)]
     verdicts = [rng.choice([S, N, J, C]) for _ in range(n)]
     order = None
     if n and rng.random() < 0.8:
@@ -205,14 +217,14 @@ def _random_input(rng) -> R.ScoringInput:
     nug_imp = assignment = None
     if rng.random() < 0.7:
         m = rng.choice([0, 1, 2, 4, 7])
-        nug_imp = [rng.choice([V, O]) for _ in range(m)]
+        nug_imp = [rng.choice([V, OK]) for _ in range(m)]
         if rng.random() < 0.85:
             assignment = [rng.choice(["support", "partial_support", "not_support"] + ([None] if rng.random() < 0.1
                                                                                        else [])) for _ in range(m)]
     ref_imp = ref_ver = None
     if rng.random() < 0.4:
         k = rng.choice([0, 1, 3, 6])
-        ref_imp = [rng.choice([V, O, L, "unlabelled"]) for _ in range(k)]
+        ref_imp = [rng.choice([V, OK, L, "unlabelled"]) for _ in range(k)]
         ref_ver = [rng.choice([S, N, J, C]) for _ in range(k)]
     mode = rng.choice([EVIDENCE_REFERENCE, EVIDENCE_DOCUMENTS, "unknown"])
     return R.ScoringInput(importance, verdicts, order, nug_imp, assignment, ref_imp, ref_ver, mode)
@@ -242,8 +254,8 @@ def test_column_metrics_equal_the_pure_functions(weights):
 
 def test_fc_precision_uses_the_reference_check_when_verdicts_came_from_documents():
     """Documents decide the VITAL verdicts; a separate check against the reference gives FC precision."""
-    from vital_core.metrics.vectorised import MetricColumns, column_metrics
     from vital_core.metrics.response import ScoringInput, compute_response_metrics
+    from vital_core.metrics.vectorised import MetricColumns, column_metrics
     from vital_core.results.model import ResponseResult, Subclaim
     subclaims = [Subclaim(id="S1", text="a", importance="vital", verdict="supported"),
                  Subclaim(id="S2", text="b", importance="okay", verdict="supported"),

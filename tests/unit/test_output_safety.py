@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.test_batch import CountingBackend, lines, records_of, write_input
+from tests.support.paths import REPO
+from tests.unit.test_batch import CountingBackend, lines, records_of
 from vital_core.files.errors import InputError
 from vital_core.scoring.inputs import read_inputs
 from vital_core.scoring.runs import PERTURB_LINES, RESULTS_LINES, AppendOnlyJsonl, run_batch, run_resumable
-from tests.support.paths import REPO
 
 DEMO_INPUT = REPO / "data" / "demo" / "demo_input.jsonl"
 

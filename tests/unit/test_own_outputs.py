@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.paths import REPO
 from tests.support.release_fixture import make_release
 from tests.unit.test_batch import CountingBackend, records_of
-from vital_core.results.dataset import load_dataset
 from vital_core.files.errors import InputError
+from vital_core.results.dataset import load_dataset
 from vital_core.scoring.runs import run_batch
-from tests.support.paths import REPO
 
 DEMO_RESULTS = REPO / "data" / "demo" / "demo_results.jsonl"
 

@@ -9,7 +9,8 @@ import pytest
 from scipy import stats as sps
 
 from tests.support import authors_reading as ar
-from vital_core.analysis import paper_stats as ps, stats
+from vital_core.analysis import paper_stats as ps
+from vital_core.analysis import stats
 
 A = np.array([1, 7, 6, 5, 8, 3, 4, 8, 2, 6, 7, 5, 1, 8, 4, 6, 3, 7, 5, 2], dtype=float) / 8
 B = np.array([0, 5, 6, 2, 7, 3, 1, 4, 2, 5, 3, 5, 2, 6, 1, 4, 3, 2, 5, 1], dtype=float) / 8

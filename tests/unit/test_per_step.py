@@ -12,7 +12,7 @@ import pytest
 from vital_core.backends import get_backend
 from vital_core.backends.openai.yes_no import YES_NO_STEP, YesNoVerifier, parse_yes_no
 from vital_core.backends.per_step import PerStepBackend
-from vital_core.results.model import CONTRADICTED, Document, NOT_ENOUGH_EVIDENCE, SUPPORTED
+from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
 from vital_core.scoring.pipeline import run_sync, score_example
 
 WORD = re.compile(r"[a-z0-9]+")

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from tests.support.mock_samples import sample_records
+from tests.support.paths import REPO
 from tests.support.yes_no_mock import yes_no_mock  # noqa: F401 - pytest fixture
 from vital_core.backends.openai.yes_no import YES_NO_STEP
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED
 from vital_core.scoring.run_summary import summary_path
-from tests.support.paths import REPO
 
 MAIN_KEY = "sk-main-DO-NOT-LEAK-5678"
 VERIFY_KEY = "sk-verify-DO-NOT-LEAK-9012"

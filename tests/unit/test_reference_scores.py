@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from vital_core.results.dataset import load_dataset
+from tests.support.paths import REPO
 from vital_core.loaders.load import load_examples
 from vital_core.metrics.formulas import TierWeights
 from vital_core.metrics.response import compute_response_metrics
-from tests.support.paths import REPO
+from vital_core.results.dataset import load_dataset
 
 CONDITIONS = ("normal", "missing", "wrong")
 # released score key -> our metric key

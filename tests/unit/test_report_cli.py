@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.release_fixture import make_release
 from tests.support.paths import REPO
-
+from tests.support.release_fixture import make_release
 
 
 def run_cli(*args: str, cache: Path) -> subprocess.CompletedProcess:
@@ -107,6 +106,7 @@ def test_report_bad_line_then_skip_bad(release: Path, tmp_path: Path):
 
 def test_report_figures_writes_svg_and_png(tmp_path: Path):
     import xml.etree.ElementTree as ET
+
     from tests.support.paper_release import make_paper_release
     release = make_paper_release(tmp_path / "release")     # enough responses per curve point
     out = tmp_path / "figures"

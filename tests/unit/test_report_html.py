@@ -8,9 +8,9 @@ from html.parser import HTMLParser
 from explorer.logic import report_html
 from tests.support.app_helpers import hostile_results_file
 from tests.support.demo_story import demo_results
+from tests.support.flagged_answer import MISSED_NUGGET, UNFOUND_CLAIM, flagged_correct_example
 from vital_core.analysis import story
 from vital_core.results.model import ExampleResult
-from tests.support.flagged_answer import MISSED_NUGGET, UNFOUND_CLAIM, flagged_correct_example
 
 
 class _Tags(HTMLParser):

@@ -7,10 +7,9 @@ import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-from vital_core.backends import get_backend
 from tests.support.paths import REPO
+from vital_core.backends import get_backend
 
 DEMO_INPUT = REPO / "data" / "demo" / "demo_input.jsonl"
 

@@ -16,14 +16,14 @@ import pytest
 
 from tests.support.mock_provider import MockProvider
 from tests.support.mock_samples import sample_answers, sample_records
-from vital_core.cli.backend_options import chosen_backend
+from tests.support.paths import REPO
+from vital_core.backends.openai import prompts
 from vital_core.backends.openai.backend import OpenAICompatBackend
+from vital_core.cli.backend_options import chosen_backend
+from vital_core.results.model import ExampleResult
+from vital_core.scoring.inputs import read_inputs
 from vital_core.scoring.run_summary import summary_path
 from vital_core.scoring.runs import run_batch
-from vital_core.scoring.inputs import read_inputs
-from vital_core.backends.openai import prompts
-from vital_core.results.model import ExampleResult
-from tests.support.paths import REPO
 
 KEY = "sk-test-DO-NOT-LEAK-1234"
 FAST = ["--timeout", "1", "--backoff", "0.01", "--no-progress"]
@@ -247,6 +247,7 @@ def test_default_backend_is_offline_unless_an_endpoint_is_configured(monkeypatch
 def test_options_are_checked_by_the_same_rules_as_the_app(monkeypatch):
     """backend_options maps the options onto config.BackendSettings; config's checks speak in option names."""
     import argparse
+
     from vital_core.cli.backend_options import add_backend_arguments, backend_from_args, settings_from_args
     from vital_core.cli.main import UsageError
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)

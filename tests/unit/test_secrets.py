@@ -16,10 +16,10 @@ from explorer.logic import per_step_choice
 from tests.support.app_helpers import assert_clean, markdown_sources, open_page
 from tests.support.mock_provider import MockProvider
 from tests.support.mock_samples import sample_records
+from tests.support.paths import REPO
 from tests.support.yes_no_mock import yes_no_mock  # noqa: F401 - pytest fixture
 from vital_core.backends import config
 from vital_core.safety.redaction import redact, redactor, shown_url, url_secrets
-from tests.support.paths import REPO
 
 PASSWORD, QUERY_KEY = "s3cret-pass", "qk-0123456789"
 SERVER_KEY = "sk-server-env-key-0123456789"

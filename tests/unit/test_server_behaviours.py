@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.mock_provider import MockProvider
+from tests.support.paths import REPO
 from vital_core.metrics import compute_response_metrics
 from vital_core.results.model import ExampleResult
-from tests.support.paths import REPO
 
 DEMO = REPO / "data" / "demo" / "demo_input.jsonl"
 
@@ -32,9 +32,11 @@ SERVERS = {
 }
 ANSWER_FIELD = {"reasoning model, answer only in reasoning_content": "reasoning_content",
                 "reasoning model, answer only in reasoning (Ollama, OpenRouter)": "reasoning"}
-NOTES = {"llama-cpp-python: json_schema answered with 500": "this server does not accept json_schema; using json_object",
-         "old vLLM: json_schema answered with 400": "this server does not accept json_schema; using json_object",
-         "o-series: rejects max_tokens and temperature": "this model does not take max_tokens; using max_completion_tokens",
+NO_SCHEMA = "this server does not accept json_schema; using json_object"
+NOTES = {"llama-cpp-python: json_schema answered with 500": NO_SCHEMA,
+         "old vLLM: json_schema answered with 400": NO_SCHEMA,
+         "o-series: rejects max_tokens and temperature":
+             "this model does not take max_tokens; using max_completion_tokens",
          "vLLM, 4096-token window, not served": "the model's context window is 4,096 tokens (the server said so in "
                                                 "its context-length error)",
          "vLLM, 4096-token window in /v1/models": "the model's context window is 4,096 tokens (the server said so in "

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from vital_core.testing import assert_metrics, assert_notices
 from tests.support.paths import REPO
+from vital_core.testing import assert_metrics, assert_notices
 
 DEMO_INPUT = REPO / "data" / "demo" / "demo_input.jsonl"
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from vital_core.scoring import deadline
-from vital_core.backends.sentences import split_sentences
 from tests.support.paths import REPO
+from vital_core.backends.sentences import split_sentences
+from vital_core.scoring import deadline
 
 SENTENCE = "Geronimo was a leader of the Apache people and he was born in 1829 near the Gila River. "
 RECORD_TIMEOUT = 5

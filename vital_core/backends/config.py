@@ -17,8 +17,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from vital_core.backends import BACKEND_NAMES, get_backend
-from vital_core.scoring.steps import RANK, VERIFY
 from vital_core.safety.redaction import shown_url, url_secrets
+from vital_core.scoring.steps import RANK, VERIFY
 
 OFFLINE, OPENAI = BACKEND_NAMES
 # Where the offline backend's quality benchmark leaves its measured figures.

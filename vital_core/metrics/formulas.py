@@ -29,8 +29,20 @@ import statistics
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from vital_core.results.model import (NOT_SUPPORT, CONTRADICTED, AGAINST_AN_ANSWER, EVIDENCE_NONE, LESS_IMPORTANT, NOT_JUDGED,
-                              OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL, ResponseResult)
+from vital_core.results.model import (
+    AGAINST_AN_ANSWER,
+    CONTRADICTED,
+    EVIDENCE_NONE,
+    LESS_IMPORTANT,
+    NOT_JUDGED,
+    NOT_SUPPORT,
+    OKAY,
+    PARTIAL_SUPPORT,
+    SUPPORT,
+    SUPPORTED,
+    VITAL,
+    ResponseResult,
+)
 
 TOP_K = 5                     # the release's top-k decay variant
 WIMPE_WEIGHTS = {VITAL: 3.0, OKAY: 2.0, LESS_IMPORTANT: 1.0}

@@ -26,17 +26,22 @@ import numpy as np
 import pandas as pd
 
 from vital_core import __version__
-
-from vital_core.results import dataset_cache
 from vital_core.files.errors import InputError
-from vital_core.loaders.load import describe, group_sources
-from vital_core.loaders.discover import FACTSCORE, NEW_METRIC, RECORDS
 from vital_core.loaders.codes import ConditionScan, scan_condition
-from vital_core.loaders.discover import ConditionSource, Discovery, discover
+from vital_core.loaders.discover import FACTSCORE, NEW_METRIC, RECORDS, ConditionSource, Discovery, discover
+from vital_core.loaders.examples import (
+    OriginalRecord,
+    iter_results_file,
+    match_original,
+    merge_condition,
+    read_original,
+    read_results_line,
+    response_from_record,
+)
+from vital_core.loaders.load import describe, group_sources
 from vital_core.loaders.records import LoadLog, ReleaseRecord, check_variants_agree, parse_line, read_line_at
-from vital_core.loaders.examples import (OriginalRecord, iter_results_file, match_original, merge_condition,
-                                         read_original, read_results_line, response_from_record)
 from vital_core.metrics.formulas import DEFAULT_WEIGHTS, TierWeights
+from vital_core.results import dataset_cache
 from vital_core.results.frame import ID_COLUMNS, METRIC_COLUMNS, Rows
 from vital_core.results.model import EVIDENCE_NORMAL, ExampleResult, ordered_conditions
 
@@ -190,7 +195,7 @@ def _scan_all(sources: list[ConditionSource], skip_bad: bool, workers: int | Non
         workers = min(2, os.cpu_count() or 1) if safe and size >= PARALLEL_MIN_BYTES and len(sources) > 1 else 1
     if workers <= 1:
         return [scan_condition(s, skip_bad) for s in sources]
-    from concurrent.futures import (ProcessPoolExecutor)
+    from concurrent.futures import ProcessPoolExecutor
     # biggest first, so the workers finish together; results come back in the given order
     sizes = [sum(p.stat().st_size for p in s.files.values()) for s in sources]
     order = sorted(range(len(sources)), key=lambda i: -sizes[i])
@@ -244,7 +249,8 @@ def _check_one_labelling(frame, seen: dict[str, str], sources: dict) -> None:
     example_id = str(frame["example_id"][twice].iloc[0])
     group = example_id.rpartition("/")[0]
     folders = sorted({str(p.parent) for s in sources.get(group, []) for p in s.files.values()}) or ["its records"]
-    raise MixedLabellingsError(f"{seen.get(example_id, example_id)}: example {example_id!r} is also in {folders[0]}, so "
+    raise MixedLabellingsError(f"{seen.get(example_id, example_id)}: example {example_id!r} is also in "
+                               f"{folders[0]}, so "
                      "this folder mixes two labellings of the same records (results scored into their input "
                      "folder?); load the results file or the records' folder alone")
 

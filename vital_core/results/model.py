@@ -15,15 +15,42 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from vital_core.files.errors import (InvalidRecordError, check_unique_ids, json_type, typed,  # noqa: F401
-                               typed_objects as _objects)
+from vital_core.files.errors import InvalidRecordError, check_unique_ids, json_type, typed  # noqa: F401
+from vital_core.files.errors import typed_objects as _objects
 from vital_core.results.labels import (  # noqa: F401 - the labels, importable from the model as ever
-    VITAL, OKAY, LESS_IMPORTANT, UNLABELLED, IMPORTANCE_LABELS, ALL_IMPORTANCE, SUPPORTED, CONTRADICTED,
-    NOT_ENOUGH_EVIDENCE, NOT_JUDGED, VERDICTS, NUGGET_IMPORTANCE, SUPPORT, PARTIAL_SUPPORT, NOT_SUPPORT,
-    ASSIGNMENTS, InvalidLabelError, IMPORTANCE_SPELLINGS, VERDICT_SPELLINGS, JUDGMENT_SPELLINGS, JUDGED_VERDICTS,
-    ASSIGNMENT_SPELLINGS, NUGGET_IMPORTANCE_SPELLINGS, APPROXIMATE_SPELLINGS, TIER_RANK, order_by_tier,
-    fold_spelling, is_approximate, normalise_importance, normalise_verdict, normalise_assignment,
-    normalise_nugget_importance)
+    ALL_IMPORTANCE,
+    APPROXIMATE_SPELLINGS,
+    ASSIGNMENT_SPELLINGS,
+    ASSIGNMENTS,
+    CONTRADICTED,
+    IMPORTANCE_LABELS,
+    IMPORTANCE_SPELLINGS,
+    JUDGED_VERDICTS,
+    JUDGMENT_SPELLINGS,
+    LESS_IMPORTANT,
+    NOT_ENOUGH_EVIDENCE,
+    NOT_JUDGED,
+    NOT_SUPPORT,
+    NUGGET_IMPORTANCE,
+    NUGGET_IMPORTANCE_SPELLINGS,
+    OKAY,
+    PARTIAL_SUPPORT,
+    SUPPORT,
+    SUPPORTED,
+    TIER_RANK,
+    UNLABELLED,
+    VERDICT_SPELLINGS,
+    VERDICTS,
+    VITAL,
+    InvalidLabelError,
+    fold_spelling,
+    is_approximate,
+    normalise_assignment,
+    normalise_importance,
+    normalise_nugget_importance,
+    normalise_verdict,
+    order_by_tier,
+)
 
 RESULTS_FORMAT = "vital-explorer-results/1"
 

@@ -25,9 +25,23 @@ from typing import Awaitable, Callable, Mapping
 
 from vital_core.backends import response_notes
 from vital_core.backends.base import Backend, Evidence
-from vital_core.results.model import (EVIDENCE_DOCUMENTS, EVIDENCE_NONE, EVIDENCE_NORMAL, EVIDENCE_REFERENCE, NORMAL,
-                              NOT_JUDGED, SUPPORT, SUPPORTED, TAKEN_AS_CORRECT, UNLABELLED, Document, ExampleResult,
-                              ResponseResult, Subclaim)
+from vital_core.results.model import (
+    EVIDENCE_DOCUMENTS,
+    EVIDENCE_NONE,
+    EVIDENCE_NORMAL,
+    EVIDENCE_REFERENCE,
+    NORMAL,
+    NOT_JUDGED,
+    SUPPORT,
+    SUPPORTED,
+    TAKEN_AS_CORRECT,
+    UNLABELLED,
+    Document,
+    ExampleResult,
+    ResponseResult,
+    Subclaim,
+)
+
 # MAX_WORDS is also the app's limit for one response (it reads it from here)
 from vital_core.scoring.limits import MAX_WORDS, evidence_limit_mb, too_long, too_much_evidence
 
@@ -331,7 +345,8 @@ async def _score_variants(backend: Backend, example: ExampleResult, texts: dict[
 
     jobs = [one(name, text) for name, text in texts.items()]
     if nugget_source:
-        on_step(f"building nuggets from {'the normal response' if evidence.mode == EVIDENCE_NORMAL else 'the documents'}")
+        source = "the normal response" if evidence.mode == EVIDENCE_NORMAL else "the documents"
+        on_step(f"building nuggets from {source}")
         jobs.append(backend.make_nuggets(example.query, nugget_source))
     results = await asyncio.gather(*jobs, return_exceptions=True)
     for name, res in zip(texts, results):

@@ -27,13 +27,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Awaitable, Callable
 
-from vital_core.scoring import deadline
-from vital_core.files.appendlog import ANY_RECORDS, AppendOnlyJsonl, Existing, LineFormat, OutputBusyError  # noqa: F401
 from vital_core.backends.base import Backend
+from vital_core.files.appendlog import ANY_RECORDS, AppendOnlyJsonl, Existing, LineFormat, OutputBusyError  # noqa: F401
 from vital_core.files.errors import InputError, where
-from vital_core.scoring.inputs import InputRecord
-from vital_core.results.model import RESULTS_FORMAT, ExampleResult
 from vital_core.files.outputs import OutputKind, check_target
+from vital_core.results.model import RESULTS_FORMAT, ExampleResult
+from vital_core.scoring import deadline
+from vital_core.scoring.inputs import InputRecord
 from vital_core.scoring.limits import MAX_WORDS
 from vital_core.scoring.pipeline import score_example
 from vital_core.scoring.run_summary import SUMMARY, BatchResult, save_summary, summary_path

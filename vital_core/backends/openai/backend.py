@@ -37,21 +37,29 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Callable
 
+from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
 from vital_core.backends.config import MAX_CLAIMS_PER_CALL, BackendSettings
 from vital_core.backends.openai import prompts
 from vital_core.backends.openai.call_plan import CallPlanning, ContextWindowError, balanced_windows
 from vital_core.backends.openai.client import LLMClient
 from vital_core.backends.openai.endpoint import LLMCallError, LLMSettings
-from vital_core.backends.openai.parsing import (ParsedItems, ParsedRanking, parse_assignments, parse_decomposition,
-                                                parse_modified_response, parse_nugget_labels, parse_nugget_texts,
-                                                parse_ranking, parse_verdicts)
+from vital_core.backends.openai.parsing import (
+    ParsedItems,
+    ParsedRanking,
+    parse_assignments,
+    parse_decomposition,
+    parse_modified_response,
+    parse_nugget_labels,
+    parse_nugget_texts,
+    parse_ranking,
+    parse_verdicts,
+)
 from vital_core.backends.openai.reply_json import ReplyParseError, extract_json
 from vital_core.backends.openai.retrieval import BM25, chunk_documents, estimate_tokens, select_passages
 from vital_core.backends.sentences import split_sentences
 from vital_core.results.model import EVIDENCE_NONE, NOT_JUDGED, UNLABELLED, Document, Nugget, Subclaim, order_by_tier
-from vital_core.scoring.perturbation import PerturbationCheckError, check_variant
-from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
 from vital_core.safety.redaction import public_host
+from vital_core.scoring.perturbation import PerturbationCheckError, check_variant
 
 
 class LLMValidationError(ValueError):
