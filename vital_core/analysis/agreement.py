@@ -205,14 +205,20 @@ def compare_labellings(a: list[ExampleResult], b: list[ExampleResult], *,
             problems.append(f"example {position + 1}: variant {variant!r} is in only one labelling")
     claims.check()
     kappa, exact, tau = _summary(pairs, taus)
+    return AgreementResult(kappa, exact, tau, len(pairs), _confusion(pairs),
+                           pd.DataFrame(per_example, columns=["position", "example_id", "condition", "n", "exact",
+                                                              "kendall_tau"]),
+                           _per_condition(variant_pairs, variant_taus), compared_examples, excluded, problems)
+
+
+def _confusion(pairs: list[tuple[str, str]]) -> pd.DataFrame:
     confusion = pd.DataFrame(0, index=list(IMPORTANCE_LABELS), columns=list(IMPORTANCE_LABELS))
     for x, y in pairs:
         confusion.loc[x, y] += 1
-    per_condition = pd.DataFrame(
-        [{"condition": v, "n": len(p),
-          **dict(zip(("kappa", "exact", "kendall_tau"), _summary(p, variant_taus.get(v, []))))}
-         for v, p in variant_pairs.items()], columns=["condition", "n", "kappa", "exact", "kendall_tau"])
-    return AgreementResult(kappa, exact, tau, len(pairs), confusion,
-                           pd.DataFrame(per_example, columns=["position", "example_id", "condition", "n", "exact",
-                                                              "kendall_tau"]),
-                           per_condition, compared_examples, excluded, problems)
+    return confusion
+
+
+def _per_condition(pairs: dict[str, list[tuple[str, str]]], taus: dict[str, list[float]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"condition": v, "n": len(p), **dict(zip(("kappa", "exact", "kendall_tau"), _summary(p, taus.get(v, []))))}
+         for v, p in pairs.items()], columns=["condition", "n", "kappa", "exact", "kendall_tau"])
