@@ -183,7 +183,7 @@ def test_annotate_keeps_every_edit(server, page):
     reference_data()
     from explorer.widgets.claims import WRAPPED_ROW_HEIGHT
     page.goto(f"{server}/agreement")
-    page.get_by_text("Annotate: your own labels").wait_for()
+    page.get_by_text("Annotate: your own labels").first.wait_for()
     settle(page)
     grid = page.locator("[data-testid='stDataFrame']").last
     grid.scroll_into_view_if_needed()
@@ -282,7 +282,7 @@ def test_a_hostile_results_file_on_every_page_fetches_nothing(server, page, host
         box.fill(str(path))
         box.press("Enter")
         settle(page)
-    page.get_by_text("Annotate: your own labels").wait_for()
+    page.get_by_text("Annotate: your own labels").first.wait_for()   # a rerun may still show the old one
     def open_conditions(attempt: int) -> None:
         settle(page, 500 + 500 * attempt)
         page.locator("[data-testid='stSelectbox']").filter(has_text="Condition").click()
