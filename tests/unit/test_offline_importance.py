@@ -89,3 +89,47 @@ def test_the_open_ended_rule_leaves_questions_to_the_fitted_weights():
     from vital_core.backends.offline.language.answer_types import is_open_ended
     assert is_open_ended("Tell me a bio of Grace Hopper.") and is_open_ended("Describe the Taj Mahal")
     assert not is_open_ended("who wrote pride and prejudice") and not is_open_ended("Tell me who won?")
+
+
+AIRSHIP = ["The Hindenburg was a German passenger airship built by the Zeppelin company.",
+           "The Hindenburg carried passengers across the Atlantic.",
+           "The Hindenburg burned on 6 May 1937.",
+           "The fire killed 36 people.",
+           "Newsreel footage of the fire ended the age of the passenger airship."]
+
+
+def test_a_question_asking_for_one_thing_makes_the_claim_that_gives_it_vital_and_its_context_okay():
+    labels = _labels_of("When did the Hindenburg burn?", AIRSHIP)
+    assert labels["The Hindenburg burned on 6 May 1937."] == VITAL
+    assert [claim for claim, label in labels.items() if label == VITAL] == ["The Hindenburg burned on 6 May 1937."]
+
+
+def test_the_question_predicate_falls_back_to_its_nouns_and_survives_a_bare_verb_read_as_a_noun():
+    from vital_core.backends.offline.importance import question_predicate
+    assert question_predicate("When did the Swedish warship Wasa sink?") == {"sink"}
+    assert question_predicate("What was the first Disney feature film?") == {"feature", "film"}
+
+
+BRIDGE = ["The Golden Gate Bridge is a suspension bridge in San Francisco.",
+          "The bridge opened on 27 May 1937.",
+          "The towers are painted orange.",
+          "Fog often hides the towers."]
+
+
+def test_an_open_ended_request_makes_a_dated_fact_of_its_subject_vital():
+    labels = _labels_of("Tell me about the Golden Gate Bridge.", BRIDGE)
+    assert labels["The bridge opened on 27 May 1937."] == VITAL
+    assert labels["Fog often hides the towers."] != VITAL
+
+
+def test_the_other_modifiers_of_the_answers_verb_are_detail_whatever_the_fitted_scores():
+    from vital_core.backends.offline.importance import rank_claims
+    from vital_core.backends.offline.language.lexicon import IMPORTANCE_WEIGHTS as WEIGHTS
+    sentence = "Sputnik 1 was launched on 4 October 1957 from Baikonur on an R-7 rocket."
+    claims = ["Sputnik 1 was the first artificial satellite.", "Sputnik 1 was launched on 4 October 1957.",
+              "Sputnik 1 was launched from Baikonur.", "Sputnik 1 was launched on an R-7 rocket."]
+    ids = [f"S{i}" for i in range(len(claims))]
+    everything_vital = dict(WEIGHTS, intercept=10.0)     # scores alone would make every claim vital
+    labels, _, _ = rank_claims("When was Sputnik 1 launched?", ids, claims, [0, 1, 1, 1],
+                               [claims[0], sentence, sentence, sentence], weights=everything_vital)
+    assert [c for c, i in zip(claims, ids) if labels[i] == VITAL] == ["Sputnik 1 was launched on 4 October 1957."]

@@ -36,8 +36,10 @@ from vital_core.backends.offline.language.answer_types import (DATE, ENTITY, ext
                                                                META_PATTERNS, NUMBER, PERSON, PLACE, question_type,
                                                                SALIENT, YESNO)
 from vital_core.backends.offline.language.embedder import embed
-from vital_core.backends.offline.language.lexicon import IMPORTANCE_THRESHOLDS, IMPORTANCE_WEIGHTS, STOPWORDS
+from vital_core.backends.offline.language.lexicon import (IMPORTANCE_THRESHOLDS, IMPORTANCE_WEIGHTS,
+                                                          QUESTION_LIGHT_VERBS, STOPWORDS)
 from vital_core.backends.offline.language.text import stem, words
+from vital_core.backends.offline.language.nlp import analyse
 
 
 FEATURES = ("sim_rank", "sim_gap", "claim_position", "position", "to_sentence", "answer_type",
@@ -49,6 +51,8 @@ BEST_ANSWER_COUNT = 2
 BEST_ANSWER_MIN_RANK = 0.5
 # answer-type matching counts only for claims above this similarity rank (0..1, 1 = best)
 ANSWER_TYPE_MIN_RANK = 0.7
+# an open-ended request: how many of the claims that date or measure its subject are vital (best scored first)
+OPEN_ENDED_FACTS = 1
 
 _DEFINITION = re.compile(r"^[\w\"'“”().,\- ]{1,60}\s(is|are|was|were)\s(a|an)\s[\w\-]+(\s[\w\-]+)?\.?$",
                          re.IGNORECASE)
@@ -174,21 +178,124 @@ def importance_order(ids: list[str], labels: dict[str, str], scores: list[float]
     return order
 
 
+
+
+def says_predicate(claim: str, predicate: set[str]) -> bool:
+    """Does the claim say the question's predicate (one of its lemmas, as any content word)?"""
+    return any(t.lemma in predicate for t in analyse(claim) if t.pos in ("VERB", "NOUN", "ADJ", "PROPN"))
+
+
+def question_predicate(question: str) -> set[str]:
+    """What a question says about its subject, as lemmas: its main verbs ("When did the Vasa *sink*?"),
+    or, when it has only a light verb ("What was the first James Bond *film*?"), its common nouns."""
+    toks = [t for t in analyse(question) if t.pos != "PUNCT"]
+    verbs = {t.lemma for t in toks if t.pos == "VERB" and t.lemma not in QUESTION_LIGHT_VERBS}
+    if not verbs and toks and any(t.lemma == "do" and t.pos == "AUX" for t in toks[:3]) and toks[-1].pos != "PROPN":
+        # do-support needs a main verb: the parser sometimes reads a final bare verb as a noun ("did ... sink?")
+        verbs = {toks[-1].lemma}
+    return verbs or {t.lemma for t in toks if t.pos == "NOUN"}
+
+
+_REQUEST = re.compile(r"^\s*(tell me|write|give me|describe|summari[sz]e|explain|talk about|introduce)"
+                      r"(\s+(me|us))?(\s+(about|a bio of|a biography of|an overview of|the story of|of))?\s+",
+                      re.IGNORECASE)
+
+
+def topic_words(request: str) -> set[str]:
+    """The lemmas of what an open-ended request is about ("Tell me about the Sydney Harbour Bridge")."""
+    return {w for t in analyse(_REQUEST.sub("", request)) if t.pos in ("NOUN", "PROPN")
+            for w in (t.lemma, t.text.lower())}
+
+
+def about(claim: str, topic: set[str]) -> bool:
+    """Is the claim's subject the request's topic: one of its words ("the bridge", "Hubble's mirror")?"""
+    toks = analyse(claim)
+    subjects = [t for t in toks if t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT"]
+    if not subjects:
+        return False
+    if subjects[0].text.lower() in ("it", "he", "she", "they"):
+        return True     # the decomposition has put back the names it could; what is left speaks of the topic
+    first, last = subjects[0], subjects[0]
+    span = [t for t in toks if t.i <= last.i and _heads_to(toks, t, first)]
+    return any(t.lemma in topic or t.text.lower() in topic for t in span)
+
+
+def _heads_to(toks, tok, target) -> bool:
+    for _ in range(len(toks)):
+        if tok.i == target.i:
+            return True
+        if tok.head == tok.i:
+            return False
+        tok = toks[tok.head]
+    return False
+
+
+def presumed_answer(question: str, claims: list[str], features: np.ndarray, predicate: set[str]) -> int | None:
+    """The claim that answers a question asking for one thing, or None.
+
+    Of the claims that name what the question asks for (a date for "when", a number for "how many", a name
+    it does not already contain for "who", "where" and "which"), the one that says the question's predicate
+    ("was *born* in Tupelo" for "Where was Elvis Presley born?"), else the one closest to the question."""
+    kind = question_type(question)
+    if kind not in (PERSON, DATE, NUMBER, PLACE, ENTITY) or not claims:
+        return None
+    q_mentions, q_words = extract_mentions(question), set(words(question))
+    # any new name: the place gazetteer is small, and a person question is often answered by a group's name
+    slot = ENTITY if kind in (PERSON, PLACE) else kind
+    candidates = [i for i, claim in enumerate(claims) if _new_typed(extract_mentions(claim), q_mentions, slot, q_words)]
+    if not candidates:
+        return None
+    sim_rank = features[:, FEATURES.index("sim_rank")]
+    return max(candidates, key=lambda i: (says_predicate(claims[i], predicate), sim_rank[i]))
+
+
+def _main_verb(claim: str) -> str:
+    return next((t.lemma for t in analyse(claim) if t.dep == "ROOT"), "")
+
+
 def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: list[int],
                 sentences: list[str] | None = None, weights: dict[str, float] = IMPORTANCE_WEIGHTS,
-                thresholds: dict[str, float] = IMPORTANCE_THRESHOLDS
+                thresholds: dict[str, float] = IMPORTANCE_THRESHOLDS, answer_focus: bool = True
                 ) -> tuple[dict[str, str], list[str], list[float]]:
-    """(labels, order, scores) for one response's claims."""
+    """(labels, order, scores) for one response's claims. ``answer_focus``: a question asking for one
+    thing makes its presumed answer the vital claim (a response's; evidence that tells a whole story
+    around the answer is ranked by the fitted scores alone)."""
     if not claims:
         return {}, [], []
-    scores = [float(s) for s in score_features(claim_features(query, claims, sentence_index, sentences),
-                                                weights)]
+    features = claim_features(query, claims, sentence_index, sentences)
+    scores = [float(s) for s in score_features(features, weights)]
     labels = {sid: label_for(s, thresholds) for sid, s in zip(ids, scores)}
-    if is_open_ended(strip_generation_prefix(query)):
+    question = strip_generation_prefix(query)
+    predicate = question_predicate(question)
+    answer = None if is_open_ended(question) or not answer_focus else \
+        presumed_answer(question, claims, features, predicate)
+    kind = question_type(question)
+    if answer is not None:
+        # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
+        # that names it; the response's other statements are context to that answer, at most okay.
+        for i, sid in enumerate(ids):
+            if i == answer:
+                labels[sid] = VITAL
+                scores[i] = max(scores[i], thresholds["vital"])
+            elif labels[sid] == VITAL and (predicate and not says_predicate(claims[i], predicate)
+                                           or sentence_index[i] == sentence_index[answer]
+                                           and _main_verb(claims[i]) == _main_verb(claims[answer])
+                                           and not _new_typed(extract_mentions(claims[i]), Mentions(), kind)):
+                # the answer's sentence cut at the modifiers of its verb: the other modifiers are detail
+                # ("launched on 5 September 1977" answers "when"; "... from Cape Canaveral" does not)
+                labels[sid] = OKAY
+                scores[i] = min(scores[i], thresholds["vital"] - 1e-6)
+    if is_open_ended(question):
         # The weights were fitted on questions (the only human labels there are); for a request such as
-        # "Tell me a bio of ..." what the subject is known for - an achievement, a record - is vital.
+        # "Tell me a bio of ..." what the subject is known for - an achievement, a record - is vital, and so
+        # is the best-scored fact that places the subject itself: a date or a number said of it.
+        topic = topic_words(question)
+        on_topic = [i for i, claim in enumerate(claims) if about(claim, topic)]
+        placing = [i for i in on_topic if any(_new_typed(extract_mentions(claims[i]), Mentions(), k)
+                                              for k in (DATE, NUMBER))]
+        placing = sorted(placing, key=lambda i: -scores[i])[:OPEN_ENDED_FACTS]
         for i, (sid, claim) in enumerate(zip(ids, claims)):
-            if SALIENT.search(claim):
+            if i in placing or SALIENT.search(claim):
                 labels[sid] = VITAL
                 scores[i] = max(scores[i], thresholds["vital"])
     return labels, importance_order(ids, labels, scores, sentence_index), scores

@@ -45,7 +45,7 @@ def make_nuggets(query: str, documents: list[Document]) -> list[Nugget]:
     if not claims:
         return []
     ids = [str(i) for i in range(len(claims))]
-    labels, _, scores = rank_claims(query, ids, claims, positions, texts)
+    labels, _, scores = rank_claims(query, ids, claims, positions, texts, answer_focus=False)
     question_vec = embed([strip_generation_prefix(query)])[0]
     vectors = embed(claims)
     query_sims = vectors @ question_vec

@@ -143,6 +143,10 @@ EVENT_QUALIFIERS: frozenset[str] = _set("event_qualifiers")
 LIFE_EVENTS: frozenset[str] = _set("life_events")
 # Determiners of a claim's subject noun that may stand for the evidence's named subject ("the film").
 STAND_IN_DETERMINERS: frozenset[str] = _set("stand_in_determiners")
+# prepositions whose object is one value of a relation (where, when, by whom): the changed-slot rule
+SLOT_PREPOSITIONS: frozenset[str] = _set("slot_prepositions")
+# verbs that carry no predicate of their own in a question ("What was the first film?")
+QUESTION_LIGHT_VERBS: frozenset[str] = _set("question_light_verbs")
 # Asymmetric relations (verb lemma -> relation): who did it to whom matters.
 RELATIONS: dict = _map("relations")
 # Verbs whose parties are seller and buyer, not the thing sold.
