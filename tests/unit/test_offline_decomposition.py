@@ -109,6 +109,9 @@ GARBLES = [
     # a list whose items carry their own lead-in, after another phrase with "and", is left whole
     ("The suite has four dances for flute and harp, one for each of dawn, noon, dusk and night.",
      ["for one for each", "dances for noon", "dances for dusk"]),
+    # a list after "The cast of" says who the subject is; an irregular past ends the last item
+    ("The crew of Yuri Romanenko, Georgi Grechko and Vladimir Remek became the most famous faces of the decade.",
+     ["Romanenko famous", "Grechko famous", "Romanenko the most"]),
 ]
 
 
@@ -194,6 +197,20 @@ ATOMIC = [
      ["The Sistine Chapel is the pope's own chapel.", "The Sistine Chapel was built between 1473 and 1481."]),
     ("The river flows through Egypt, carrying silt to the delta.",
      ["The river flows through Egypt.", "The river carries silt to the delta."]),
+    # a partitive relative clause the parser hangs on the verb: its noun is the one before the comma
+    ("The Endurance carried 28 men, about half of whom were seamen who had sailed with Shackleton before.",
+     ["The Endurance carried 28 men.", "About half of the men were seamen who had sailed with Shackleton before."]),
+    # a participle after the main verb says something of the noun before its comma, not of the subject
+    ("The marathon record belongs to Kelvin Kiptum of Kenya, widely regarded as the finest road runner of his time.",
+     ["The marathon record belongs to Kelvin Kiptum of Kenya.",
+      "Kelvin Kiptum of Kenya is widely regarded as the finest road runner of his time."]),
+    # the clause of "after" read as a second verb of the main one still goes with "after"
+    ("Voyager 1 was launched on 5 September 1977 from Cape Canaveral, Florida, on a Titan IIIE rocket, about two "
+     "weeks after its twin, Voyager 2, had lifted off.",
+     ["Voyager 1 was launched on 5 September 1977.", "Voyager 1 was launched from Cape Canaveral.",
+      "Voyager 1 was launched on a Titan IIIE rocket.",
+      "Voyager 1 was launched about two weeks after its twin, Voyager 2, had lifted off.",
+      "Cape Canaveral is in Florida."]),
 ]
 
 

@@ -100,8 +100,12 @@ def _relative_inside(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     whom were separatists" -> "About a third of the passengers were separatists"; "Dr. No, in which Sean
     Connery played the agent" -> "Sean Connery played the agent in Dr. No"."""
     head = parse.toks[t.head]
-    if t.dep != "relcl" or head.pos not in ("NOUN", "PROPN") or parse.comma_before(span) is None \
-            or len(span) < MIN_CLAUSE_WORDS:
+    if t.dep in ("advcl", "conj") and parse.comma_before(span) is not None:
+        # the parser hangs "..., about a third of whom were ..." on the verb: its noun ends before the comma
+        head = _noun_before(parse, min(span) - 1) or head
+    elif t.dep != "relcl":
+        return None
+    if head.pos not in ("NOUN", "PROPN") or parse.comma_before(span) is None or len(span) < MIN_CLAUSE_WORDS:
         return None
     pronoun = next((parse.toks[i] for i in sorted(span) if parse.toks[i].lemma in ("whom", "which", "who")
                     and parse.toks[i].dep == "pobj"), None)
@@ -119,19 +123,40 @@ def _relative_inside(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
 def _participle(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A participle phrase on the main verb, set off by a comma: the subject did it too."""
     root, subject = parse.root, _subject(parse)
-    if t.dep != "advcl" or t.head != root.i or t.tag not in ("VBG", "VBN") or min(span) != t.i \
+    if t.dep != "advcl" or t.head != root.i or t.tag not in ("VBG", "VBN") \
+            or any(i < t.i and not (parse.toks[i].dep == "advmod" and parse.toks[i].head == t.i) for i in span) \
             or subject is None or t.lemma in SENTENTIAL_VERBS or parse.child(t.i, *SUBJECT_DEPS, "mark") is not None \
             or not (parse.set_off(span) or min(span) == 0 and parse.comma_after(span) is not None) \
             or len(span) < MIN_CLAUSE_WORDS - 1:
         return None
     if t.tag == "VBN" and min(span) > root.i:
-        return None     # "... in On the Origin of Species, published in 1859": the book was, not the subject
+        # "... belongs to Usain Bolt of Jamaica, widely regarded as the greatest sprinter": the participle
+        # says something of the noun just before its comma, not of the subject
+        noun = _noun_before(parse, min(span) - 1)
+        if noun is None:
+            return None
+        return _with_commas(parse, span), [f"{noun_phrase(parse, noun, span)} {be_form(parse, noun, parse.past(root))} "
+                                           f"{parse.words(span)}"]
     noun = noun_phrase(parse, subject, span)
     if t.tag == "VBN":   # "Built in 1481, the chapel is ...": built then
         said = f"{be_form(parse, subject, True)} {lower_first(parse, span)}"
     else:                # "..., separating families" -> "The wall separated families"
         said = " ".join([finite_verb(t, parse.past(root), parse.plural(subject)), parse.words(span - {t.i})]).strip()
     return _with_commas(parse, span), [f"{noun} {said}"]
+
+
+def _noun_before(parse: ClaimParse, comma: int) -> Tok | None:
+    """The noun phrase that ends just before ``comma``, by its head ("Usain Bolt of Jamaica" -> Bolt)."""
+    if comma < 1 or parse.toks[comma].text != ",":
+        return None
+    tok = parse.toks[comma - 1]
+    # up from "Jamaica" through "of" to "Bolt": a noun's prepositional complement belongs to the noun
+    while tok.dep == "pobj" and parse.toks[tok.head].dep == "prep" \
+            and parse.toks[parse.toks[tok.head].head].pos in ("NOUN", "PROPN"):
+        tok = parse.toks[parse.toks[tok.head].head]
+    while tok.dep == "compound" and parse.toks[tok.head].i > tok.i:
+        tok = parse.toks[tok.head]
+    return tok if tok.pos in ("NOUN", "PROPN") else None
 
 
 def _participle_of_noun(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
@@ -240,10 +265,21 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
         return None     # ("went on the air on 1 August": "on the air" belongs to "went")
     kids = [parse.toks[c] for c in parse.children[root.i]]
     mods = [k for k in kids if k.dep in _MODIFIERS and k.i > root.i]
+    spans = [parse.subtree(m.i) for m in mods]
+    # "... after its twin, Voyager 2, had lifted off": the parser hangs the clause of "after" on the main
+    # verb as a second verb without a subject; it belongs to the modifier it follows
+    for k in kids:
+        if k.dep == "conj" and k.pos == "VERB" and parse.child(k.i, *SUBJECT_DEPS, "cc") is None and spans \
+                and parse.child(root.i, "cc") is None:
+            before = [n for n, span in enumerate(spans) if max(span) < k.i]
+            if before and parse.toks[mods[before[-1]].i].lemma in SUBORDINATORS | {"before", "after"} \
+                    and all(parse.toks[i].pos == "PUNCT" or i in parse.subtree(k.i)
+                            for i in range(max(spans[before[-1]]) + 1, min(parse.subtree(k.i)))):
+                spans[before[-1]] = spans[before[-1]] | parse.subtree(k.i)
+                kids = [c for c in kids if c.i != k.i]
     if len(mods) < 2 or any(k.dep not in _MODIFIERS | _CORE for k in kids) \
             or any(k.dep in _MODIFIERS and k.i < root.i for k in kids):
         return None
-    spans = [parse.subtree(m.i) for m in mods]
     core = {t.i for t in parse.toks} - set().union(*spans)
     core -= {parse.comma_before(span) for span in spans} | {parse.comma_after(span) for span in spans}
     claims = []

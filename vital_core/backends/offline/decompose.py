@@ -239,6 +239,14 @@ def _one_claim_per_item(prefix: str, items: list[str], rest: str, subject_list: 
     return out
 
 
+def _finite_verb_in(claim: str, start: int, item: str) -> bool:
+    """Does the parse read a finite verb inside ``item`` (written at or after ``start``)? Irregular pasts
+    ("became", "won") escape the word rules."""
+    at = claim.find(item, start)
+    return at >= 0 and any(at <= t.start < at + len(item) and t.pos in ("VERB", "AUX") and t.tag in
+                           ("VBD", "VBZ", "VBP", "MD") for t in analyse(claim))
+
+
 def _split_list(claim: str) -> list[str]:
     """One claim per item of a coordinated list of short noun phrases.
 
@@ -260,7 +268,7 @@ def _split_list(claim: str) -> list[str]:
         if pieces and prefix_words or any(len(i.split()) >= 3 and _lead_in_cut(i.split()) for i in items[1:]):
             continue   # "concertos for violin and strings, one for each of spring, summer and winter": whose lead-in?
         last = " ".join(take).rstrip(",.;:")
-        if not last or _has_verb(last.split()):
+        if not last or _has_verb(last.split()) or _finite_verb_in(claim, conj.end(), last):
             continue
         items.append(last)
         if items[0][:1].isupper() and any(re.match(r"(?:the|a|an)\s+.*\b[a-z]", i) for i in items[1:]):
@@ -271,6 +279,11 @@ def _split_list(claim: str) -> list[str]:
         if not comma_list and _inside_title(left, items):
             continue   # "Pride and Prejudice", "the film "Romeo and Juliet"": one title, not two things
         rest = right[len(last):] if right.startswith(last) else right.split(last, 1)[1] if last in right else ""
+        if not head.strip() and not pieces and rest.strip(" .,;:!?") and (
+                prefix_words and prefix_words[-1].lower() == "of"
+                or re.match(r"(?:the|a|an)\s+[a-z][\w\-]*\s+of\s+[A-Z]", items[0], re.IGNORECASE)
+                and items[0].split()[1][:1].islower()):
+            continue   # "The cast of A, B and C became ...": the list says who the subject is, one claim
         lead = ([", ".join(pieces)] if pieces else []) + prefix_words
         prefix = (head + (" " if head else "") + " ".join(lead)).strip()
         subject_list = not prefix
