@@ -38,6 +38,7 @@ from vital_core.backends.offline import conflicts, stated
 from vital_core.backends.offline.conflicts import (antonym_conflict, name_conflict, negation_conflict, role_conflict,
                                                    value_conflict)
 from vital_core.backends.offline.evidence_index import EvidenceIndex, build_index, joined
+from vital_core.backends.offline.slots import slot_conflict
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
 from vital_core.backends.offline.language.embedder import embed
@@ -113,11 +114,11 @@ def _quote(text: str, limit: int = 160) -> str:
 
 
 RULES = (("roles", role_conflict), ("negation", negation_conflict), ("opposite wording", antonym_conflict),
-         ("value", value_conflict), ("name", name_conflict))
+         ("value", value_conflict), ("name", name_conflict), ("slot", slot_conflict))
 
 
 CLAUSE_ONLY = ("negation", "opposite wording")
-SLOT_LABELS = ("value", "name")
+SLOT_LABELS = ("value", "name", "slot")
 SLOT_RULES = tuple((label, rule) for label, rule in RULES if label in SLOT_LABELS)
 
 
@@ -321,6 +322,13 @@ def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex
     top = [int(i) for i in np.argsort(-sims, kind="stable")[:TOP_K]]
     best = float(sims[top[0]])
     if best < ALIGN_MIN:
+        # a changed name or value lowers the cosine most in a short claim ("The first contest was held in
+        # Montreux"): the same relation with another value is still read, on the parse alone
+        for i in top:
+            why = slot_conflict(claim, index.analyses[i])
+            if why:
+                return ClaimVerdict(CONTRADICTED, f"{why} — \"{_quote(index.sentences[i])}\"", index.sentences[i],
+                                    float(sims[i]))
         return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: no evidence sentence is about this claim "
                                                  f"(best similarity {best:.2f})", index.sentences[top[0]], best)
     for i in top:

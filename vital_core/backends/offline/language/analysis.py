@@ -67,8 +67,13 @@ def _name_spans(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
         # a capitalised noun opening a sentence is a name only when it is no English word ("Chimborazo")
         return t.pos in ("ADJ", "NOUN") and (i > 0 or frequency_rank(low) == UNKNOWN_RANK)
 
+    quoted = {a: b for a, b in _quoted_titles(toks)}
     spans, i = [], 0
     while i < len(toks):
+        if i in quoted:     # a quoted title is one name, whatever its words ("Take On Me")
+            spans.append((i, quoted[i]))
+            i = quoted[i]
+            continue
         if not starts(toks[i], i):
             i += 1
             continue
@@ -86,6 +91,24 @@ def _name_spans(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
         spans.extend(_split_apart(toks, i, j))
         i = j
     return spans
+
+
+_QUOTES = {'"', "\u201c", "\u201d"}
+MAX_TITLE_WORDS = 10
+
+
+def _quoted_titles(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
+    """(start, end) of the words inside each pair of double quotes that open with a capital: a title."""
+    marks = [t.i for t in toks if t.text in _QUOTES]
+    out = []
+    for a, b in zip(marks[::2], marks[1::2]):
+        inner = [t for t in toks[a + 1:b] if t.pos != "PUNCT"]
+        if inner and len(inner) <= MAX_TITLE_WORDS and inner[0].text[:1].isupper():
+            end = b
+            while end > a + 1 and toks[end - 1].pos == "PUNCT":
+                end -= 1
+            out.append((a + 1, end))
+    return out
 
 
 def _split_apart(toks: tuple[Tok, ...], i: int, j: int) -> list[tuple[int, int]]:

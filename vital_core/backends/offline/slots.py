@@ -1,0 +1,135 @@
+"""A changed value in the same relation: "The probe was built by NASA" against "The Huygens probe was built
+by the European Space Agency".
+
+The relation is read on the parse: the claim's main verb, one of its prepositions (or the passive's "by")
+and the name or value that fills it — the slot. An evidence sentence states the same relation when it has
+the same verb with the same preposition, and a subject that is the claim's: the same name, the same head
+noun ("the army" / "the Terracotta Army"), or a name the claim's bare "the painting" stands for. When
+that sentence fills the slot with another name or value of the same kind, the claim is contradicted,
+with a reason quoting both. Conservative on purpose: verbs that list ("include", "feature") are left to
+the other rules, as are places that may lie inside one another ("born in Tupelo" / "born in
+Mississippi"), and a slot the sentence fills with the claim's own value too.
+"""
+from __future__ import annotations
+
+from vital_core.backends.offline.language import lexicon
+from vital_core.backends.offline.language.analysis import Analysis, name_found
+from vital_core.backends.offline.language.lexicon import NON_EXCLUSIVE, SLOT_PREPOSITIONS, STAND_IN_DETERMINERS
+from vital_core.backends.offline.language.value_match import comparable, consistent
+from vital_core.backends.offline.language.values import Value
+from vital_core.backends.offline.stated import Context
+
+SUBJECT_DEPS = ("nsubj", "nsubjpass")
+
+
+def _children(a: Analysis, i: int) -> list:
+    return [t for t in a.toks if t.head == i and t.i != i]
+
+
+def _subtree(a: Analysis, i: int) -> set[int]:
+    out, todo = set(), [i]
+    while todo:
+        j = todo.pop()
+        if j not in out:
+            out.add(j)
+            todo.extend(t.i for t in _children(a, j))
+    return out
+
+
+def _fillers(a: Analysis, span: set[int]) -> tuple[list[str], list[Value]]:
+    """The names and values written inside ``span`` (token indices)."""
+    names = [n for n, head in a.names.items() if head in span]
+    first = min(a.toks[i].start for i in span)
+    last = max(a.toks[i].start + len(a.toks[i].text) for i in span)
+    values = [v for v in a.values if first <= v.start < last]
+    return names, values
+
+
+def _slots(a: Analysis, verb: int) -> list[tuple[str, list[str], list[Value]]]:
+    """(preposition, names, values) for the slots of the verb at ``verb``: the name that heads the
+    preposition's object ("in Reykjavík, Iceland" -> Reykjavík) and the values written in it."""
+    out = []
+    for prep in _children(a, verb):
+        if prep.dep not in ("prep", "agent") or prep.lemma not in SLOT_PREPOSITIONS:
+            continue
+        objects = [t for t in _children(a, prep.i) if t.dep == "pobj"]
+        if not objects:
+            continue
+        names, values = _fillers(a, _subtree(a, objects[0].i))
+        names = [n for n in names if a.names[n] == objects[0].i]
+        if names or values:
+            out.append((prep.lemma, names, values))
+    return out
+
+
+def _subject(a: Analysis, verb: int):
+    return next((t for t in _children(a, verb) if t.dep in SUBJECT_DEPS), None)
+
+
+def _same_subject(claim: Analysis, subject, sentence: Analysis, other) -> bool:
+    """The sentence's subject is the claim's: the same name, the same head noun, or a name that the claim's
+    bare "the painting" stands for."""
+    if subject is None or other is None or subject.pos == "PRON":
+        return False
+    own = _subtree(sentence, other.i)
+    own_lemmas = {sentence.toks[i].lemma for i in own}
+    names, _ = _fillers(claim, _subtree(claim, subject.i))
+    if names:
+        return all(name_found(n, Analysis(text=" ".join(sentence.toks[i].text for i in sorted(own)), toks=(),
+                                          names=dict.fromkeys(_fillers(sentence, own)[0], 0),
+                                          words={sentence.toks[i].text.lower() for i in own})) for n in names)
+    if subject.lemma in own_lemmas:
+        return True     # "the army" / "the Terracotta Army"
+    kids = [t for t in _children(claim, subject.i)]
+    bare = all(k.dep == "det" and k.lemma in STAND_IN_DETERMINERS for k in kids) and kids
+    return bool(bare) and other.pos == "PROPN"
+
+
+def _may_nest(name: str, other: str) -> bool:
+    """Could one place lie inside the other? Two places of one known kind (two cities, two countries)
+    exclude each other unless the lexicon nests them; a country, state or continent may contain a place
+    it does not know."""
+    kinds = lexicon.place_kind(name), lexicon.place_kind(other)
+    if kinds[0] and kinds[0] == kinds[1]:
+        return lexicon.nested(name, other)
+    return bool({"country", "state", "continent"} & set(kinds))
+
+
+def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = None) -> str | None:
+    """The sentence fills the slot of the claim's relation with another name or value."""
+    root = next((t for t in claim.toks if t.dep == "ROOT"), None)
+    if root is None or root.pos != "VERB" or root.lemma in NON_EXCLUSIVE:
+        return None
+    subject = _subject(claim, root.i)
+    slots = _slots(claim, root.i)
+    if subject is None or not slots:
+        return None
+    for verb in target.toks:
+        if verb.lemma != root.lemma or verb.pos != "VERB":
+            continue
+        theirs = _slots(target, verb.i)
+        if not _same_subject(claim, subject, target, _subject(target, verb.i)):
+            continue
+        for prep, names, values in slots:
+            for other_prep, other_names, other_values in theirs:
+                if other_prep == prep:
+                    why = _changed(names, values, other_names, other_values, claim, target)
+                    if why:
+                        return why
+    return None
+
+
+def _changed(names: list[str], values: list[Value], other_names: list[str], other_values: list[Value],
+             claim: Analysis, target: Analysis) -> str | None:
+    for value in values:
+        rivals = [v for v in other_values if comparable(value, v)]
+        if rivals and not any(consistent(value, v) for v in rivals):
+            kind = "date" if value.kind in ("year", "date", "century") else "number"
+            return f"{kind} mismatch: the claim says {value.text}, the evidence says {rivals[0].text}"
+    if values or not names or not other_names:
+        return None
+    if any(name_found(n, target) for n in names) or any(name_found(o, claim) for o in other_names):
+        return None     # the sentence names the claim's own value too, or the claim the sentence's
+    if any(_may_nest(n, o) for n in names for o in other_names):
+        return None
+    return f"name mismatch: the claim names {names[0]}, the evidence names {other_names[0]}"
