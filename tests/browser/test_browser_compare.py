@@ -37,3 +37,44 @@ def test_compare_headline_says_factscore_barely_moved_and_vital_noticed(server, 
     assert page.get_by_text("Checked against:").count() == 1
     assert page.get_by_text(demo_results()[demo].query, exact=False).count() >= 1
     shot(page, "compare-story")
+
+
+OWN_QUERY = "When did the Hindenburg airship burn?"
+OWN_ANSWER = ("The Hindenburg was a German passenger airship built by the Zeppelin company and filled with hydrogen. "
+              "It made regular flights across the Atlantic between Germany and the Americas. "
+              "The Hindenburg burned on 6 May 1937, while it was landing at Lakehurst in New Jersey after a crossing "
+              "from Frankfurt. Thirty-six people died in the fire. Newsreel footage of the disaster shocked "
+              "audiences around the world and ended the era of passenger airships.")
+OWN_EVIDENCE = ("The Hindenburg burned on 6 May 1937 at Lakehurst, New Jersey. The airship had crossed the Atlantic "
+                "from Frankfurt. Of the 97 people on board, 35 died, and one member of the ground crew was also "
+                "killed.")
+
+
+def test_compare_on_your_own_text_notices_the_generated_wrong_value(server, page):  # noqa: F811
+    """A user's own answer and evidence, the wrong variant generated offline (one value changed): a VITAL
+    metric notices it."""
+    page.goto(f"{server}/compare")
+    settle(page)
+    inputs = page.get_by_text("Inputs: demo example, query, responses, evidence", exact=False).first
+    if not page.get_by_label("Normal response").is_visible():   # folded while a demo's result is on show
+        inputs.click()
+    page.get_by_label("Query").fill(OWN_QUERY)
+    page.get_by_label("Normal response").fill(OWN_ANSWER)
+    page.get_by_label("Normal response").press("Tab")
+    settle(page)
+    page.get_by_role("button", name="Generate missing and wrong from the normal response").click()
+    page.get_by_text("Generated the missing and wrong variants", exact=False).wait_for(timeout=90_000)
+    settle(page)
+    wrong = page.get_by_label("Wrong variant (key answer replaced)").input_value()
+    assert wrong != OWN_ANSWER and "1937" not in wrong, "the generated wrong variant changes the year"
+    page.get_by_label("Evidence documents", exact=False).fill(OWN_EVIDENCE)
+    page.get_by_label("Reference answer (optional)").fill("")
+    page.get_by_role("button", name="Score all variants").click()
+    page.get_by_text("Which metrics noticed the damage?").wait_for(timeout=120_000)
+    settle(page, 1000)
+    no_error_on_page(page)
+    line = page.locator("li").filter(has_text=WRONG_LINE)
+    assert line.count() == 1, "one headline sentence for the wrong variant"
+    text = line.inner_text().strip()
+    assert re.search(r"\b(VITAL precision|RLP)\b[^;]*: noticed", text), text
+    shot(page, "compare-own-text")
