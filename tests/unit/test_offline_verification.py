@@ -294,3 +294,37 @@ def test_an_opposite_word_conflicts_only_where_the_rest_of_the_claim_is_said():
                                    "the party. Okafor was jailed for ten years before her release in 1990.")]
     v = verdict("In 1994, after the first free elections, Ada Okafor became the first woman to lead the party.", docs)
     assert v.verdict == SUPPORTED, v.reason
+
+
+# A changed value in the same relation (slots.py): the same verb, preposition and subject, another value.
+SLOTS = [
+    ("The bridge was designed by Leon Moisseiff.", "The Golden Gate Bridge was designed by Joseph Strauss.",
+     CONTRADICTED, ("Leon Moisseiff", "Joseph Strauss")),
+    ("The first race was held in Monza.", "The first Italian motor race was held in Brescia in 1921.",
+     CONTRADICTED, ("Monza", "Brescia")),
+    ("The painting hangs in the Prado.", "Las Meninas hangs in the Louvre, the largest museum in Paris.",
+     CONTRADICTED, ("Prado", "Louvre")),
+    ("Darwin sailed on the Beagle in 1841.", "Charles Darwin sailed on the Beagle in 1831.",
+     CONTRADICTED, ("1841", "1831")),
+]
+
+
+def test_a_changed_name_or_value_in_the_same_relation_is_contradicted_and_the_reason_quotes_both():
+    for claim, passage, expected, values in SLOTS:
+        result = _one(claim, passage)
+        assert result.verdict == expected, (claim, result.reason)
+        assert all(v in result.reason for v in values), result.reason
+
+
+def test_the_same_relation_with_a_place_that_may_contain_the_other_or_the_same_value_is_no_contradiction():
+    assert _one("Ada Lovelace was born in England.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
+        != CONTRADICTED
+    assert _one("Ada Lovelace was born in Marylebone.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
+        != CONTRADICTED
+    # another subject with the same verb is another statement
+    assert _one("Babbage was born in Walworth.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
+        != CONTRADICTED
+    # a range whose two ends the sentence states in other words
+    assert _one("The show ran for ten seasons, from September 1994 to May 2004.",
+                "The show ran for ten seasons, premiering on September 22, 1994, and ending on May 6, 2004."
+                ).verdict != CONTRADICTED

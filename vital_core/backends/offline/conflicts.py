@@ -134,6 +134,11 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
                 continue
             rivals = [v for v in rivals if not consistent(value, v)]
         others = [v for v in claim.values if v is not value]
+        # a value the claim states too is no rival ("from September 1994 to May 2004" against "premiering on
+        # September 22, 1994, and ending on May 6, 2004": 1994 is the claim's other end)
+        rivals = [v for v in rivals if not any(consistent(o, v) for o in others)]
+        if not rivals:
+            continue
         if not all(value_found(v, [context.joined]) for v in others) or value_stated(value, claim, context):
             continue
         if any(l in EVENT_QUALIFIERS and not lemma_found(l, context.joined) for l in claim.content):
