@@ -39,15 +39,15 @@ def test_compare_headline_says_factscore_barely_moved_and_vital_noticed(server, 
     shot(page, "compare-story")
 
 
-OWN_QUERY = "When did the Hindenburg airship burn?"
-OWN_ANSWER = ("The Hindenburg was a German passenger airship built by the Zeppelin company and filled with hydrogen. "
-              "It made regular flights across the Atlantic between Germany and the Americas. "
-              "The Hindenburg burned on 6 May 1937, while it was landing at Lakehurst in New Jersey after a crossing "
-              "from Frankfurt. Thirty-six people died in the fire. Newsreel footage of the disaster shocked "
-              "audiences around the world and ended the era of passenger airships.")
-OWN_EVIDENCE = ("The Hindenburg burned on 6 May 1937 at Lakehurst, New Jersey. The airship had crossed the Atlantic "
-                "from Frankfurt. Of the 97 people on board, 35 died, and one member of the ground crew was also "
-                "killed.")
+OWN_QUERY = "How many men did the Endurance carry?"
+# the key fact sits in a sentence with a partitive relative clause; the evidence states it in fewer words
+OWN_ANSWER = ("The Endurance was a three-masted ship built in Norway for polar tourism. "
+              "Ernest Shackleton bought her for his expedition across Antarctica. "
+              "The Endurance carried 28 men, about half of whom were seamen who had sailed in polar waters before. "
+              "The ship was trapped in the ice of the Weddell Sea and slowly crushed. "
+              "All of the men survived after a long journey in open boats.")
+OWN_EVIDENCE = ("The Endurance carried 28 men when she left South Georgia in December 1914. Pack ice closed around "
+                "the ship in the Weddell Sea a few weeks later.")
 
 
 def test_compare_on_your_own_text_notices_the_generated_wrong_value(server, page):  # noqa: F811
@@ -66,7 +66,7 @@ def test_compare_on_your_own_text_notices_the_generated_wrong_value(server, page
     page.get_by_text("Generated the missing and wrong variants", exact=False).wait_for(timeout=90_000)
     settle(page)
     wrong = page.get_by_label("Wrong variant (key answer replaced)").input_value()
-    assert wrong != OWN_ANSWER and "1937" not in wrong, "the generated wrong variant changes the year"
+    assert wrong != OWN_ANSWER and "28 men" not in wrong, "the generated wrong variant changes the number"
     page.get_by_label("Evidence documents", exact=False).fill(OWN_EVIDENCE)
     page.get_by_label("Reference answer (optional)").fill("")
     page.get_by_role("button", name="Score all variants").click()
