@@ -20,7 +20,8 @@ then not verified, so its figures are not printed). Printed:
 * missing noticed: VITAL recall drops by at least 0.10 or RLR fires for missing only
   (``vital_core.analysis.story.judge_story``);
 * RLP fires on the correct answer;
-* reasons contradicting their own quote (``reason_contradicts_quote``), over every claim scored.
+* reasons contradicting their own quote (``reason_contradicts_quote``), over every claim scored;
+* claims of the correct (normal) answers contradicted: false contradictions (not with --normal-as-reference).
 """
 from __future__ import annotations
 
@@ -122,6 +123,10 @@ def score_case(backend: OfflineBackend, case: dict, mode: str = "documents") -> 
             "missing_noticed": bool(story["missing_ok"]),
             "rlp_on_normal": bool(metrics["normal"].get("rlp")),
             "normal_vital_precision": metrics["normal"].get("vital_precision"),
+            # the normal answer is correct: a contradicted claim of it is a false contradiction (none is
+            # judged when the normal answer is itself the evidence)
+            "normal_contradicted": sum(s.verdict == CONTRADICTED for s in normal.subclaims),
+            "normal_claims": len(normal.subclaims),
             "bad_reasons": bad_reasons,
             "noticed_vp": bool(noticed("vital_precision", metrics["normal"].get("vital_precision"),
                                        metrics["wrong"].get("vital_precision")))}
@@ -138,6 +143,8 @@ FIGURES = (("key claim supported (normal)", "key_supported", "≥ 22"),
 def figures(rows: list[dict]) -> dict:
     out = {key: sum(r[key] for r in rows) for _, key, _ in FIGURES}
     out["reasons_contradicting_quote"] = sum(len(r["bad_reasons"]) for r in rows)
+    out["normal_contradicted"] = sum(r["normal_contradicted"] for r in rows)
+    out["normal_claims"] = sum(r["normal_claims"] for r in rows)
     out["n"] = len(rows)
     out["seconds_per_response_median"] = sorted(r["seconds"] for r in rows)[len(rows) // 2] if rows else None
     return out
@@ -170,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
             continue    # the normal answer is the evidence: not verified, and FactScore is undefined on it
         print(f"   {label:<46} {fig[key]:>3} of {fig['n']}   target {target}")
     print(f"   {'reasons contradicting their quote':<46} {fig['reasons_contradicting_quote']:>3}          target 0")
+    if mode != "normal":
+        print(f"   {'claims of the correct answers contradicted':<46} {fig['normal_contradicted']:>3} of "
+              f"{fig['normal_claims']}   target 0 (a false contradiction)")
     print(f"   seconds per response (median): {fig['seconds_per_response_median']:.2f}")
     if args.json:
         Path(args.json).write_text(json.dumps({"figures": fig, "rows": rows}, indent=2, default=str))
