@@ -321,6 +321,9 @@ def test_the_same_relation_with_a_place_that_may_contain_the_other_or_the_same_v
         != CONTRADICTED
     assert _one("Ada Lovelace was born in Marylebone.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
         != CONTRADICTED
+    # a building stands inside a town
+    assert _one("The premiere was held in the Teatro Regio.", "The premiere of the opera was held in Turin in 1896."
+                ).verdict != CONTRADICTED
     # another subject with the same verb is another statement
     assert _one("Babbage was born in Walworth.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
         != CONTRADICTED

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, name_found
-from vital_core.backends.offline.language.lexicon import NON_EXCLUSIVE, SLOT_PREPOSITIONS, STAND_IN_DETERMINERS
+from vital_core.backends.offline.language.lexicon import (NON_EXCLUSIVE, PLACE_HEADS, SLOT_PREPOSITIONS,
+                                                          STAND_IN_DETERMINERS, VENUE_HEADS)
 from vital_core.backends.offline.language.value_match import comparable, consistent
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import Context
@@ -88,11 +89,14 @@ def _same_subject(claim: Analysis, subject, sentence: Analysis, other) -> bool:
 def _may_nest(name: str, other: str) -> bool:
     """Could one place lie inside the other? Two places of one known kind (two cities, two countries)
     exclude each other unless the lexicon nests them; a country, state or continent may contain a place
-    it does not know."""
+    it does not know, and so may a town a building."""
     kinds = lexicon.place_kind(name), lexicon.place_kind(other)
     if kinds[0] and kinds[0] == kinds[1]:
         return lexicon.nested(name, other)
-    return bool({"country", "state", "continent"} & set(kinds))
+    # a building or site lies inside a town, a town inside a county or valley ("the Teatro Kursaal" /
+    # "Lugano"): only names of the same sort exclude each other
+    sorts = [bool({w.lower() for w in n.split()} & (VENUE_HEADS | PLACE_HEADS)) for n in (name, other)]
+    return bool({"country", "state", "continent"} & set(kinds)) or sorts[0] != sorts[1]
 
 
 def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = None) -> str | None:
