@@ -324,6 +324,9 @@ def test_the_same_relation_with_a_place_that_may_contain_the_other_or_the_same_v
     # a building stands inside a town
     assert _one("The premiere was held in the Teatro Regio.", "The premiere of the opera was held in Turin in 1896."
                 ).verdict != CONTRADICTED
+    # a name with "the" after "in" is a building or an institution, a town goes without
+    assert _one("The gala was held in the Palais Garnier.", "The gala was held in Paris in 1875.").verdict \
+        != CONTRADICTED
     # another subject with the same verb is another statement
     assert _one("Babbage was born in Walworth.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
         != CONTRADICTED

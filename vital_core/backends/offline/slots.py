@@ -8,7 +8,8 @@ noun ("the army" / "the Terracotta Army"), or a name the claim's bare "the paint
 that sentence fills the slot with another name or value of the same kind, the claim is contradicted,
 with a reason quoting both. Conservative on purpose: verbs that list ("include", "feature") are left to
 the other rules, as are places that may lie inside one another ("born in Tupelo" / "born in
-Mississippi"), and a slot the sentence fills with the claim's own value too.
+Mississippi"; "held in the Teatro Kursaal", a building, / "held in Lugano", a town without "the"), and a
+slot the sentence fills with the claim's own value too.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import Context
 
 SUBJECT_DEPS = ("nsubj", "nsubjpass")
+LOCATIVE = {"in", "at", "near", "on"}    # where a building may stand inside a town
 
 
 def _children(a: Analysis, i: int) -> list:
@@ -46,9 +48,10 @@ def _fillers(a: Analysis, span: set[int]) -> tuple[list[str], list[Value]]:
     return names, values
 
 
-def _slots(a: Analysis, verb: int) -> list[tuple[str, list[str], list[Value]]]:
-    """(preposition, names, values) for the slots of the verb at ``verb``: the name that heads the
-    preposition's object ("in Reykjavík, Iceland" -> Reykjavík) and the values written in it."""
+def _slots(a: Analysis, verb: int) -> list[tuple[str, list[str], list[Value], bool]]:
+    """(preposition, names, values, article) for the slots of the verb at ``verb``: the name that heads the
+    preposition's object ("in Reykjavík, Iceland" -> Reykjavík), the values written in it, and whether the
+    name takes "the" (a building or an institution: "in the Rijksmuseum"; a town takes none)."""
     out = []
     for prep in _children(a, verb):
         if prep.dep not in ("prep", "agent") or prep.lemma not in SLOT_PREPOSITIONS:
@@ -58,8 +61,9 @@ def _slots(a: Analysis, verb: int) -> list[tuple[str, list[str], list[Value]]]:
             continue
         names, values = _fillers(a, _subtree(a, objects[0].i))
         names = [n for n in names if a.names[n] == objects[0].i]
+        article = any(t.dep == "det" and t.lemma == "the" for t in _children(a, objects[0].i))
         if names or values:
-            out.append((prep.lemma, names, values))
+            out.append((prep.lemma, names, values, article))
     return out
 
 
@@ -114,9 +118,9 @@ def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = N
         theirs = _slots(target, verb.i)
         if not _same_subject(claim, subject, target, _subject(target, verb.i)):
             continue
-        for prep, names, values in slots:
-            for other_prep, other_names, other_values in theirs:
-                if other_prep == prep:
+        for prep, names, values, article in slots:
+            for other_prep, other_names, other_values, other_article in theirs:
+                if other_prep == prep and (article == other_article or values or prep not in LOCATIVE):
                     why = _changed(names, values, other_names, other_values, claim, target)
                     if why:
                         return why
