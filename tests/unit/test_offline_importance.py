@@ -133,3 +133,10 @@ def test_the_other_modifiers_of_the_answers_verb_are_detail_whatever_the_fitted_
     labels, _, _ = rank_claims("When was Sputnik 1 launched?", ids, claims, [0, 1, 1, 1],
                                [claims[0], sentence, sentence, sentence], weights=everything_vital)
     assert [c for c, i in zip(claims, ids) if labels[i] == VITAL] == ["Sputnik 1 was launched on 4 October 1957."]
+
+
+def test_the_predicate_is_said_by_a_synonym_too():
+    labels = _labels_of("Who composed the Nocturnes?",
+                        ["The Nocturnes are a set of piano pieces published in Paris and Leipzig.",
+                         "The music was written by Frédéric Chopin."])
+    assert labels["The music was written by Frédéric Chopin."] == VITAL

@@ -35,6 +35,7 @@ from vital_core.results.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VI
 from vital_core.backends.offline.language.answer_types import (DATE, ENTITY, extract_mentions, is_open_ended, Mentions,
                                                                META_PATTERNS, NUMBER, PERSON, PLACE, question_type,
                                                                SALIENT, YESNO)
+from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.lexicon import (IMPORTANCE_THRESHOLDS, IMPORTANCE_WEIGHTS,
                                                           QUESTION_LIGHT_VERBS, STOPWORDS)
@@ -181,8 +182,10 @@ def importance_order(ids: list[str], labels: dict[str, str], scores: list[float]
 
 
 def says_predicate(claim: str, predicate: set[str]) -> bool:
-    """Does the claim say the question's predicate (one of its lemmas, as any content word)?"""
-    return any(t.lemma in predicate for t in analyse(claim) if t.pos in ("VERB", "NOUN", "ADJ", "PROPN"))
+    """Does the claim say the question's predicate (one of its lemmas or their synonyms, as any content word:
+    "written by" says "Who composed ...?")?"""
+    return any(t.lemma in predicate or lexicon.synonyms(t.lemma) & predicate
+               for t in analyse(claim) if t.pos in ("VERB", "NOUN", "ADJ", "PROPN"))
 
 
 def question_predicate(question: str) -> set[str]:
