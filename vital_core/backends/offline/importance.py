@@ -31,17 +31,31 @@ import re
 
 import numpy as np
 
-from vital_core.results.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
-from vital_core.backends.offline.language.answer_types import (DATE, ENTITY, extract_mentions, is_open_ended, Mentions,
-                                                               META_PATTERNS, NUMBER, PERSON, PLACE, question_type,
-                                                               SALIENT, YESNO)
 from vital_core.backends.offline.language import lexicon
+from vital_core.backends.offline.language.answer_types import (
+    DATE,
+    ENTITY,
+    META_PATTERNS,
+    NUMBER,
+    PERSON,
+    PLACE,
+    SALIENT,
+    YESNO,
+    Mentions,
+    extract_mentions,
+    is_open_ended,
+    question_type,
+)
 from vital_core.backends.offline.language.embedder import embed
-from vital_core.backends.offline.language.lexicon import (IMPORTANCE_THRESHOLDS, IMPORTANCE_WEIGHTS,
-                                                          QUESTION_LIGHT_VERBS, STOPWORDS)
-from vital_core.backends.offline.language.text import stem, words
+from vital_core.backends.offline.language.lexicon import (
+    IMPORTANCE_THRESHOLDS,
+    IMPORTANCE_WEIGHTS,
+    QUESTION_LIGHT_VERBS,
+    STOPWORDS,
+)
 from vital_core.backends.offline.language.nlp import analyse
-
+from vital_core.backends.offline.language.text import stem, words
+from vital_core.results.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
 
 FEATURES = ("sim_rank", "sim_gap", "claim_position", "position", "to_sentence", "answer_type",
             "best_answer", "restates_only", "definition", "hedge", "meta")

@@ -15,8 +15,13 @@ from __future__ import annotations
 
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, name_found
-from vital_core.backends.offline.language.lexicon import (NON_EXCLUSIVE, PLACE_HEADS, SLOT_PREPOSITIONS,
-                                                          STAND_IN_DETERMINERS, VENUE_HEADS)
+from vital_core.backends.offline.language.lexicon import (
+    NON_EXCLUSIVE,
+    PLACE_HEADS,
+    SLOT_PREPOSITIONS,
+    STAND_IN_DETERMINERS,
+    VENUE_HEADS,
+)
 from vital_core.backends.offline.language.value_match import comparable, consistent
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import Context
