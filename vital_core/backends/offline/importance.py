@@ -287,7 +287,8 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     answer = None if is_open_ended(question) or not answer_focus else \
         presumed_answer(question, claims, features, predicate)
     kind = question_type(question)
-    if answer is not None:
+    # only a claim that says the question's predicate answers it for sure: otherwise the fitted labels stand
+    if answer is not None and predicate and says_predicate(claims[answer], predicate):
         # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
         # that names it; the response's other statements are context to that answer, at most okay.
         for i, sid in enumerate(ids):
