@@ -45,19 +45,35 @@ from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[1]
-
+from bench.bench_verifier import unseen_case_figures
+from bench.importance_fit import (
+    cross_validated_kappa,
+    feature_table,
+    fit_thresholds,
+    fit_weights,
+    kappa_codes,
+    labels_of,
+    repeated_cross_validated_kappa,
+)
 from vital_core.analysis.agreement import weighted_kappa
 from vital_core.backends.base import Evidence
-from vital_core.backends.offline import OfflineBackend
-from vital_core.backends.offline import importance
-from vital_core.results.model import (CONDITIONS, EVIDENCE_REFERENCE, IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY,
-                              SUPPORTED, CONTRADICTED, VITAL, Document, strip_generation_prefix)
+from vital_core.backends.offline import OfflineBackend, importance
+from vital_core.results.model import (
+    CONDITIONS,
+    CONTRADICTED,
+    EVIDENCE_REFERENCE,
+    IMPORTANCE_LABELS,
+    LESS_IMPORTANT,
+    OKAY,
+    SUPPORTED,
+    VITAL,
+    Document,
+    strip_generation_prefix,
+)
+from vital_core.scoring.labelling import label_records, read_records, record_subclaims
 from vital_core.scoring.pipeline import run_sync, score_example
-from vital_core.scoring.labelling import read_records, record_subclaims, label_records
-from bench.bench_verifier import unseen_case_figures
-from bench.importance_fit import (cross_validated_kappa, feature_table, fit_thresholds, fit_weights, kappa_codes,
-                                  labels_of, repeated_cross_validated_kappa)
+
+REPO = Path(__file__).resolve().parents[1]
 
 DATA = REPO.parent / "shared" / "reference-data" / "vitalerrors-nq"
 TARGETS = {"normal": 0.40, "missing": 0.19, "wrong": 0.37}
@@ -200,7 +216,8 @@ def part_detection(backend: OfflineBackend) -> dict:
     print(f"   wrong:   RLP true (a vital claim not supported)        {shares['rlp_wrong']:6.1%}  (target >= 90%)")
     print(f"            same, with gpt-4o's vital labels              {shares['rlp_wrong_gpt4o_labels']:6.1%}")
     print(f"            a vital claim contradicted                    {shares['contradicted_vital_wrong']:6.1%}")
-    print(f"   missing: any claim contradicted (false flag)           {shares['false_flag_missing']:6.1%}  (target <= 10%)")
+    print(f"   missing: any claim contradicted (false flag)           {shares['false_flag_missing']:6.1%}"
+          "  (target <= 10%)")
     print(f"            RLP true                                      {shares['rlp_missing']:6.1%}")
     print(f"   normal checked against itself: RLP true               {shares['rlp_normal_self']:6.1%}")
     for s in examples:

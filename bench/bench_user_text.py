@@ -31,12 +31,12 @@ import re
 import time
 from pathlib import Path
 
+from vital_core.analysis.stats import noticed
+from vital_core.analysis.story import judge_story
 from vital_core.backends.offline import OfflineBackend
 from vital_core.metrics import compute_response_metrics
 from vital_core.results.model import CONTRADICTED, SUPPORTED, Document
 from vital_core.scoring.pipeline import run_sync, score_example
-from vital_core.analysis.stats import noticed
-from vital_core.analysis.story import judge_story
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "data"

@@ -9,7 +9,7 @@ from vital_core.backends import get_backend
 from vital_core.backends.offline import OfflineBackend
 from vital_core.backends.offline.language import embedder
 from vital_core.backends.offline.perturb import PerturbationError
-from vital_core.results.model import (ASSIGNMENTS, CONTRADICTED, NUGGET_IMPORTANCE, SUPPORTED, VITAL, Document)
+from vital_core.results.model import ASSIGNMENTS, CONTRADICTED, NUGGET_IMPORTANCE, SUPPORTED, VITAL, Document
 from vital_core.scoring.pipeline import run_sync, score_example
 
 QUERY = "In a paragraph, could you answer: who wrote hamlet"

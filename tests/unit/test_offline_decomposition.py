@@ -1,8 +1,8 @@
 """Rule-based decomposition: sentences, lists and clauses cut into stand-alone claims."""
 from __future__ import annotations
 
-from vital_core.backends.offline.decompose import decompose, decompose_sentence, split_sentences
 from tests.support.paths import REPO
+from vital_core.backends.offline.decompose import decompose, decompose_sentence, split_sentences
 
 
 def test_sentences_are_split():
@@ -132,7 +132,6 @@ def test_no_fragment_claims_from_the_listed_garbles():
 
 def test_claims_of_the_dev_paragraphs_open_with_a_word_of_their_sentence():
     import json
-    from pathlib import Path
     dev = REPO / "data" / "dev" / "paragraph_triples.jsonl"
     for line in dev.read_text(encoding="utf-8").splitlines()[:6]:
         text = json.loads(line)["responses"]["normal"]

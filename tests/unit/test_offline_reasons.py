@@ -10,8 +10,8 @@ from bench.bench_user_text import DATA, load_cases, reason_contradicts_quote
 from bench.bench_verifier import SETS, load_jsonl
 from vital_core.backends.offline.decompose import decompose
 from vital_core.backends.offline.verify import verify_claims, written_in
-from vital_core.scoring.inputs import read_input_jsonl
 from vital_core.results.model import Document
+from vital_core.scoring.inputs import read_input_jsonl
 
 
 def _claims(text: str) -> list[str]:
@@ -28,9 +28,11 @@ def test_the_reader_finds_a_reason_that_contradicts_its_quote():
     bad = ('not enough evidence: the evidence does not mention 1930 (closest: "Pluto, found in 1930, was '
            'reclassified in 2006.", similarity 0.71)')
     assert reason_contradicts_quote(bad) == "says 1930 is absent, but the quote states it"
-    good = 'not enough evidence: the evidence does not mention 1931 (closest: "Pluto, found in 1930, ...", similarity 0.7)'
+    good = ('not enough evidence: the evidence does not mention 1931 (closest: "Pluto, found in 1930, ...", '
+            'similarity 0.7)')
     assert reason_contradicts_quote(good) is None
-    words = "not enough evidence: the closest evidence does not say 'dwarf', 'orbit' (closest: \"A dwarf planet.\", similarity 0.5)"
+    words = ("not enough evidence: the closest evidence does not say 'dwarf', 'orbit' "
+             "(closest: \"A dwarf planet.\", similarity 0.5)")
     assert reason_contradicts_quote(words) == "says dwarf is absent, but the quote states it"
 
 

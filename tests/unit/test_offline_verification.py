@@ -120,8 +120,10 @@ def test_demonyms_abbreviations_and_nested_places_are_not_conflicts():
 
 
 def test_roles_negation_and_a_value_bound_to_another_fact():
-    assert _one("Kasparov defeated Deep Blue in 1997.", "In 1997 Deep Blue beat Garry Kasparov.").verdict == CONTRADICTED
-    assert _one("Deep Blue defeated Kasparov in 1997.", "Garry Kasparov lost his 1997 match against Deep Blue.").verdict \
+    assert _one("Kasparov defeated Deep Blue in 1997.",
+                "In 1997 Deep Blue beat Garry Kasparov.").verdict == CONTRADICTED
+    assert _one("Deep Blue defeated Kasparov in 1997.",
+                "Garry Kasparov lost his 1997 match against Deep Blue.").verdict \
         == SUPPORTED
     assert _one("Gandhi won the Nobel Peace Prize.", "Gandhi never received the Nobel Peace Prize.").verdict \
         == CONTRADICTED
@@ -152,9 +154,9 @@ def test_with_nothing_to_check_every_verdict_based_score_is_undefined_with_its_r
     from vital_core.backends.offline import OfflineBackend
     from vital_core.metrics import compute_response_metrics
     from vital_core.metrics.catalog import FROM_VERDICTS, METRICS
+    from vital_core.metrics.response import ScoringInput
     from vital_core.metrics.undefined import why_undefined
     from vital_core.metrics.vectorised import MetricColumns, column_metrics
-    from vital_core.metrics.response import ScoringInput
     from vital_core.scoring.pipeline import run_sync, score_example
     example = run_sync(score_example(OfflineBackend(), example_id="q", query="Who wrote Hamlet?",
                                      responses={"normal": "Hamlet was written by William Shakespeare."}))
@@ -245,7 +247,8 @@ def test_a_value_that_the_sentence_gives_to_something_else_does_not_state_the_cl
     v = _one("A grown dog normally has 28 teeth.",
              "Puppies have 28 milk teeth, which are later replaced by 42 permanent teeth in grown dogs.")
     assert v.verdict != SUPPORTED, v.reason
-    v = _one("The league has 18 clubs.", "The league consists of 20 clubs: the 18 founding clubs plus two promoted ones.")
+    v = _one("The league has 18 clubs.",
+             "The league consists of 20 clubs: the 18 founding clubs plus two promoted ones.")
     assert v.verdict == CONTRADICTED and "20" in v.reason, v.reason
 
 

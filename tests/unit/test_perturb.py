@@ -11,10 +11,17 @@ import pytest
 
 from tests.support.mock_provider import MockProvider
 from tests.support.mock_samples import sample_answers, sample_records
-from vital_core.scoring.inputs import read_inputs
-from vital_core.scoring.perturbation import (PerturbationCheckError, changed_word_count, check_missing, check_variant,
-                                     check_wrong, require_valid, word_changes)
 from tests.support.paths import REPO
+from vital_core.scoring.inputs import read_inputs
+from vital_core.scoring.perturbation import (
+    PerturbationCheckError,
+    changed_word_count,
+    check_missing,
+    check_variant,
+    check_wrong,
+    require_valid,
+    word_changes,
+)
 
 KEY = "sk-test-DO-NOT-LEAK-1234"
 NORMAL = ("Geronimo was a leader of the Apache tribe. He was born in 1829 near the Gila River. "

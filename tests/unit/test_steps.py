@@ -2,11 +2,11 @@
 ``backend.steps``, the prompts' marker lines and the app's progress all read it."""
 from __future__ import annotations
 
-from vital_core.scoring import steps
 from vital_core.backends.base import Backend
 from vital_core.backends.offline import OfflineBackend
 from vital_core.backends.openai import prompts
 from vital_core.backends.per_step import PerStepBackend
+from vital_core.scoring import steps
 
 
 def test_every_step_is_a_method_of_the_backend_interface():

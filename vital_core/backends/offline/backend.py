@@ -7,12 +7,19 @@ perturbation. Deterministic: the same input always gives the same output.
 """
 from __future__ import annotations
 
-from vital_core.scoring import deadline
-from vital_core.results.model import (EVIDENCE_NONE, EVIDENCE_REFERENCE, NOT_ENOUGH_EVIDENCE, VITAL, Document, Nugget,
-                              Subclaim)
 from vital_core.backends.base import Backend, BackendInfo, DecomposedSentence, Evidence, Ranking, Verdict
 from vital_core.backends.offline import decompose, importance, nuggets, perturb, verify
 from vital_core.backends.offline.language.embedder import get_embedder
+from vital_core.results.model import (
+    EVIDENCE_NONE,
+    EVIDENCE_REFERENCE,
+    NOT_ENOUGH_EVIDENCE,
+    VITAL,
+    Document,
+    Nugget,
+    Subclaim,
+)
+from vital_core.scoring import deadline
 
 PROMPT_VERSION = "offline-1"
 

@@ -22,8 +22,16 @@ The parse and the word forms a cut claim needs are ``language.claim_parse``'s.
 from __future__ import annotations
 
 from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, finite_verb, lower_first, noun_phrase
-from vital_core.backends.offline.language.lexicon import (CLEAR_SUBORDINATORS, KEPT_ADVERBS, MONTHS, PHRASAL_VERBS,
-                                                          SENTENTIAL_VERBS, SUBORDINATORS, TIMES_OF_DAY, place_kind)
+from vital_core.backends.offline.language.lexicon import (
+    CLEAR_SUBORDINATORS,
+    KEPT_ADVERBS,
+    MONTHS,
+    PHRASAL_VERBS,
+    SENTENTIAL_VERBS,
+    SUBORDINATORS,
+    TIMES_OF_DAY,
+    place_kind,
+)
 from vital_core.backends.offline.language.nlp import Tok
 
 SUBJECT_DEPS = ("nsubj", "nsubjpass")

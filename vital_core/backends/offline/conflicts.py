@@ -12,15 +12,38 @@ import re
 
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found, place_of
-from vital_core.backends.offline.language.lexicon import (ANTONYMS, EVENT_QUALIFIERS, GENERIC_HEADS, GROUP_NOUNS,
-                                                          LIFE_EVENTS, NAME_PARTICLES, NON_EXCLUSIVE,
-                                                          ORGANISATION_WORDS, REFUTED_BELIEF, STAND_IN_DETERMINERS)
+from vital_core.backends.offline.language.lexicon import (
+    ANTONYMS,
+    EVENT_QUALIFIERS,
+    GENERIC_HEADS,
+    GROUP_NOUNS,
+    LIFE_EVENTS,
+    NAME_PARTICLES,
+    NON_EXCLUSIVE,
+    ORGANISATION_WORDS,
+    REFUTED_BELIEF,
+    STAND_IN_DETERMINERS,
+)
 from vital_core.backends.offline.language.roles import relations
 from vital_core.backends.offline.language.value_match import comparable, consistent
 from vital_core.backends.offline.language.values import Value
-from vital_core.backends.offline.stated import (as_name, claimed_by_rival, Context, derivable, governing_verb,
-                                                name_stated, NEIGHBOURHOOD, REST_COVERAGE, rest_coverage, said_near,
-                                                same_clause, same_party, token_at, value_found, value_stated)
+from vital_core.backends.offline.stated import (
+    NEIGHBOURHOOD,
+    REST_COVERAGE,
+    Context,
+    as_name,
+    claimed_by_rival,
+    derivable,
+    governing_verb,
+    name_stated,
+    rest_coverage,
+    said_near,
+    same_clause,
+    same_party,
+    token_at,
+    value_found,
+    value_stated,
+)
 
 # Opposite words, compared whole (lemma or word): "exclusive" is no form of "exclude".
 OPPOSITES: dict[str, set[str]] = {}
@@ -141,7 +164,7 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
             continue
         if not all(value_found(v, [context.joined]) for v in others) or value_stated(value, claim, context):
             continue
-        if any(l in EVENT_QUALIFIERS and not lemma_found(l, context.joined) for l in claim.content):
+        if any(w in EVENT_QUALIFIERS and not lemma_found(w, context.joined) for w in claim.content):
             continue   # another value is unknown too (a different event), or the claim's own value is stated
         anchor = _anchor(claim, value)
         if anchor is not None and not said_near(anchor, target, [token_at(target, v.start) for v in rivals],

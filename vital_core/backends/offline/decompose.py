@@ -14,15 +14,29 @@ from __future__ import annotations
 
 import re
 
-from vital_core.scoring import deadline
-from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
 from vital_core.backends.offline.clause_cuts import cut_claim
+from vital_core.backends.offline.language.lexicon import (
+    AUXILIARIES,
+    DETERMINERS,
+    FUNCTION_CAPS,
+    LEAD_IN_WORDS,
+    LIST_VERBS,
+    NOT_VERBS,
+    PLACE_WORDS,
+    PRONOUN_SUBJECTS,
+    SENTENTIAL_VERB_FORMS,
+    TITLE_NOUNS,
+)
 from vital_core.backends.offline.language.nlp import analyse
-from vital_core.backends.offline.language.pronouns import (Antecedents, CLEFT, LEADING_PRONOUN,
-                                                           replace_subject_pronoun, sentence_subject_name)
-from vital_core.backends.offline.language.lexicon import (AUXILIARIES, DETERMINERS, FUNCTION_CAPS, LEAD_IN_WORDS,
-                                                          LIST_VERBS, NOT_VERBS, PLACE_WORDS, PRONOUN_SUBJECTS,
-                                                          SENTENTIAL_VERB_FORMS, TITLE_NOUNS)
+from vital_core.backends.offline.language.pronouns import (
+    CLEFT,
+    LEADING_PRONOUN,
+    Antecedents,
+    replace_subject_pronoun,
+    sentence_subject_name,
+)
+from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
+from vital_core.scoring import deadline
 
 _VERB_SUFFIX = re.compile(r"^[a-z]+(ed|es|s)$")
 
@@ -161,7 +175,8 @@ def _split_relatives(clause: str) -> list[str]:
         return [clause]
     before = clause[:match.start()]
     # antecedent: a capitalised phrase or a short "the ..." noun phrase ending the main part
-    ante = re.search(r"(?<![\w'\-.,])((?:the|a|an|The|A|An)\s+|(?:[Aa]bout |[Aa]round |[Ss]ome )?[\d.,]+\s+(?:million\s+|"
+    ante = re.search(r"(?<![\w'\-.,])((?:the|a|an|The|A|An)\s+|"
+                     r"(?:[Aa]bout |[Aa]round |[Ss]ome )?[\d.,]+\s+(?:million\s+|"
                      r"thousand\s+|billion\s+)?)?([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*|"
                      r"(?:[A-Za-z][\w'\-]*\s+){0,2}[A-Za-z][\w\-]*)$", before.strip())
     if not ante or len(match.group(2).split()) < 2:

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vital_core.results.model import Document
 from vital_core.backends.offline import conflicts
 from vital_core.backends.offline.decompose import split_sentences
 from vital_core.backends.offline.language import lexicon
@@ -21,6 +20,7 @@ from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.evidence_units import clauses_of
 from vital_core.backends.offline.language.pronouns import resolve_pronouns
 from vital_core.backends.offline.language.value_match import DateContext, in_context
+from vital_core.results.model import Document
 
 TOPIC_MENTIONS = 3          # the most frequent name is the evidence's topic when named this often
 
@@ -37,7 +37,8 @@ class EvidenceIndex:
 
 def build_index(documents: list[Document]) -> EvidenceIndex:
     sentences: list[str] = []
-    narratives: list[list[tuple[str, str]]] = []    # each document's sentences, as read and (if a pronoun was) as written
+    # each document's sentences, as read and (if a pronoun was) as written
+    narratives: list[list[tuple[str, str]]] = []
     for doc in documents:
         written = split_sentences(doc.text)
         narratives.append([])

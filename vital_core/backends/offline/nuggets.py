@@ -11,14 +11,24 @@ response text: supported -> support; closely related but not fully stated
 """
 from __future__ import annotations
 
-from vital_core.results.model import (CONTRADICTED, NOT_SUPPORT, OKAY, PARTIAL_SUPPORT, SUPPORT, SUPPORTED, VITAL, Document,
-                      Nugget, strip_generation_prefix)
-from vital_core.backends.offline.language.embedder import embed
-from vital_core.backends.offline.importance import rank_claims
 from vital_core.backends.offline.decompose import decompose
+from vital_core.backends.offline.importance import rank_claims
 from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
+from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.stated import value_found
 from vital_core.backends.offline.verify import verify_claims
+from vital_core.results.model import (
+    CONTRADICTED,
+    NOT_SUPPORT,
+    OKAY,
+    PARTIAL_SUPPORT,
+    SUPPORT,
+    SUPPORTED,
+    VITAL,
+    Document,
+    Nugget,
+    strip_generation_prefix,
+)
 
 MAX_NUGGETS = 30
 # Evidence claims less similar to the query than this are not nuggets.

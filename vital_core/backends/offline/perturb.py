@@ -13,16 +13,32 @@ from __future__ import annotations
 import hashlib
 import re
 
+from vital_core.backends.offline.decompose import decompose
+from vital_core.backends.offline.importance import rank_claims
+from vital_core.backends.offline.language.answer_types import (
+    DATE,
+    NUMBER,
+    PERSON,
+    PLACE,
+    extract_mentions,
+    question_type,
+)
+from vital_core.backends.offline.language.lexicon import (
+    ANTONYMS,
+    CITIES,
+    COUNTRIES,
+    DEMONYM_ENDINGS,
+    FIRST_NAMES,
+    LAST_NAMES,
+    MONTHS,
+    MULTIWORD_PLACES,
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
+    US_STATES,
+)
+from vital_core.backends.offline.language.word_rarity import frequency_rank
 from vital_core.results.model import VITAL, strip_generation_prefix
 from vital_core.scoring.perturbation import require_valid
-from vital_core.backends.offline.language.answer_types import (DATE, extract_mentions, NUMBER, PERSON, PLACE,
-                                                               question_type)
-from vital_core.backends.offline.importance import rank_claims
-from vital_core.backends.offline.decompose import decompose
-from vital_core.backends.offline.language.word_rarity import frequency_rank
-from vital_core.backends.offline.language.lexicon import (ANTONYMS, CITIES, COUNTRIES, DEMONYM_ENDINGS, FIRST_NAMES,
-                                                          LAST_NAMES, MONTHS, MULTIWORD_PLACES, NUMBER_WORDS,
-                                                          ORDINAL_WORDS, US_STATES)
 
 MISSING, WRONG = "missing", "wrong"
 # A word this frequent (by vocabulary rank) is ordinary English, so a phrase made

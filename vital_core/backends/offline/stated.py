@@ -20,6 +20,7 @@ from vital_core.backends.offline.language.value_match import comparable, compati
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.language.word_rarity import frequency_rank
 
+
 @dataclass
 class Context:
     """Where the rest of a claim may be stated: the sentence (joined with the best-aligned one when they
@@ -110,8 +111,8 @@ def said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: s
     "Essex was rammed by a sperm whale in 1820": 1820 sits next to "rammed", so another year elsewhere in
     the sentence is about something else; Sydney "as a compromise" is not next to "capital".
     """
-    wanted = {l for l in claim.content if l not in skip}
-    wanted |= {w for l in wanted for w in lexicon.synonyms(l)}
+    wanted = {w for w in claim.content if w not in skip}
+    wanted |= {s for w in wanted for s in lexicon.synonyms(w)}
     # for a value, the claim's names count too ("in 2021 the Bank of England put ..."); never for a name itself
     named = {w.lower() for name in claim.names for w in name.split() if len(w) > 2} if with_names else set()
     toks = sentence.toks
@@ -207,7 +208,8 @@ def value_bound(value: Value, claim: Analysis, sentences: list[Analysis]) -> boo
                   and not any(consistent(own, v) for own in claim.values)]
         spots = _spots(value, sentence)
         in_context = _in_context(k, claim, sentence, value)
-        if in_context and (not others or not spots) or said_near(claim, sentence, spots, {value.dim.lstrip("#")}, with_names=True):
+        if in_context and (not others or not spots) \
+                or said_near(claim, sentence, spots, {value.dim.lstrip("#")}, with_names=True):
             return True
     return False
 

@@ -32,13 +32,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vital_core.scoring import deadline
-from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
 from vital_core.backends.offline import conflicts, stated
-from vital_core.backends.offline.conflicts import (antonym_conflict, name_conflict, negation_conflict, role_conflict,
-                                                   value_conflict)
+from vital_core.backends.offline.conflicts import (
+    antonym_conflict,
+    name_conflict,
+    negation_conflict,
+    role_conflict,
+    value_conflict,
+)
 from vital_core.backends.offline.evidence_index import EvidenceIndex, build_index, joined
-from vital_core.backends.offline.slots import slot_conflict
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
 from vital_core.backends.offline.language.embedder import embed
@@ -46,7 +48,10 @@ from vital_core.backends.offline.language.evidence_units import clauses_of
 from vital_core.backends.offline.language.text import words
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.language.wording import substitution
+from vital_core.backends.offline.slots import slot_conflict
 from vital_core.backends.offline.stated import rest_coverage
+from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
+from vital_core.scoring import deadline
 
 NO_EVIDENCE_REASON = "not judged: no evidence was given and the offline backend has no world knowledge"
 # Added to a vital claim's "not enough evidence": the offline rules compare words, not meaning.
@@ -233,7 +238,7 @@ def _support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims
     aligned = [i for i in top if float(sims[i]) >= ALIGN_MIN]
     unstated, words, coverage = _missing_parts(claim, window, index, [index.analyses[i] for i in aligned],
                                                [c for i in aligned for c in index.clauses[i]])
-    others_found = sum(lemma_found(l, joined(window), soft=True) for l in claim.content if l != claim.predicate)
+    others_found = sum(lemma_found(w, joined(window), soft=True) for w in claim.content if w != claim.predicate)
     predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
                     or best >= PREDICATE_FREE or others_found >= 2
                     or claim.predicate in lexicon.DIMENSION_WORDS
@@ -267,7 +272,8 @@ def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.nda
     elif not s.predicate_ok and not written_in(verb, quote):
         reason = f"not enough evidence: the evidence does not say '{verb}'"
     elif words_absent:
-        reason = f"not enough evidence: the closest evidence does not say {', '.join(repr(w) for w in words_absent[:4])}"
+        absent = ", ".join(repr(w) for w in words_absent[:4])
+        reason = f"not enough evidence: the closest evidence does not say {absent}"
     else:
         reason = "not enough evidence: the closest evidence does not state the claim the same way"
     return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"{reason} (closest: \"{_quote(quote)}\", similarity {best:.2f})",

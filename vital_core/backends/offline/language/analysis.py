@@ -13,15 +13,27 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from vital_core.scoring import deadline
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.embedder import embed
+from vital_core.backends.offline.language.lexicon import (
+    ACRONYM_GLUE,
+    ADJECTIVE_NOUNS,
+    EVENT_HEADS,
+    EVENT_PARTS,
+    FUNCTION_CAPS,
+    GENERIC_HEADS,
+    INSTITUTIONS,
+    LIGHT,
+    NAME_GLUE,
+    NAME_SUFFIXES,
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
+    TITLES,
+)
 from vital_core.backends.offline.language.nlp import Tok, analyse_many
-from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
 from vital_core.backends.offline.language.values import Value, extract_values
-from vital_core.backends.offline.language.lexicon import (ACRONYM_GLUE, ADJECTIVE_NOUNS, EVENT_HEADS, EVENT_PARTS,
-                                                          FUNCTION_CAPS, GENERIC_HEADS, INSTITUTIONS, LIGHT, NAME_GLUE,
-                                                          NAME_SUFFIXES, NUMBER_WORDS, ORDINAL_WORDS, TITLES)
+from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
+from vital_core.scoring import deadline
 
 CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM"}
 _CAPITAL_RUN = re.compile(r"[A-Z][\w'\-]+(?:,?\s+(?:(?:of|and|for|the|de|on)\s+)*[A-Z][\w'\-]+)+")
@@ -207,7 +219,7 @@ def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
                 if all(part in a.content for part in phrase):
                     a.content[word] = " ".join(a.content.pop(part) for part in phrase)
     a.negated = _negated(toks)
-    a.lemmas |= {l for l in a.negated if any(t.text.lower().endswith("less") for t in toks)}
+    a.lemmas |= {w for w in a.negated if any(t.text.lower().endswith("less") for t in toks)}
     a.subject = _main_subject(toks, a.names)
     a.predicate = _predicate(toks)
     return a

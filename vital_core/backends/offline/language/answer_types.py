@@ -16,10 +16,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from vital_core.backends.offline.language.lexicon import (
+    FUNCTION_CAPS,
+    HEDGES,
+    MONTHS,
+    MULTIWORD_PLACES,
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
+    PLACE_HEADS,
+    PLACE_WORDS,
+    SCALE_WORDS,
+)
 from vital_core.backends.offline.language.text import words
-from vital_core.backends.offline.language.lexicon import (FUNCTION_CAPS, HEDGES, MONTHS, MULTIWORD_PLACES,
-                                                          NUMBER_WORDS, ORDINAL_WORDS, PLACE_HEADS, PLACE_WORDS,
-                                                          SCALE_WORDS)
 
 PERSON, DATE, NUMBER, PLACE, ENTITY, DESCRIPTION, YESNO = (
     "person", "date", "number", "place", "entity", "description", "yes/no")
@@ -60,7 +68,8 @@ _OPEN_ENDED = re.compile(r"^\s*(tell me|write|give me|describe|summari[sz]e|expl
 # What a biography or overview is read for: achievements, records, what the subject is known for.
 SALIENT = re.compile(r"\b(best[- ]known|most famous|famous for|known for|renowned|celebrated for|"
                      r"first (\w+ )?(person|woman|man|human|people|player|team|country) to|"
-                     r"first (\w+ )?(president|prime minister|leader|king|queen)|regarded as the first|won|awarded|prize|medals?|"
+                     r"first (\w+ )?(president|prime minister|leader|king|queen)|regarded as the first|"
+                     r"won|awarded|prize|medals?|"
                      r"(leading|key|central|pivotal|decisive) role|(set out|proposed|developed|formulated) the theory|"
                      r"(world's|the) (largest|longest|highest|tallest|biggest|deepest|oldest)|invented|discovered)\b",
                      re.IGNORECASE)

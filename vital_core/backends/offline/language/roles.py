@@ -10,8 +10,8 @@ with the evidence's: the same pair reversed is a contradiction.
 from __future__ import annotations
 
 from vital_core.backends.offline.language.analysis import Analysis, memo
-from vital_core.backends.offline.language.nlp import Tok
 from vital_core.backends.offline.language.lexicon import CONVERSE, CONVERSE_PREPS, RELATIONS, ROLE_NOUNS, TRADE_VERBS
+from vital_core.backends.offline.language.nlp import Tok
 
 
 def _name_at(a: Analysis, index: int) -> str:

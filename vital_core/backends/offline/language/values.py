@@ -13,8 +13,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from vital_core.backends.offline.language.lexicon import (AREA_FACTORS, MONTHS, NUMBER_WORDS, ORDINAL_WORDS,
-                                                          SCALE_WORDS, SHARE_WORDS, TEMPERATURE_UNITS, UNITS)
+from vital_core.backends.offline.language.lexicon import (
+    AREA_FACTORS,
+    MONTHS,
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
+    SCALE_WORDS,
+    SHARE_WORDS,
+    TEMPERATURE_UNITS,
+    UNITS,
+)
 
 # unit word -> (dimension, size in the dimension's base unit)
 UNIT_SIZES: dict[str, tuple[str, float]] = {name: (dim, size) for names, dim, size in UNITS for name in names.split()}
@@ -122,7 +130,8 @@ def _unit_after(text: str, end: int) -> tuple[str, float, int]:
 
 def _head_noun(text: str, end: int) -> str:
     """The counted noun after a bare number ("three hearts" -> "heart"), singularised crudely."""
-    m = re.match(r"\s+(?:of\s+(?:the|its|his|her|their)\s+)?(?:(?!(?:and|or|of|in|on|at|to|for|with|the|a|an)\s)(?:[a-z]+-)?[a-z]+\s+){1,3}"
+    m = re.match(r"\s+(?:of\s+(?:the|its|his|her|their)\s+)?"
+                 r"(?:(?!(?:and|or|of|in|on|at|to|for|with|the|a|an)\s)(?:[a-z]+-)?[a-z]+\s+){1,3}"
                  r"([a-z]{3,}s|teeth|feet|men|women|children|people|mice|geese)\b",
                  text[end:]) or \
         re.match(r"\s+(?:of\s+(?:the|its|his|her|their)\s+)?([A-Za-z]{3,})", text[end:])
@@ -257,7 +266,8 @@ def _compound_durations(values: list[Value], text: str) -> list[Value]:
     for v in values:
         last = out[-1] if out else None
         if last is not None and last.dim == "time" and v.dim == "time" and v.kind == last.kind == "number" \
-                and v.value < last.value and re.fullmatch(r"[\s,]*(?:and\s+)?", text[last.start + len(last.text):v.start]):
+                and v.value < last.value \
+                and re.fullmatch(r"[\s,]*(?:and\s+)?", text[last.start + len(last.text):v.start]):
             out[-1] = Value("number", last.value + v.value, dim="time", text=text[last.start:v.start + len(v.text)],
                             approx=last.approx or v.approx, bound=last.bound, start=last.start)
             continue

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from vital_core.backends.offline.language.text import stem, words
 from vital_core.backends.offline.language.lexicon import STOPWORDS
+from vital_core.backends.offline.language.text import stem, words
 
 # Substituted wording: the text shares this share of its content words with the
 # sentence, and swaps a span of at most this many words.
