@@ -2,6 +2,7 @@
 import pytest
 
 from bench.bench_verifier import DATA, SETS, load_jsonl
+
 LABELS = {"supported", "contradicted", "not_enough_evidence"}
 QUERY_TYPES = {"single-answer", "open-ended"}
 
