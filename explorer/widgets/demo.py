@@ -66,11 +66,13 @@ def on_demo_pick(prefix: str, text_keys: dict[str, str], result_key: str) -> Non
 
 
 def landing_demo() -> str:
-    """The demo a first visit opens on: the first whose story is clean (``vital_core.analysis.story.clean``), else the
-    first whose wrong variant tells it, else the first; "" without demos."""
+    """The demo a first visit opens on: the first whose story is clean (``vital_core.analysis.story.clean``) and
+    whose correct answer scores well (``normal_ok``: no low score to explain either), else the first clean one,
+    else the first whose wrong variant tells it, else the first; "" without demos."""
     results = {i: ExampleResult.from_dict(r) for i, r in demo_results().items()}
     metrics = {i: variant_metrics(e) for i, e in results.items() if NORMAL in e.variants}
-    for choose in (story.clean, lambda m: bool(story.judge_story(m)["wrong_ok"])):
+    for choose in (lambda m: story.clean(m) and story.judge_story(m)["normal_ok"], story.clean,
+                   lambda m: bool(story.judge_story(m)["wrong_ok"])):
         found = [i for i in demo_inputs() if i in metrics and choose(metrics[i])]
         if found:
             return found[0]

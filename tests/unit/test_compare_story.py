@@ -155,6 +155,20 @@ def test_every_flag_and_low_score_of_a_bundled_correct_answer_is_explained(demo)
     assert low_fc == any(r.startswith("Factual correctness F1") for r in explain.why_normal_scores_low(example))
 
 
+def test_the_bundled_correct_answers_carry_almost_no_flag_and_the_story_holds():
+    """Issue 20's bar for the demos a presenter opens: RLP on at most 1 and RLR on at most 2 of the 12 correct
+    answers, while the wrong story holds on at least 11 and the missing one on at least 7 (as before the
+    demo texts were checked against their evidence). Counts, not one demo's numbers."""
+    results = demo_results()
+    normals = [damage.variant_metrics(example)["normal"] for example in results.values()]
+    judged = [judge_story(damage.variant_metrics(example)) for example in results.values()]
+    assert len(results) == 12
+    assert sum(bool(n.get("rlp")) for n in normals) <= 1
+    assert sum(bool(n.get("rlr")) for n in normals) <= 2
+    assert sum(bool(j["wrong_ok"]) for j in judged) >= 11
+    assert sum(bool(j["missing_ok"]) for j in judged) >= 7
+
+
 def test_the_headline_escapes_nothing_itself_and_keeps_the_variant_name_apart():
     example = _example()
     example.variants["[x](javascript:1)"] = example.variants.pop("wrong")

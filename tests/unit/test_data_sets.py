@@ -2,6 +2,7 @@
 import pytest
 
 from bench.bench_verifier import DATA, SETS, load_jsonl
+
 LABELS = {"supported", "contradicted", "not_enough_evidence"}
 QUERY_TYPES = {"single-answer", "open-ended"}
 
@@ -30,3 +31,21 @@ def test_triples_differ_only_at_the_key_sentence(name):
         assert set(missing.split()) <= set(normal.split()), t["id"]
         # the wrong variant shares its opening and its end with the normal one: one place changed
         assert wrong.split()[:5] == normal.split()[:5] or wrong.split()[-5:] == normal.split()[-5:], t["id"]
+
+
+def test_the_bundled_demo_input_is_the_dev_demos_field_for_field():
+    """data/demo/demo_input.jsonl is data/dev/demos.jsonl in the input format (data/demo/README.md): a demo
+    text edited in one file only would leave the app and the dev set telling different stories."""
+    dev = {d["id"]: d for d in load_jsonl(DATA / "dev" / "demos.jsonl")}
+    bundled = {d["id"]: d for d in load_jsonl(DATA / "demo" / "demo_input.jsonl")}
+    assert list(bundled) == list(dev) and len(dev) == 12
+    for i, record in bundled.items():
+        source = dev[i]
+        for key in ("query", "query_type", "reference", "responses"):
+            assert record[key] == source[key], (i, key)
+        assert [(d["title"], d["text"]) for d in record["documents"]] == \
+            [(d["title"], d["text"]) for d in source["documents"]], i
+        normal, missing, wrong = (record["responses"][k] for k in ("normal", "missing", "wrong"))
+        assert 150 <= len(normal.split()) <= 220, i
+        assert set(missing.split()) <= set(normal.split()) and len(missing) < len(normal), i
+        assert wrong != normal and len(wrong.split()) - len(normal.split()) in range(-3, 4), i
