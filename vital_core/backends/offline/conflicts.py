@@ -24,8 +24,9 @@ from vital_core.backends.offline.language.lexicon import (
     REFUTED_BELIEF,
     STAND_IN_DETERMINERS,
 )
+from vital_core.backends.offline.language.nlp import children
 from vital_core.backends.offline.language.roles import relations
-from vital_core.backends.offline.language.value_match import comparable, consistent
+from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import (
     NEIGHBOURHOOD,
@@ -138,7 +139,7 @@ def stand_in(claim: Analysis, target: Analysis) -> tuple[str, ...]:
         return ()
     for t in claim.toks:
         if t.dep in ("nsubj", "nsubjpass") and claim.toks[t.head].dep == "ROOT" and t.pos == "NOUN":
-            kids = [k for k in claim.toks if k.head == t.i and k.i != t.i]
+            kids = children(claim.toks, t.i)
             if kids and all(k.dep == "det" and k.lemma in STAND_IN_DETERMINERS for k in kids) \
                     and not lemma_found(t.lemma, target):
                 return (t.lemma,)
@@ -174,8 +175,7 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
         if rest_coverage(claim, context.joined, skip, skip_value=value, soft=True) >= context.rest_needed and \
                 rest_coverage(claim, _with_subject(target, context), skip, skip_value=value,
                               soft=True) >= context.rest_needed:
-            kind = "date" if value.kind in ("year", "date", "century") else "number"
-            return f"{kind} mismatch: the claim says {value.text}, the evidence says {rivals[0].text}"
+            return mismatch_reason(value, rivals[0])
     return None
 
 

@@ -22,26 +22,13 @@ from vital_core.backends.offline.language.lexicon import (
     STAND_IN_DETERMINERS,
     VENUE_HEADS,
 )
-from vital_core.backends.offline.language.value_match import comparable, consistent
+from vital_core.backends.offline.language.nlp import children, subtree
+from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import Context
 
 SUBJECT_DEPS = ("nsubj", "nsubjpass")
 LOCATIVE = {"in", "at", "near", "on"}    # where a building may stand inside a town
-
-
-def _children(a: Analysis, i: int) -> list:
-    return [t for t in a.toks if t.head == i and t.i != i]
-
-
-def _subtree(a: Analysis, i: int) -> set[int]:
-    out, todo = set(), [i]
-    while todo:
-        j = todo.pop()
-        if j not in out:
-            out.add(j)
-            todo.extend(t.i for t in _children(a, j))
-    return out
 
 
 def _fillers(a: Analysis, span: set[int]) -> tuple[list[str], list[Value]]:
@@ -58,22 +45,22 @@ def _slots(a: Analysis, verb: int) -> list[tuple[str, list[str], list[Value], bo
     preposition's object ("in Reykjavík, Iceland" -> Reykjavík), the values written in it, and whether the
     name takes "the" (a building or an institution: "in the Rijksmuseum"; a town takes none)."""
     out = []
-    for prep in _children(a, verb):
+    for prep in children(a.toks, verb):
         if prep.dep not in ("prep", "agent") or prep.lemma not in SLOT_PREPOSITIONS:
             continue
-        objects = [t for t in _children(a, prep.i) if t.dep == "pobj"]
+        objects = [t for t in children(a.toks, prep.i) if t.dep == "pobj"]
         if not objects:
             continue
-        names, values = _fillers(a, _subtree(a, objects[0].i))
+        names, values = _fillers(a, subtree(a.toks, objects[0].i))
         names = [n for n in names if a.names[n] == objects[0].i]
-        article = any(t.dep == "det" and t.lemma == "the" for t in _children(a, objects[0].i))
+        article = any(t.dep == "det" and t.lemma == "the" for t in children(a.toks, objects[0].i))
         if names or values:
             out.append((prep.lemma, names, values, article))
     return out
 
 
 def _subject(a: Analysis, verb: int):
-    return next((t for t in _children(a, verb) if t.dep in SUBJECT_DEPS), None)
+    return next((t for t in children(a.toks, verb) if t.dep in SUBJECT_DEPS), None)
 
 
 def _same_subject(claim: Analysis, subject, sentence: Analysis, other) -> bool:
@@ -81,16 +68,16 @@ def _same_subject(claim: Analysis, subject, sentence: Analysis, other) -> bool:
     bare "the painting" stands for."""
     if subject is None or other is None or subject.pos == "PRON":
         return False
-    own = _subtree(sentence, other.i)
+    own = subtree(sentence.toks, other.i)
     own_lemmas = {sentence.toks[i].lemma for i in own}
-    names, _ = _fillers(claim, _subtree(claim, subject.i))
+    names, _ = _fillers(claim, subtree(claim.toks, subject.i))
     if names:
         return all(name_found(n, Analysis(text=" ".join(sentence.toks[i].text for i in sorted(own)), toks=(),
                                           names=dict.fromkeys(_fillers(sentence, own)[0], 0),
                                           words={sentence.toks[i].text.lower() for i in own})) for n in names)
     if subject.lemma in own_lemmas:
         return True     # "the army" / "the Terracotta Army"
-    kids = [t for t in _children(claim, subject.i)]
+    kids = children(claim.toks, subject.i)
     bare = all(k.dep == "det" and k.lemma in STAND_IN_DETERMINERS for k in kids) and kids
     return bool(bare) and other.pos == "PROPN"
 
@@ -137,8 +124,7 @@ def _changed(names: list[str], values: list[Value], other_names: list[str], othe
     for value in values:
         rivals = [v for v in other_values if comparable(value, v)]
         if rivals and not any(consistent(value, v) for v in rivals):
-            kind = "date" if value.kind in ("year", "date", "century") else "number"
-            return f"{kind} mismatch: the claim says {value.text}, the evidence says {rivals[0].text}"
+            return mismatch_reason(value, rivals[0])
     if values or not names or not other_names:
         return None
     if any(name_found(n, target) for n in names) or any(name_found(o, claim) for o in other_names):

@@ -40,6 +40,22 @@ class ParserNotAvailable(RuntimeError):
     """The spaCy English pipeline is not installed."""
 
 
+def children(toks: tuple[Tok, ...], i: int) -> list[Tok]:
+    """The tokens whose head is token ``i`` (the root is its own head, not its own child)."""
+    return [t for t in toks if t.head == i and t.i != i]
+
+
+def subtree(toks: tuple[Tok, ...], i: int) -> set[int]:
+    """Token ``i`` and every token below it, as indices."""
+    out, todo = set(), [i]
+    while todo:
+        j = todo.pop()
+        if j not in out:
+            out.add(j)
+            todo.extend(t.i for t in children(toks, j))
+    return out
+
+
 def _pipeline():
     global _NLP
     if _NLP is None:

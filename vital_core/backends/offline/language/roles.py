@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from vital_core.backends.offline.language.analysis import Analysis, memo
 from vital_core.backends.offline.language.lexicon import CONVERSE, CONVERSE_PREPS, RELATIONS, ROLE_NOUNS, TRADE_VERBS
-from vital_core.backends.offline.language.nlp import Tok
+from vital_core.backends.offline.language.nlp import Tok, children
 
 
 def _name_at(a: Analysis, index: int) -> str:
@@ -29,7 +29,7 @@ def _name_at(a: Analysis, index: int) -> str:
 
 
 def _children(toks: tuple[Tok, ...], index: int, deps: tuple[str, ...]) -> list[Tok]:
-    return [t for t in toks if t.head == index and t.i != index and t.dep in deps]
+    return [t for t in children(toks, index) if t.dep in deps]
 
 
 def _objects(toks: tuple[Tok, ...], verb: Tok, preps: tuple[str, ...] = ()) -> list[int]:

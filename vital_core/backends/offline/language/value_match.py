@@ -129,6 +129,12 @@ def _date_agree(claim: Value, other: Value, entail: bool) -> bool:
     return True
 
 
+def mismatch_reason(claim: Value, other: Value) -> str:
+    """The contradiction's reason for two disagreeing values, quoting both."""
+    kind = "date" if claim.kind in ("year", "date", "century") else "number"
+    return f"{kind} mismatch: the claim says {claim.text}, the evidence says {other.text}"
+
+
 def comparable(claim: Value, other: Value) -> bool:
     """Do the two values measure the same kind of thing (so that differing values conflict)?"""
     kinds = {claim.kind, other.kind}
