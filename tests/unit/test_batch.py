@@ -43,7 +43,7 @@ class CountingBackend(Backend):
         await asyncio.sleep(0)
         return [DecomposedSentence(s.strip() + ".", [s.strip() + "."]) for s in response.split(".") if s.strip()]
 
-    async def rank(self, query, subclaims):
+    async def rank(self, query, subclaims, evidence=None):
         labels = {s.id: ("vital" if i == 0 else "okay") for i, s in enumerate(subclaims)}
         return Ranking(labels=labels, order=[s.id for s in subclaims])
 

@@ -35,7 +35,7 @@ class FailingStep(CountingBackend):
         self._maybe_fail("decompose", response)
         return await super().decompose(query, response)
 
-    async def rank(self, query, subclaims):
+    async def rank(self, query, subclaims, evidence=None):
         self._maybe_fail("rank", " ".join(s.text for s in subclaims))
         return await super().rank(query, subclaims)
 

@@ -231,3 +231,19 @@ def test_cuts_that_would_leave_a_fragment_are_not_made():
         assert not any(c.startswith(("She was", "Shaquille", "The lake made", "The tower was destroyed",
                                      "Cape Canaveral was", "Charles Darwin was published"))
                        for c in claims), claims
+
+
+def test_a_phrasal_verb_keeps_its_own_modifier_and_splits_the_others():
+    # "went on the air" is one verb: every claim keeps it; "ran for six seasons" holds a value of its own
+    assert decompose_sentence("The station went on the air on 3 March 1986 with a news bulletin.") == [
+        "The station went on the air on 3 March 1986.", "The station went on the air with a news bulletin."]
+    claims = decompose_sentence("The series ran for six seasons on ABC, from October 2001 to May 2007.")
+    assert claims[0].startswith("The series ran for six seasons")
+    assert claims[-1] == "The series ran from October 2001 to May 2007."     # one span of time, not two
+
+
+def test_a_list_of_passive_participles_says_what_was_done_to_the_subject():
+    claims = decompose_sentence("The opera was commissioned by the Khedive, composed by Verdi in 1870.")
+    assert "The opera was commissioned by the Khedive." in claims
+    assert any(c.startswith("The opera was composed by Verdi") for c in claims)
+    assert not any(c.startswith("The Khedive was composed") or c.startswith("Khedive") for c in claims)

@@ -140,3 +140,54 @@ def test_the_predicate_is_said_by_a_synonym_too():
                         ["The Nocturnes are a set of piano pieces published in Paris and Leipzig.",
                          "The music was written by Frédéric Chopin."])
     assert labels["The music was written by Frédéric Chopin."] == VITAL
+
+
+def _evidence(text: str):
+    from vital_core.backends.base import Evidence
+    from vital_core.results.model import Document
+    return Evidence(mode="documents", documents=[Document(id="d1", text=text)])
+
+
+LIGHTHOUSE = [
+    ("The Bell Rock Lighthouse stands on a reef off the coast of Angus.", 0),
+    ("The Bell Rock Lighthouse is the oldest surviving sea-washed lighthouse in the world.", 0),
+    ("The lighthouse was first lit on 1 February 1811.", 1),
+    ("Robert Stevenson designed the lighthouse.", 2),
+    ("Its light can be seen from about 35 miles away.", 3),
+]
+LIGHTHOUSE_DOCUMENT = ("The lighthouse was first lit on 1 February 1811, after four summers of building on the "
+                       "rock. John Rennie advised on the design.")
+
+
+def test_an_open_ended_request_with_evidence_makes_the_facts_it_is_about_vital():
+    subclaims = [Subclaim(id=f"S{i + 1}", text=t, sentence_index=s) for i, (t, s) in enumerate(LIGHTHOUSE)]
+    query = "Tell me about the Bell Rock Lighthouse."
+    alone = run_sync(OfflineBackend().rank(query, subclaims))
+    guided = run_sync(OfflineBackend().rank(query, subclaims, _evidence(LIGHTHOUSE_DOCUMENT)))
+    assert alone.labels["S3"] != VITAL or [k for k, v in alone.labels.items() if v == VITAL] != ["S3"]
+    assert [k for k, v in guided.labels.items() if v == VITAL] == ["S3"]
+    # whatever the value: a changed date is as much what the evidence is about
+    changed = [Subclaim(id=s.id, text=s.text.replace("1811", "1821"), sentence_index=s.sentence_index)
+               for s in subclaims]
+    assert run_sync(OfflineBackend().rank(query, changed, _evidence(LIGHTHOUSE_DOCUMENT))).labels["S3"] == VITAL
+
+
+def test_a_question_ranks_the_same_with_or_without_evidence():
+    subclaims = [Subclaim(id=f"S{i + 1}", text=t, sentence_index=s) for i, (t, s) in enumerate(CLAIMS)]
+    evidence = _evidence("Pride and Prejudice was written by Jane Austen and published in 1813.")
+    assert run_sync(OfflineBackend().rank(QUERY, subclaims, evidence)).labels == rank().labels
+
+
+def test_who_prefers_the_claim_naming_a_person_to_one_dating_the_same_verb():
+    ranking = rank("Who invented the saxophone?", [("The saxophone was invented in 1840.", 0),
+                                                   ("The saxophone was invented by Adolphe Sax.", 0),
+                                                   ("Adolphe Sax was a Belgian instrument maker.", 1)])
+    assert ranking.labels["S2"] == VITAL and ranking.labels["S1"] != VITAL
+
+
+def test_what_was_the_x_is_answered_by_the_claim_restating_x_whatever_the_answer_looks_like():
+    ranking = rank("What was the first Pixar feature film?", [
+        ("The first Pixar feature film was Toy Story.", 0),
+        ("Much of it was animated in Point Richmond.", 1),
+        ("Tom Hanks voiced Woody.", 2)])
+    assert ranking.labels["S1"] == VITAL and ranking.labels["S2"] != VITAL

@@ -88,8 +88,10 @@ class Backend(ABC):
         """Split a response into sentences and atomic claims (pronouns resolved)."""
 
     @abstractmethod
-    async def rank(self, query: str, subclaims: list[Subclaim]) -> Ranking:
-        """Label each subclaim vital/okay/less-important by query importance and order them."""
+    async def rank(self, query: str, subclaims: list[Subclaim], evidence: Evidence | None = None) -> Ranking:
+        """Label each subclaim vital/okay/less-important by query importance and order them. ``evidence``, when
+        given, is what the claims will be checked against; a backend may read it (the offline one does for
+        open-ended requests) or rank from the query alone, as the method's prompt does."""
 
     @abstractmethod
     async def verify(self, query: str, subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:

@@ -87,8 +87,8 @@ class PerStepBackend(Backend):
     async def decompose(self, query: str, response: str) -> list[DecomposedSentence]:
         return await self.base.decompose(query, response)
 
-    async def rank(self, query: str, subclaims: list[Subclaim]) -> Ranking:
-        return await self._for(RANK).rank(query, subclaims)
+    async def rank(self, query: str, subclaims: list[Subclaim], evidence: Evidence | None = None) -> Ranking:
+        return await self._for(RANK).rank(query, subclaims, evidence)
 
     async def verify(self, query: str, subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:
         return await self._for(VERIFY).verify(query, subclaims, evidence)

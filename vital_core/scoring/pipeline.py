@@ -181,7 +181,9 @@ async def _score_response(backend: Backend, query: str, result: ResponseResult, 
                           on_step: StepCallback, reference_claims: Awaitable[ReferenceClaims] | None) -> None:
     variant, text = result.variant, result.text
     try:
-        await _decompose_and_rank(backend, query, result, on_step)
+        # the normal response taken as the evidence says nothing of what matters: the query alone ranks then
+        await _decompose_and_rank(backend, query, result, on_step,
+                                  None if evidence.mode == EVIDENCE_NORMAL else for_backend(evidence))
         if result.subclaims:
             on_step(f"{variant}: verifying against {_mode_words(evidence)}")
             result.warnings += apply_verdicts(result.subclaims,
@@ -209,14 +211,15 @@ async def _score_response(backend: Backend, query: str, result: ResponseResult, 
         result.error = f"{type(exc).__name__}: {exc}"
 
 
-async def _decompose_and_rank(backend: Backend, query: str, result: ResponseResult, on_step: StepCallback) -> None:
+async def _decompose_and_rank(backend: Backend, query: str, result: ResponseResult, on_step: StepCallback,
+                              evidence: Evidence | None = None) -> None:
     on_step(f"{result.variant}: decomposing into subclaims")
     sentences = await backend.decompose(query, result.text)
     result.subclaims = subclaims_from_sentences(sentences)
     result.warnings.extend(step_warnings(sentences))
     if result.subclaims:
         on_step(f"{result.variant}: ranking {len(result.subclaims)} subclaims by importance")
-        ranking = await backend.rank(query, result.subclaims)
+        ranking = await backend.rank(query, result.subclaims, evidence)
         result.order = apply_ranking(result.subclaims, ranking)
         result.warnings.extend(ranking.warnings)
 

@@ -58,16 +58,21 @@ class OfflineBackend(Backend):
     def _decompose(response: str) -> list[DecomposedSentence]:
         return [DecomposedSentence(text=s, claims=c) for s, c in decompose.decompose(response)]
 
-    async def rank(self, query: str, subclaims: list[Subclaim]) -> Ranking:
-        return await deadline.in_thread(self._rank, query, subclaims)
+    async def rank(self, query: str, subclaims: list[Subclaim], evidence: Evidence | None = None) -> Ranking:
+        return await deadline.in_thread(self._rank, query, subclaims, evidence)
 
     @staticmethod
-    def _rank(query: str, subclaims: list[Subclaim]) -> Ranking:
+    def _rank(query: str, subclaims: list[Subclaim], evidence: Evidence | None = None) -> Ranking:
         if not subclaims:
             return Ranking(labels={}, order=[])
+        # documents or a reference the user gave: what an open-ended request's answer is judged on
+        given = evidence is not None and evidence.mode != EVIDENCE_NONE
+        evidence_sentences = [sentence for doc in evidence.as_documents()
+                              for sentence in decompose.split_sentences(doc.text)] if given else None
         labels, order, _ = importance.rank_claims(
             query, [s.id for s in subclaims], [s.text for s in subclaims],
-            [s.sentence_index for s in subclaims], [s.sentence or s.text for s in subclaims])
+            [s.sentence_index for s in subclaims], [s.sentence or s.text for s in subclaims],
+            evidence_sentences=evidence_sentences)
         return Ranking(labels=labels, order=order)
 
     async def verify(self, query: str, subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:

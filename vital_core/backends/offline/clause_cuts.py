@@ -173,6 +173,11 @@ def _participle_of_noun(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None
             or parse.toks[t.head].pos not in ("PROPN", "NOUN") or len(span) < MIN_CLAUSE_WORDS - 1:
         return None
     head = parse.toks[t.head]
+    agent, subject = parse.child(parse.root.i, "agent"), parse.child(parse.root.i, *SUBJECT_DEPS)
+    if agent is not None and subject is not None and t.head in parse.subtree(agent.i) \
+            and parse.child(t.i, "agent") is not None:
+        # "It was produced by A and B, directed by C": a list of what was done to the subject, not to B
+        head = subject
     return _with_commas(parse, span), [f"{noun_phrase(parse, head, span)} {be_form(parse, head, True)} "
                                        f"{parse.words(span)}"]
 
@@ -269,11 +274,31 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
     Titan rocket" -> "... was launched on 5 September 1977", "... from Cape Canaveral", "... on a Titan
     rocket". Only for a verb whose other children are its subject, objects and auxiliaries."""
     root = parse.root
-    if root.pos != "VERB" or parse.child(root.i, *SUBJECT_DEPS) is None or root.lemma in PHRASAL_VERBS:
-        return None     # ("went on the air on 1 August": "on the air" belongs to "went")
+    if root.pos != "VERB" or parse.child(root.i, *SUBJECT_DEPS) is None:
+        return None
     kids = [parse.toks[c] for c in parse.children[root.i]]
     mods = [k for k in kids if k.dep in _MODIFIERS and k.i > root.i]
+    kept: set[int] = set()
+    if root.lemma in PHRASAL_VERBS and mods:
+        # "went on the air on 1 August": "on the air" belongs to "went" and stays in every claim; a first
+        # modifier that holds a value or a name ("ran for ten seasons") is a fact of its own
+        obj = parse.child(mods[0].i, "pobj")
+        if obj is not None and (obj.pos in ("NUM", "PROPN") or parse.child(obj.i, "nummod") is not None):
+            return _split_modifiers(parse, kids, mods, kept)
+        kept, mods = parse.subtree(mods[0].i), mods[1:]
+    return _split_modifiers(parse, kids, mods, kept)
+
+
+def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: set[int]) -> list[str] | None:
+    """``modifier_split`` once the verb's modifiers are known; ``kept``: a phrasal verb's own modifier."""
+    root = parse.root
     spans = [parse.subtree(m.i) for m in mods]
+    # "from September 1994 to May 2004" is one span of time, however the parser hangs its "to"
+    for n in range(len(mods) - 1, 0, -1):
+        if mods[n].lemma in ("to", "until", "till") and mods[n - 1].lemma == "from" \
+                and min(spans[n]) == max(spans[n - 1]) + 1:
+            spans[n - 1] |= spans.pop(n)
+            mods = mods[:n] + mods[n + 1:]
     # "... after its twin, Voyager 2, had lifted off": the parser hangs the clause of "after" on the main
     # verb as a second verb without a subject; it belongs to the modifier it follows
     for k in kids:
@@ -288,7 +313,7 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
     if len(mods) < 2 or any(k.dep not in _MODIFIERS | _CORE for k in kids) \
             or any(k.dep in _MODIFIERS and k.i < root.i for k in kids):
         return None
-    core = {t.i for t in parse.toks} - set().union(*spans)
+    core = ({t.i for t in parse.toks} - set().union(*spans)) | kept
     core -= {parse.comma_before(span) for span in spans} | {parse.comma_after(span) for span in spans}
     claims = []
     for m, span in zip(mods, spans):

@@ -53,7 +53,7 @@ from vital_core.backends.offline.language.lexicon import (
     QUESTION_LIGHT_VERBS,
     STOPWORDS,
 )
-from vital_core.backends.offline.language.nlp import analyse
+from vital_core.backends.offline.language.nlp import analyse, subtree
 from vital_core.backends.offline.language.text import stem, words
 from vital_core.results.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
 
@@ -68,6 +68,11 @@ BEST_ANSWER_MIN_RANK = 0.5
 ANSWER_TYPE_MIN_RANK = 0.7
 # an open-ended request: how many of the claims that date or measure its subject are vital (best scored first)
 OPEN_ENDED_FACTS = 1
+# an open-ended request with evidence: a claim whose predicate words one evidence sentence holds at least this
+# share of, next to a value of the claim's kind, is a fact the evidence is about (``addressed_by``)
+ADDRESSED_SHARE = 0.75
+# verbs that carry no relation of their own ("is", "has"): a claim needs another word to be addressed
+_LIGHT_PREDICATES = {"be", "have", "do", "become", "make", "get"}
 
 _DEFINITION = re.compile(r"^[\w\"'“”().,\- ]{1,60}\s(is|are|was|were)\s(a|an)\s[\w\-]+(\s[\w\-]+)?\.?$",
                          re.IGNORECASE)
@@ -257,26 +262,105 @@ def presumed_answer(question: str, claims: list[str], features: np.ndarray, pred
     if kind not in (PERSON, DATE, NUMBER, PLACE, ENTITY) or not claims:
         return None
     q_mentions, q_words = extract_mentions(question), set(words(question))
+    sim_rank = features[:, FEATURES.index("sim_rank")]
+    if kind == ENTITY:
+        # "What was the first James Bond film?" is answered by "The first James Bond film was Dr. No", whether
+        # or not the answer reads as a name
+        restating = [i for i, claim in enumerate(claims) if _restates_as_subject(claim, question)]
+        if restating:
+            return max(restating, key=lambda i: sim_rank[i])
     # any new name: the place gazetteer is small, and a person question is often answered by a group's name
     slot = ENTITY if kind in (PERSON, PLACE) else kind
     candidates = [i for i, claim in enumerate(claims) if _new_typed(extract_mentions(claim), q_mentions, slot, q_words)]
     if not candidates:
         return None
-    sim_rank = features[:, FEATURES.index("sim_rank")]
-    return max(candidates, key=lambda i: (says_predicate(claims[i], predicate), sim_rank[i]))
+    # ... but a claim that names the very kind asked for comes first ("invented by René Laennec" before
+    # "invented in 1816" for "who")
+    def names_it(i: int) -> bool:
+        mentions = extract_mentions(claims[i])
+        if kind == PERSON:
+            return bool(_new_typed(mentions, q_mentions, PERSON, q_words))
+        return kind != PLACE or bool(_new_typed(mentions, q_mentions, ENTITY, q_words) - mentions.years)
+    exact = {i for i in candidates if names_it(i)}
+    return max(candidates, key=lambda i: (says_predicate(claims[i], predicate), i in exact, sim_rank[i]))
+
+
+# the share of a question's content words a claim's subject must hold to restate what the question asks for
+RESTATED_SHARE = 0.75
+
+
+def _restates_as_subject(claim: str, question: str) -> bool:
+    """Is the claim "<what the question asks for> is/was <something>": a form of "be" whose subject holds
+    (nearly) all the question's content words and whose complement is new?"""
+    toks = analyse(claim)
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    subject = next((t for t in toks if t.dep == "nsubj" and root is not None and t.head == root.i), None)
+    if root is None or root.lemma != "be" or subject is None or not any(
+            t.dep == "attr" and t.head == root.i for t in toks):
+        return False
+    asked = content_words(question)
+    said = content_words(" ".join(toks[i].text for i in sorted(subtree(toks, subject.i))))
+    return len(asked) >= 2 and len(asked & said) >= RESTATED_SHARE * len(asked)
 
 
 def _main_verb(claim: str) -> str:
     return next((t.lemma for t in analyse(claim) if t.dep == "ROOT"), "")
 
 
+def _subject_span(toks) -> set[int]:
+    return next((subtree(toks, t.i) for t in toks if t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT"),
+                set())
+
+
+def _without_subject(claim: str) -> str:
+    """What a claim says of its subject, as text ("The Great Pyramid was built around 2560 BC" -> "was built
+    around 2560 BC"): the subject's own name is no value of the claim."""
+    toks = analyse(claim)
+    subject = _subject_span(toks)
+    return " ".join(t.text for t in toks if t.i not in subject)
+
+
+def _predicate_words(claim: str) -> set[str]:
+    """The stems of what a claim says of its subject: its content words outside the subject, names and values
+    left out ("The show was created by Matt Groening" -> {"creat"})."""
+    toks = analyse(claim)
+    subject = _subject_span(toks)
+    return {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
+            and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS}
+
+
+def _value_kinds(mentions: Mentions) -> set[str]:
+    return {kind for kind, present in ((DATE, mentions.years or mentions.dates), (NUMBER, mentions.numbers),
+                                       (ENTITY, mentions.names)) if present}
+
+
+def addressed_by(claims: list[str], evidence_sentences: list[str]) -> set[int]:
+    """The claims the evidence is about: one evidence sentence holds (nearly) all of the claim's predicate
+    words and a value of the same kind (a date, a number, a name) - whatever the value, so that a changed
+    year is as much about the evidence as the right one ("The bridge opened on 19 March 1936" against "...
+    opened on 19 March 1932")."""
+    evidence = []
+    for sentence in evidence_sentences:
+        toks = analyse(sentence)
+        evidence.append(({stem(t.lemma.lower()) for t in toks} | {stem(t.text.lower()) for t in toks},
+                         _value_kinds(extract_mentions(sentence))))
+    out = set()
+    for i, claim in enumerate(claims):
+        predicate, kinds = _predicate_words(claim), _value_kinds(extract_mentions(_without_subject(claim)))
+        if predicate and kinds and any(len(predicate & words_) >= ADDRESSED_SHARE * len(predicate)
+                                       and kinds & ev_kinds for words_, ev_kinds in evidence):
+            out.add(i)
+    return out
+
+
 def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: list[int],
                 sentences: list[str] | None = None, weights: dict[str, float] = IMPORTANCE_WEIGHTS,
-                thresholds: dict[str, float] = IMPORTANCE_THRESHOLDS, answer_focus: bool = True
-                ) -> tuple[dict[str, str], list[str], list[float]]:
+                thresholds: dict[str, float] = IMPORTANCE_THRESHOLDS, answer_focus: bool = True,
+                evidence_sentences: list[str] | None = None) -> tuple[dict[str, str], list[str], list[float]]:
     """(labels, order, scores) for one response's claims. ``answer_focus``: a question asking for one
     thing makes its presumed answer the vital claim (a response's; evidence that tells a whole story
-    around the answer is ranked by the fitted scores alone)."""
+    around the answer is ranked by the fitted scores alone). ``evidence_sentences``: the documents or
+    reference the claims will be checked against; for an open-ended request they say what is vital."""
     if not claims:
         return {}, [], []
     features = claim_features(query, claims, sentence_index, sentences)
@@ -316,4 +400,16 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             if i in placing or SALIENT.search(claim):
                 labels[sid] = VITAL
                 scores[i] = max(scores[i], thresholds["vital"])
+        # "Tell me about X" names no answer to look for, and the offline labeller knows no more of X than
+        # the text: the evidence the user gave says what the answer is judged on. The facts it is about are
+        # vital; the answer's other statements, which it states in other words or not at all, at most okay.
+        addressed = addressed_by(claims, evidence_sentences) if evidence_sentences else set()
+        if addressed:
+            for i, sid in enumerate(ids):
+                if i in addressed:
+                    labels[sid] = VITAL
+                    scores[i] = max(scores[i], thresholds["vital"])
+                elif labels[sid] == VITAL:
+                    labels[sid] = OKAY
+                    scores[i] = min(scores[i], thresholds["vital"] - 1e-6)
     return labels, importance_order(ids, labels, scores, sentence_index), scores

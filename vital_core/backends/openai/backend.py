@@ -196,7 +196,8 @@ class OpenAICompatBackend(CallPlanning, Backend):
                 for n, s in numbered]
 
     # ------------------------------------------------------------ 2. rank and label
-    async def rank(self, query: str, subclaims: list[Subclaim]) -> Ranking:
+    async def rank(self, query: str, subclaims: list[Subclaim], evidence: Evidence | None = None) -> Ranking:
+        # ranked from the query alone, as the method's prompt does (the evidence is for verification)
         if not subclaims:
             return Ranking(labels={}, order=[])
         ids = [s.id for s in subclaims]
