@@ -277,15 +277,19 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
     if root.pos != "VERB" or parse.child(root.i, *SUBJECT_DEPS) is None:
         return None
     kids = [parse.toks[c] for c in parse.children[root.i]]
-    mods = [k for k in kids if k.dep in _MODIFIERS and k.i > root.i]
+    subject = parse.child(root.i, *SUBJECT_DEPS)
+    # "On 17 May 1875, in front of a crowd ..., the Derby was run": phrases opening the sentence before its
+    # subject are modifiers of the verb like those after it
+    mods = [k for k in kids if k.dep in _MODIFIERS and k.i > root.i
+            or k.dep in ("prep", "npadvmod") and max(parse.subtree(k.i)) < subject.i]
     kept: set[int] = set()
-    if root.lemma in PHRASAL_VERBS and mods:
+    own = next((m for m in mods if m.i > root.i), None)
+    if root.lemma in PHRASAL_VERBS and own is not None:
         # "went on the air on 1 August": "on the air" belongs to "went" and stays in every claim; a first
         # modifier that holds a value or a name ("ran for ten seasons") is a fact of its own
-        obj = parse.child(mods[0].i, "pobj")
-        if obj is not None and (obj.pos in ("NUM", "PROPN") or parse.child(obj.i, "nummod") is not None):
-            return _split_modifiers(parse, kids, mods, kept)
-        kept, mods = parse.subtree(mods[0].i), mods[1:]
+        obj = parse.child(own.i, "pobj")
+        if obj is None or not (obj.pos in ("NUM", "PROPN") or parse.child(obj.i, "nummod") is not None):
+            kept, mods = parse.subtree(own.i), [m for m in mods if m is not own]
     return _split_modifiers(parse, kids, mods, kept)
 
 
@@ -311,7 +315,7 @@ def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: 
                 spans[before[-1]] = spans[before[-1]] | parse.subtree(k.i)
                 kids = [c for c in kids if c.i != k.i]
     if len(mods) < 2 or any(k.dep not in _MODIFIERS | _CORE for k in kids) \
-            or any(k.dep in _MODIFIERS and k.i < root.i for k in kids):
+            or any(k.dep in _MODIFIERS and k.i < root.i and k not in mods for k in kids):
         return None
     core = ({t.i for t in parse.toks} - set().union(*spans)) | kept
     core -= {parse.comma_before(span) for span in spans} | {parse.comma_after(span) for span in spans}

@@ -42,8 +42,9 @@ CLEFT = re.compile(r"^[Ii]t\s+(?:was|is)\b.*\b(?:who|that)\b")   # "it was Champ
 def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
     """The sentence with its main subject pronoun replaced by ``previous`` (a name).
 
-    A leading He/She/It/They always; after an opening phrase ("In 1936 he published ...") only he, she
-    and they, and only when the parser makes the pronoun the main verb's subject. He/she stand only for
+    A leading He/She/It/They always; after an opening phrase ("In 1936 he published ...") he, she and they
+    for a person, "it" for a thing ("The Battle of ..."; only right after the phrase's comma), and only when
+    the parser makes the pronoun the main verb's subject. He/she stand only for
     a person-like name (not "The Berlin Wall").
     """
     if not previous:
@@ -56,12 +57,20 @@ def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
         if sentence.split()[0] == "It" and person_name:
             return sentence   # "Jane Austen wrote Emma. It was published ...": "it" is not Jane Austen
         return LEADING_PRONOUN.sub(previous, sentence, count=1)
-    if previous.split()[0] in DEMONSTRATIVES or not re.search(r"\b(he|she|they)\b", sentence):
+    a_thing = previous.split()[0] in DEMONSTRATIVES
+    if not re.search(r"\b(it|they)\b" if a_thing else r"\b(he|she|they)\b", sentence):
         return sentence
     toks = analyse(sentence)
     for t in toks:
-        if t.text in ("he", "she", "they") and t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT":
+        if t.dep not in ("nsubj", "nsubjpass") or toks[t.head].dep != "ROOT":
+            continue
+        if t.text in ("he", "she", "they") and not a_thing:
             return sentence[:t.start] + previous + sentence[t.start + len(t.text):]
+        # "Fought on 7 October 1571 ..., it ended in ...": the thing named before, right after the opening
+        # phrase's comma ("it was decided that ..." and its like stand for no thing)
+        if t.text == "it" and a_thing and t.i > 0 and toks[t.i - 1].text == "," and not any(
+                k.dep in ("ccomp", "xcomp", "csubj") and k.head == t.head for k in toks):
+            return sentence[:t.start] + previous[:1].lower() + previous[1:] + sentence[t.start + len(t.text):]
     return sentence
 
 
