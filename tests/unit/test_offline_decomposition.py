@@ -247,3 +247,30 @@ def test_a_list_of_passive_participles_says_what_was_done_to_the_subject():
     assert "The opera was commissioned by the Khedive." in claims
     assert any(c.startswith("The opera was composed by Verdi") for c in claims)
     assert not any(c.startswith("The Khedive was composed") or c.startswith("Khedive") for c in claims)
+
+
+def test_an_opening_phrase_before_the_subject_is_a_claim_of_its_own():
+    claims = decompose_sentence("On 4 July 1884, in front of a large crowd, the statue was handed over.")
+    assert "On 4 July 1884 the statue was handed over." in claims
+    assert not any("crowd" in c and "1884" in c for c in claims)
+
+
+def test_it_after_an_opening_phrase_is_the_thing_named_before():
+    claims = [c for _, cs in decompose("The Treaty of Paris was a peace treaty. Signed on 3 September 1783 in "
+                                       "Paris, it ended the American Revolutionary War.") for c in cs]
+    assert any(c.startswith("The Treaty") and "3 September 1783" in c for c in claims)
+    assert not any(c.startswith("It ") for c in claims)
+
+
+def test_an_appositive_with_a_clause_and_a_share_of_the_object_are_cut_off():
+    claims = decompose_sentence("The museum was founded by Elias Ashmole, a collector who travelled to France "
+                                "and the Netherlands.")
+    assert claims[0] == "The museum was founded by Elias Ashmole."
+    assert decompose_sentence("The box holds 52 cards, two of them jokers.") == [
+        "The box holds 52 cards.", "Two of the cards are jokers."]
+
+
+def test_an_object_relative_puts_its_noun_after_the_verb():
+    claims = decompose_sentence("The film drew on the skyline of Chicago, which the director had visited in 1921.")
+    assert claims[0] == "The film drew on the skyline of Chicago."
+    assert claims[1].startswith("The director had visited ") and claims[1].endswith("Chicago in 1921.")

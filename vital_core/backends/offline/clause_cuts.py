@@ -173,10 +173,15 @@ def _participle_of_noun(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None
             or parse.toks[t.head].pos not in ("PROPN", "NOUN") or len(span) < MIN_CLAUSE_WORDS - 1:
         return None
     head = parse.toks[t.head]
-    agent, subject = parse.child(parse.root.i, "agent"), parse.child(parse.root.i, *SUBJECT_DEPS)
-    if agent is not None and subject is not None and t.head in parse.subtree(agent.i) \
-            and parse.child(t.i, "agent") is not None:
-        # "It was produced by A and B, directed by C": a list of what was done to the subject, not to B
+    subject = parse.child(parse.root.i, *SUBJECT_DEPS)
+    opening = next((k for k in parse.toks if k.dep == "advcl" and k.head == parse.root.i and k.i == 0), None)
+    passive_mods = [c for c in parse.children[parse.root.i] if parse.toks[c].dep in ("agent", "prep")] \
+        if parse.child(parse.root.i, "auxpass") is not None else []
+    if subject is not None and parse.child(t.i, "agent") is not None and (
+            any(t.head in parse.subtree(c) for c in passive_mods)
+            or opening is not None and t.head in parse.subtree(opening.i)):
+        # "It was produced by A and B, directed by C" and "Produced by A at great cost, directed by C, the film
+        # ...": a list of what was done to the subject, not to B or to the cost
         head = subject
     return _with_commas(parse, span), [f"{noun_phrase(parse, head, span)} {be_form(parse, head, True)} "
                                        f"{parse.words(span)}"]
@@ -209,11 +214,36 @@ def _appositive(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
             or not parse.set_off(span) or len(span) < 2 or head.dep == "conj" \
             or parse.child(head.i, "conj") is not None \
             or any(parse.toks[i].text in ("and", "or") for i in range(head.i, min(span))) \
-            or any(parse.toks[i].dep == "conj" and parse.toks[i].pos == "PROPN" for i in span):
+            or any(parse.toks[i].dep == "conj" and parse.toks[i].pos == "PROPN" for i in span - _clauses_in(parse, t)):
         return None      # ("Cape Canaveral, Florida" is a place in its region; a list of people with their
                          # appositives is one the parser often misreads)
     return _with_commas(parse, span), [f"{noun_phrase(parse, head, span)} "
                                        f"{be_form(parse, head, parse.past(parse.root))} {parse.words(span)}"]
+
+
+def _clauses_in(parse: ClaimParse, t: Tok) -> set[int]:
+    """The tokens of the clauses hanging on ``t`` ("an engineer *who toured Europe and the United States*")."""
+    return set().union(*(parse.subtree(c) for c in parse.children[t.i] if parse.toks[c].dep in ("relcl", "acl")))
+
+
+def _absolute(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A share of the object said after a comma: "... contains 100 tiles, two of them blank" -> "... contains
+    100 tiles" and "Two of the tiles are blank"."""
+    root = parse.root
+    span = {i for i in span if parse.toks[i].pos != "PUNCT"}   # the parser may hang the comma on the phrase
+    part = parse.child(t.i, "nsubj")
+    of = parse.child(part.i, "prep") if part is not None else None
+    them = parse.child(of.i, "pobj") if of is not None else None
+    obj = parse.child(root.i, "dobj", "attr")
+    if t.dep not in ("advcl", "acl", "ccomp", "appos") or part is None or part.i != min(span) or them is None \
+            or them.text.lower() not in ("them", "which") or obj is None or obj.i > t.i \
+            or parse.comma_before(span) is None or not parse.set_off(span):
+        return None
+    things = " ".join(parse.toks[c].text for c in parse.children[obj.i] if parse.toks[c].dep == "compound")
+    rest = span - parse.subtree(part.i)
+    verb = ("were" if parse.past(root) else "are") if part.lemma != "one" else ("was" if parse.past(root) else "is")
+    return _with_commas(parse, span), [f"{part.text[:1].upper() + part.text[1:]} of the "
+                                       f"{(things + ' ' + obj.text).strip()} {verb} {parse.words(rest)}"]
 
 
 def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
@@ -239,7 +269,7 @@ def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
 # Tried in this order over every token: the clause-sized pieces first, so that an appositive inside a
 # subordinate clause goes with its clause.
 _SHAPES = (_subordinate, _relative_of_name, _relative_inside, _participle, _participle_of_noun, _second_predicate,
-           _place_in_region, _appositive)
+           _absolute, _place_in_region, _appositive)
 
 
 def _structural_cut(parse: ClaimParse) -> Cut | None:

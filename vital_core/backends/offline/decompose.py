@@ -190,8 +190,21 @@ def _split_relatives(clause: str) -> list[str]:
             re.search(r"\b(kilometres|kilometers|metres|meters|miles|feet|km|years|percent|%)\b", antecedent):
         return [clause]
     main = (before + re.sub(r"^,\s*(?=\w)", " ", clause[match.end():])).replace(" ,", ",")
-    extra.append(f"{antecedent} {match.group(2)}")
+    extra.append(_relative_claim(antecedent, match.group(1), match.group(2)))
     return [main] + extra
+
+
+def _relative_claim(antecedent: str, pronoun: str, rest: str) -> str:
+    """The relative clause as a claim of its own: "New York, which *Lang had visited in 1924*" -> "Lang had
+    visited New York in 1924"; "the Seas, which *correspond to X*" -> "the Seas correspond to X"."""
+    toks = analyse(f"{pronoun} {rest}")
+    verb = next((t for t in toks if t.dep == "ROOT"), None)
+    if toks and toks[0].dep == "dobj" and verb is not None and verb.i > 1:
+        # the pronoun is the object: the antecedent goes after its verb
+        offset = verb.start + len(verb.text) - len(pronoun) - 1
+        article = antecedent.split()[0] in ("The", "A", "An")
+        return f"{rest[:offset]} {antecedent[:1].lower() + antecedent[1:] if article else antecedent}{rest[offset:]}"
+    return f"{antecedent} {rest}"
 
 
 def _is_item(words: list[str]) -> bool:
