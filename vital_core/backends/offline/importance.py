@@ -32,6 +32,7 @@ import re
 import numpy as np
 
 from vital_core.backends.offline.language import lexicon
+from vital_core.backends.offline.language.addressed import addressed_by, without_subject
 from vital_core.backends.offline.language.answer_types import (
     DATE,
     ENTITY,
@@ -68,11 +69,9 @@ BEST_ANSWER_MIN_RANK = 0.5
 ANSWER_TYPE_MIN_RANK = 0.7
 # an open-ended request: how many of the claims that date or measure its subject are vital (best scored first)
 OPEN_ENDED_FACTS = 1
-# an open-ended request with evidence: a claim whose predicate words one evidence sentence holds at least this
-# share of, next to a value of the claim's kind, is a fact the evidence is about (``addressed_by``)
-ADDRESSED_SHARE = 0.75
-# verbs that carry no relation of their own ("is", "has"): a claim needs another word to be addressed
-_LIGHT_PREDICATES = {"be", "have", "do", "become", "make", "get"}
+# a claim ranked vital for an open-ended request stays vital when one evidence sentence holds this share of
+# its predicate words, whatever its values (``addressed.addressed_by``)
+SPOKEN_OF_SHARE = 0.5
 
 _DEFINITION = re.compile(r"^[\w\"'“”().,\- ]{1,60}\s(is|are|was|were)\s(a|an)\s[\w\-]+(\s[\w\-]+)?\.?$",
                          re.IGNORECASE)
@@ -307,50 +306,18 @@ def _main_verb(claim: str) -> str:
     return next((t.lemma for t in analyse(claim) if t.dep == "ROOT"), "")
 
 
-def _subject_span(toks) -> set[int]:
-    return next((subtree(toks, t.i) for t in toks if t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT"),
-                set())
-
-
-def _without_subject(claim: str) -> str:
-    """What a claim says of its subject, as text ("The Great Pyramid was built around 2560 BC" -> "was built
-    around 2560 BC"): the subject's own name is no value of the claim."""
-    toks = analyse(claim)
-    subject = _subject_span(toks)
-    return " ".join(t.text for t in toks if t.i not in subject)
-
-
-def _predicate_words(claim: str) -> set[str]:
-    """The stems of what a claim says of its subject: its content words outside the subject, names and values
-    left out ("The show was created by Matt Groening" -> {"creat"})."""
-    toks = analyse(claim)
-    subject = _subject_span(toks)
-    return {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
-            and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS}
-
-
-def _value_kinds(mentions: Mentions) -> set[str]:
-    return {kind for kind, present in ((DATE, mentions.years or mentions.dates), (NUMBER, mentions.numbers),
-                                       (ENTITY, mentions.names)) if present}
-
-
-def addressed_by(claims: list[str], evidence_sentences: list[str]) -> set[int]:
-    """The claims the evidence is about: one evidence sentence holds (nearly) all of the claim's predicate
-    words and a value of the same kind (a date, a number, a name) - whatever the value, so that a changed
-    year is as much about the evidence as the right one ("The bridge opened on 19 March 1936" against "...
-    opened on 19 March 1932")."""
-    evidence = []
-    for sentence in evidence_sentences:
-        toks = analyse(sentence)
-        evidence.append(({stem(t.lemma.lower()) for t in toks} | {stem(t.text.lower()) for t in toks},
-                         _value_kinds(extract_mentions(sentence))))
-    out = set()
-    for i, claim in enumerate(claims):
-        predicate, kinds = _predicate_words(claim), _value_kinds(extract_mentions(_without_subject(claim)))
-        if predicate and kinds and any(len(predicate & words_) >= ADDRESSED_SHARE * len(predicate)
-                                       and kinds & ev_kinds for words_, ev_kinds in evidence):
-            out.add(i)
-    return out
+def _make_vital(ids: list[str], labels: dict[str, str], scores: list[float], thresholds: dict[str, float],
+                vital: set[int]) -> None:
+    """These claims vital and the others at most okay; nothing changes when there are none."""
+    if not vital:
+        return
+    for i, sid in enumerate(ids):
+        if i in vital:
+            labels[sid] = VITAL
+            scores[i] = max(scores[i], thresholds["vital"])
+        elif labels[sid] == VITAL:
+            labels[sid] = OKAY
+            scores[i] = min(scores[i], thresholds["vital"] - 1e-6)
 
 
 def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: list[int],
@@ -374,12 +341,16 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     # only a claim that says the question's predicate answers it for sure: otherwise the fitted labels stand
     if answer is not None and predicate and says_predicate(claims[answer], predicate):
         # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
-        # that names it; the response's other statements are context to that answer, at most okay.
+        # that names it; the response's other statements are context to that answer, at most okay: those
+        # that do not say the question's predicate, or name nothing of the kind asked for.
         for i, sid in enumerate(ids):
             if i == answer:
                 labels[sid] = VITAL
                 scores[i] = max(scores[i], thresholds["vital"])
             elif labels[sid] == VITAL and (predicate and not says_predicate(claims[i], predicate)
+                                           or not _new_typed(extract_mentions(claims[i]), extract_mentions(question),
+                                                             ENTITY if kind in (PERSON, PLACE) else kind,
+                                                             set(words(question)))
                                            or sentence_index[i] == sentence_index[answer]
                                            and _main_verb(claims[i]) == _main_verb(claims[answer])
                                            and not _new_typed(extract_mentions(claims[i]), Mentions(), kind)):
@@ -387,6 +358,15 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
                 # ("launched on 5 September 1977" answers "when"; "... from Cape Canaveral" does not)
                 labels[sid] = OKAY
                 scores[i] = min(scores[i], thresholds["vital"] - 1e-6)
+    elif evidence_sentences and kind in (PERSON, DATE, NUMBER, PLACE, ENTITY) and not is_open_ended(question):
+        # no claim says the question's predicate in its words ("Which museum holds ...?" / "is displayed
+        # at ..."): the claims that name what is asked and state a relation the evidence states are the answer
+        slot = ENTITY if kind in (PERSON, PLACE) else kind
+        q_mentions, q_words = extract_mentions(question), set(words(question))
+        answering = {i for i in addressed_by(claims, evidence_sentences)
+                     if _new_typed(extract_mentions(without_subject(claims[i])), q_mentions, slot, q_words)}
+        if answer is None or answer in answering:   # evidence in other words says nothing against the presumed
+            _make_vital(ids, labels, scores, thresholds, answering)
     if is_open_ended(question):
         # The weights were fitted on questions (the only human labels there are); for a request such as
         # "Tell me a bio of ..." what the subject is known for - an achievement, a record - is vital, and so
@@ -400,16 +380,13 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             if i in placing or SALIENT.search(claim):
                 labels[sid] = VITAL
                 scores[i] = max(scores[i], thresholds["vital"])
-        # "Tell me about X" names no answer to look for, and the offline labeller knows no more of X than
-        # the text: the evidence the user gave says what the answer is judged on. The facts it is about are
-        # vital; the answer's other statements, which it states in other words or not at all, at most okay.
-        addressed = addressed_by(claims, evidence_sentences) if evidence_sentences else set()
-        if addressed:
-            for i, sid in enumerate(ids):
-                if i in addressed:
-                    labels[sid] = VITAL
-                    scores[i] = max(scores[i], thresholds["vital"])
-                elif labels[sid] == VITAL:
-                    labels[sid] = OKAY
-                    scores[i] = min(scores[i], thresholds["vital"] - 1e-6)
+        if evidence_sentences:
+            # "Tell me about X" names no answer to look for, and the offline labeller knows no more of X than
+            # the text: the evidence the user gave says what the answer is judged on. The facts it is about
+            # are vital, and so are those ranked vital above when the evidence speaks of them at all; the
+            # answer's other statements, which the evidence does not speak of, at most okay.
+            ranked = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
+            spoken_of = {ranked[n] for n in addressed_by([claims[i] for i in ranked], evidence_sentences,
+                                                         SPOKEN_OF_SHARE, with_value=False)}
+            _make_vital(ids, labels, scores, thresholds, addressed_by(claims, evidence_sentences) | spoken_of)
     return labels, importance_order(ids, labels, scores, sentence_index), scores

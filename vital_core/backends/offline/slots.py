@@ -43,9 +43,19 @@ def _fillers(a: Analysis, span: set[int]) -> tuple[list[str], list[Value]]:
 def _slots(a: Analysis, verb: int) -> list[tuple[str, list[str], list[Value], bool]]:
     """(preposition, names, values, article) for the slots of the verb at ``verb``: the name that heads the
     preposition's object ("in Reykjavík, Iceland" -> Reykjavík), the values written in it, and whether the
-    name takes "the" (a building or an institution: "in the Rijksmuseum"; a town takes none)."""
+    name takes "the" (a building or an institution: "in the Rijksmuseum"; a town takes none). A preposition
+    on the verb's object is a slot of the verb and that object ("opened its first *store in Seattle*"),
+    written "store in"."""
+    out = _preposition_slots(a, verb, "")
+    for obj in children(a.toks, verb):
+        if obj.dep == "dobj":
+            out += _preposition_slots(a, obj.i, f"{obj.lemma} ")
+    return out
+
+
+def _preposition_slots(a: Analysis, head: int, key: str) -> list[tuple[str, list[str], list[Value], bool]]:
     out = []
-    for prep in children(a.toks, verb):
+    for prep in children(a.toks, head):
         if prep.dep not in ("prep", "agent") or prep.lemma not in SLOT_PREPOSITIONS:
             continue
         objects = [t for t in children(a.toks, prep.i) if t.dep == "pobj"]
@@ -55,7 +65,7 @@ def _slots(a: Analysis, verb: int) -> list[tuple[str, list[str], list[Value], bo
         names = [n for n in names if a.names[n] == objects[0].i]
         article = any(t.dep == "det" and t.lemma == "the" for t in children(a.toks, objects[0].i))
         if names or values:
-            out.append((prep.lemma, names, values, article))
+            out.append((key + prep.lemma, names, values, article))
     return out
 
 
@@ -112,7 +122,7 @@ def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = N
             continue
         for prep, names, values, article in slots:
             for other_prep, other_names, other_values, other_article in theirs:
-                if other_prep == prep and (article == other_article or values or prep not in LOCATIVE):
+                if other_prep == prep and (article == other_article or values or prep.split()[-1] not in LOCATIVE):
                     why = _changed(names, values, other_names, other_values, claim, target)
                     if why:
                         return why

@@ -330,11 +330,9 @@ def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex
     if best < ALIGN_MIN:
         # a changed name or value lowers the cosine most in a short claim ("The first contest was held in
         # Montreux"): the same relation with another value is still read, on the parse alone
-        for i in top:
-            why = slot_conflict(claim, index.analyses[i])
-            if why:
-                return ClaimVerdict(CONTRADICTED, f"{why} — \"{_quote(index.sentences[i])}\"", index.sentences[i],
-                                    float(sims[i]))
+        changed = _changed_slot(claim, index, sims)
+        if changed is not None:
+            return changed
         return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: no evidence sentence is about this claim "
                                                  f"(best similarity {best:.2f})", index.sentences[top[0]], best)
     for i in top:
@@ -353,7 +351,22 @@ def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex
         verdict = _rivalled(claim, index, top[0], float(sims[top[0]])) or verdict
     if verdict.verdict != SUPPORTED and source is not None:
         return _substituted(source[0], source[1], claim.text, index) or verdict
+    if verdict.verdict == NOT_ENOUGH_EVIDENCE:
+        # the same relation with another value may sit in a sentence the wording did not bring close ("The
+        # film was directed by F. W. Murnau" / "Metropolis was directed by Fritz Lang"): read on the parse
+        return _changed_slot(claim, index, sims) or verdict
     return verdict
+
+
+def _changed_slot(claim: Analysis, index: EvidenceIndex, sims: np.ndarray) -> ClaimVerdict | None:
+    """Contradicted by the first evidence sentence (closest first) that fills the claim's relation with
+    another name or value (``slots.slot_conflict``)."""
+    for i in (int(i) for i in np.argsort(-sims, kind="stable")):
+        why = slot_conflict(claim, index.analyses[i])
+        if why:
+            return ClaimVerdict(CONTRADICTED, f"{why} — \"{_quote(index.sentences[i])}\"", index.sentences[i],
+                                float(sims[i]))
+    return None
 
 
 def verify_claims(claims: list[str], documents: list[Document], *, reference: bool = False,

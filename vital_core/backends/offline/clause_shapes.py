@@ -1,0 +1,259 @@
+"""The clause-sized pieces a claim's parse can cut off, one function per shape.
+
+Each shape takes the claim's parse, a token and the token's subtree, and returns the tokens to cut off the
+main claim (with their commas) and the claims they give, or None: a subordinate clause with its own
+subject, a relative clause on a name, a participle phrase, an appositive, a share of the object ("two of
+them blank"), a second predicate, a place with its region. ``clause_cuts`` tries them in ``SHAPES``'s order.
+"""
+from __future__ import annotations
+
+from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, finite_verb, lower_first, noun_phrase
+from vital_core.backends.offline.language.lexicon import (
+    CLEAR_SUBORDINATORS,
+    SENTENTIAL_VERBS,
+    SUBORDINATORS,
+    place_kind,
+)
+from vital_core.backends.offline.language.nlp import Tok
+
+SUBJECT_DEPS = ("nsubj", "nsubjpass")
+MIN_CLAUSE_WORDS = 4     # a cut-off clause with fewer words is too little to check on its own
+
+
+def _subject(parse: ClaimParse) -> Tok | None:
+    subj = parse.child(parse.root.i, *SUBJECT_DEPS)
+    if subj is None or subj.pos == "PRON" or subj.pos == "DET":
+        return None
+    return subj
+
+
+def enough(text: str) -> bool:
+    return len(text.split()) >= MIN_CLAUSE_WORDS - 1
+
+
+Cut = tuple[set[int], list[str]]    # the tokens cut off the main claim (with their commas), the claims they give
+
+
+def _subordinate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A subordinate clause with its own named subject: "..., when East German authorities opened ..."."""
+    first = parse.toks[min(span)]
+    if t.dep not in ("advcl", "relcl") or first.lemma not in SUBORDINATORS or first.i == t.i:
+        return None
+    head = parse.toks[t.head]
+    if head.i != parse.root.i and head.pos not in ("NOUN", "PROPN", "NUM"):
+        return None      # hangs on a word the parser misread ("... broke into the pits" read as an adjective)
+    own = parse.child(t.i, *SUBJECT_DEPS)
+    body = span - {first.i}
+    if own is None or own.pos == "DET" or len(body) < MIN_CLAUSE_WORDS:
+        return None
+    stands_for = ""
+    if own.pos == "PRON":
+        stands_for = _pronoun_antecedent(parse, own)
+        if not stands_for:
+            return None
+    if parse.comma_before(span) is None and min(span) != 0 and first.lemma not in CLEAR_SUBORDINATORS:
+        return None      # "won two of them after Shaquille O'Neal left": one statement
+    if any(parse.toks[i].lemma in SUBORDINATORS and parse.toks[i].dep == "mark" and i != first.i for i in body):
+        return None
+    text = parse.words(body)
+    if stands_for:      # "..., where it has its own place" -> "The painting has its own place"
+        text = parse.words({i for i in body if i < own.i}) + f" {stands_for} " + parse.words(
+            {i for i in body if i > own.i})
+    return with_commas(parse, span), [text.strip()]
+
+
+def _pronoun_antecedent(parse: ClaimParse, pronoun: Tok) -> str:
+    """The main subject a subordinate clause's "it"/"they" stands for, when it agrees in number and is
+    a thing, not a person; "" otherwise ("when she was eight": who she is stays unsaid)."""
+    subject = _subject(parse)
+    if subject is None or pronoun.text.lower() not in ("it", "they"):
+        return ""
+    if (pronoun.text.lower() == "they") != parse.plural(subject) or subject.pos == "PROPN" \
+            and pronoun.text.lower() == "it" and parse.child(subject.i, "det") is None:
+        return ""       # ("Jane Austen wrote Emma when it ...": "it" is no person)
+    return noun_phrase(parse, subject, set())
+
+
+def _relative_of_name(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """"Alfred Nobel who patented it in 1867": a relative clause on a name adds a fact, comma or not."""
+    first = parse.toks[min(span)]
+    head = parse.toks[t.head]
+    if t.dep != "relcl" or head.pos != "PROPN" or first.lemma not in ("who", "which") \
+            or first.dep not in SUBJECT_DEPS or len(span) < MIN_CLAUSE_WORDS:
+        return None
+    return with_commas(parse, span), [f"{noun_phrase(parse, head, span)} {parse.words(span - {first.i})}"]
+
+
+def _relative_inside(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A relative clause set off by a comma whose pronoun sits inside it: "102 passengers, about a third of
+    whom were separatists" -> "About a third of the passengers were separatists"; "Dr. No, in which Sean
+    Connery played the agent" -> "Sean Connery played the agent in Dr. No"."""
+    head = parse.toks[t.head]
+    if t.dep in ("advcl", "conj") and parse.comma_before(span) is not None:
+        # the parser hangs "..., about a third of whom were ..." on the verb: its noun ends before the comma
+        head = _noun_before(parse, min(span) - 1) or head
+    elif t.dep != "relcl":
+        return None
+    if head.pos not in ("NOUN", "PROPN") or parse.comma_before(span) is None or len(span) < MIN_CLAUSE_WORDS:
+        return None
+    pronoun = next((parse.toks[i] for i in sorted(span) if parse.toks[i].lemma in ("whom", "which", "who")
+                    and parse.toks[i].dep == "pobj"), None)
+    if pronoun is None:
+        return None
+    noun = noun_phrase(parse, head, span) if head.pos == "PROPN" else f"the {head.text}"
+    prep = parse.toks[pronoun.head]
+    if prep.i == min(span):     # "in which ..." -> "... in Dr. No"
+        return with_commas(parse, span), [f"{parse.words(span - {prep.i, pronoun.i})} {prep.text} {noun}"]
+    before = parse.words({i for i in span if i < pronoun.i})
+    after = parse.words({i for i in span if i > pronoun.i})
+    return with_commas(parse, span), [f"{before} {noun} {after}".strip()]
+
+
+def _participle(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A participle phrase on the main verb, set off by a comma: the subject did it too."""
+    root, subject = parse.root, _subject(parse)
+    if t.dep != "advcl" or t.head != root.i or t.tag not in ("VBG", "VBN") \
+            or any(i < t.i and not (parse.toks[i].dep == "advmod" and parse.toks[i].head == t.i) for i in span) \
+            or subject is None or t.lemma in SENTENTIAL_VERBS or parse.child(t.i, *SUBJECT_DEPS, "mark") is not None \
+            or not (parse.set_off(span) or min(span) == 0 and parse.comma_after(span) is not None) \
+            or len(span) < MIN_CLAUSE_WORDS - 1:
+        return None
+    if t.tag == "VBN" and min(span) > root.i:
+        # "... belongs to Usain Bolt of Jamaica, widely regarded as the greatest sprinter": the participle
+        # says something of the noun just before its comma, not of the subject
+        noun = _noun_before(parse, min(span) - 1)
+        if noun is None:
+            return None
+        return with_commas(parse, span), [f"{noun_phrase(parse, noun, span)} {be_form(parse, noun, parse.past(root))} "
+                                           f"{parse.words(span)}"]
+    noun = noun_phrase(parse, subject, span)
+    if t.tag == "VBN":   # "Built in 1481, the chapel is ...": built then
+        said = f"{be_form(parse, subject, True)} {lower_first(parse, span)}"
+    else:                # "..., separating families" -> "The wall separated families"
+        said = " ".join([finite_verb(t, parse.past(root), parse.plural(subject)), parse.words(span - {t.i})]).strip()
+    return with_commas(parse, span), [f"{noun} {said}"]
+
+
+def _noun_before(parse: ClaimParse, comma: int) -> Tok | None:
+    """The noun phrase that ends just before ``comma``, by its head ("Usain Bolt of Jamaica" -> Bolt)."""
+    if comma < 1 or parse.toks[comma].text != ",":
+        return None
+    tok = parse.toks[comma - 1]
+    # up from "Jamaica" through "of" to "Bolt": a noun's prepositional complement belongs to the noun
+    while tok.dep == "pobj" and parse.toks[tok.head].dep == "prep" \
+            and parse.toks[parse.toks[tok.head].head].pos in ("NOUN", "PROPN"):
+        tok = parse.toks[parse.toks[tok.head].head]
+    while tok.dep == "compound" and parse.toks[tok.head].i > tok.i:
+        tok = parse.toks[tok.head]
+    return tok if tok.pos in ("NOUN", "PROPN") else None
+
+
+def _participle_of_noun(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A past participle set off by commas after a noun: "Pluto, found in 1930, is ..."."""
+    if t.dep != "acl" or t.tag != "VBN" or min(span) != t.i or not parse.set_off(span) \
+            or parse.toks[t.head].pos not in ("PROPN", "NOUN") or len(span) < MIN_CLAUSE_WORDS - 1:
+        return None
+    head = parse.toks[t.head]
+    subject = parse.child(parse.root.i, *SUBJECT_DEPS)
+    opening = next((k for k in parse.toks if k.dep == "advcl" and k.head == parse.root.i and k.i == 0), None)
+    passive_mods = [c for c in parse.children[parse.root.i] if parse.toks[c].dep in ("agent", "prep")] \
+        if parse.child(parse.root.i, "auxpass") is not None else []
+    if subject is not None and parse.child(t.i, "agent") is not None and (
+            any(t.head in parse.subtree(c) for c in passive_mods)
+            or opening is not None and t.head in parse.subtree(opening.i)):
+        # "It was produced by A and B, directed by C" and "Produced by A at great cost, directed by C, the film
+        # ...": a list of what was done to the subject, not to B or to the cost
+        head = subject
+    return with_commas(parse, span), [f"{noun_phrase(parse, head, span)} {be_form(parse, head, True)} "
+                                       f"{parse.words(span)}"]
+
+
+def _place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A place with its region or country: "born in Tupelo, Mississippi" -> "... born in Tupelo" and
+    "Tupelo is in Mississippi"; "hangs in the Rijksmuseum in Amsterdam" -> "... in the Rijksmuseum" and
+    "The Rijksmuseum is in Amsterdam". Only a region the lexicon knows as a place."""
+    head = parse.toks[t.head]
+    if head.pos != "PROPN" or parse.child(head.i, "conj") is not None or head.dep not in ("pobj", "dobj"):
+        return None
+    if t.dep == "appos" and t.pos == "PROPN" and parse.child(t.i, "det") is None and parse.set_off(span):
+        region = parse.words(span)
+    elif t.dep == "prep" and t.lemma == "in" and min(span) == t.i and max(span) == max(parse.subtree(head.i)):
+        region = parse.words(span - {t.i})
+    else:
+        return None
+    if not place_kind(region):
+        return None
+    place = noun_phrase(parse, head, span)
+    return with_commas(parse, span), [f"{place[:1].upper() + place[1:]} is in {region}"]
+
+
+def _appositive(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """An appositive of a name: "Marie Curie, a Polish physicist, won ..."."""
+    head = parse.toks[t.head]
+    if t.dep != "appos" or head.pos != "PROPN" or t.tag == "NNS" \
+            or not (t.pos == "NOUN" or t.pos == "PROPN" and parse.child(t.i, "det") is not None) \
+            or not parse.set_off(span) or len(span) < 2 or head.dep == "conj" \
+            or parse.child(head.i, "conj") is not None \
+            or any(parse.toks[i].text in ("and", "or") for i in range(head.i, min(span))) \
+            or any(parse.toks[i].dep == "conj" and parse.toks[i].pos == "PROPN" for i in span - _clauses_in(parse, t)):
+        return None      # ("Cape Canaveral, Florida" is a place in its region; a list of people with their
+                         # appositives is one the parser often misreads)
+    return with_commas(parse, span), [f"{noun_phrase(parse, head, span)} "
+                                       f"{be_form(parse, head, parse.past(parse.root))} {parse.words(span)}"]
+
+
+def _clauses_in(parse: ClaimParse, t: Tok) -> set[int]:
+    """The tokens of the clauses hanging on ``t`` ("an engineer *who toured Europe and the United States*")."""
+    return set().union(*(parse.subtree(c) for c in parse.children[t.i] if parse.toks[c].dep in ("relcl", "acl")))
+
+
+def _absolute(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A share of the object said after a comma: "... contains 100 tiles, two of them blank" -> "... contains
+    100 tiles" and "Two of the tiles are blank"."""
+    root = parse.root
+    span = {i for i in span if parse.toks[i].pos != "PUNCT"}   # the parser may hang the comma on the phrase
+    part = parse.child(t.i, "nsubj")
+    of = parse.child(part.i, "prep") if part is not None else None
+    them = parse.child(of.i, "pobj") if of is not None else None
+    obj = parse.child(root.i, "dobj", "attr")
+    if t.dep not in ("advcl", "acl", "ccomp", "appos") or part is None or part.i != min(span) or them is None \
+            or them.text.lower() not in ("them", "which") or obj is None or obj.i > t.i \
+            or parse.comma_before(span) is None or not parse.set_off(span):
+        return None
+    things = " ".join(parse.toks[c].text for c in parse.children[obj.i] if parse.toks[c].dep == "compound")
+    rest = span - parse.subtree(part.i)
+    verb = ("were" if parse.past(root) else "are") if part.lemma != "one" else ("was" if parse.past(root) else "is")
+    return with_commas(parse, span), [f"{part.text[:1].upper() + part.text[1:]} of the "
+                                       f"{(things + ' ' + obj.text).strip()} {verb} {parse.words(rest)}"]
+
+
+def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A second predicate of the same subject: "... won the prize and became the first woman ..."."""
+    root, subject = parse.root, _subject(parse)
+    if t.dep != "conj" or t.head != root.i or t.pos not in ("VERB", "AUX") or subject is None \
+            or parse.child(t.i, *SUBJECT_DEPS, "expl") is not None or t.i < root.i \
+            or len(span) < MIN_CLAUSE_WORDS - 1:
+        return None
+    cc = parse.child(root.i, "cc")
+    if cc is None or not root.i < cc.i < t.i or cc.lemma not in ("and", "but"):
+        return None
+    aux = ""
+    if t.tag in ("VBN", "VBG") and parse.child(t.i, "aux", "auxpass") is None:
+        aux = " ".join(parse.toks[c].text for c in parse.children[root.i]
+                       if parse.toks[c].dep in ("aux", "auxpass", "neg"))
+        if not aux:
+            return None    # "won the prize and called ...": no auxiliary to share, so no safe tense
+    cut = span | {cc.i} | ({cc.i - 1} if parse.toks[cc.i - 1].text == "," else set())
+    return cut, [" ".join(p for p in (noun_phrase(parse, subject, cut), aux, parse.words(span)) if p)]
+
+
+# Tried in this order over every token: the clause-sized pieces first, so that an appositive inside a
+# subordinate clause goes with its clause.
+SHAPES = (_subordinate, _relative_of_name, _relative_inside, _participle, _participle_of_noun, _second_predicate,
+           _absolute, _place_in_region, _appositive)
+
+
+
+def with_commas(parse: ClaimParse, span: set[int]) -> set[int]:
+    """The span with the commas that set it off ("Pluto, found in 1930, is" -> "Pluto is")."""
+    return span | {i for i in (parse.comma_before(span), parse.comma_after(span)) if i is not None}

@@ -1,0 +1,67 @@
+"""Which claims the evidence is about: the same relation, whatever its value.
+
+A claim's relation is read as its predicate words (content words outside its subject, names and values
+left out) and the kinds of value it gives (a date, a number, a name). An evidence sentence is about the
+claim when it holds (nearly) all those words and a value of the same kind - so a changed year is as much
+about the evidence as the right one. The offline importance step reads it where the query alone cannot
+say what matters ("Tell me about X").
+"""
+from __future__ import annotations
+
+from vital_core.backends.offline.language.answer_types import DATE, ENTITY, NUMBER, Mentions, extract_mentions
+from vital_core.backends.offline.language.lexicon import STOPWORDS
+from vital_core.backends.offline.language.nlp import analyse, subtree
+from vital_core.backends.offline.language.text import stem
+
+# the share of a claim's predicate words one evidence sentence must hold, next to a value of the claim's kind
+ADDRESSED_SHARE = 0.75
+# verbs that carry no relation of their own ("is", "has"): a claim needs another word to be addressed
+_LIGHT_PREDICATES = {"be", "have", "do", "become", "make", "get"}
+
+
+def _subject_span(toks) -> set[int]:
+    return next((subtree(toks, t.i) for t in toks if t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT"),
+                set())
+
+
+def without_subject(claim: str) -> str:
+    """What a claim says of its subject, as text ("The Great Pyramid was built around 2560 BC" -> "was built
+    around 2560 BC"): the subject's own name is no value of the claim."""
+    toks = analyse(claim)
+    subject = _subject_span(toks)
+    return " ".join(t.text for t in toks if t.i not in subject)
+
+
+def _predicate_words(claim: str) -> set[str]:
+    """The stems of what a claim says of its subject: its content words outside the subject, names and values
+    left out ("The show was created by Matt Groening" -> {"creat"})."""
+    toks = analyse(claim)
+    subject = _subject_span(toks)
+    return {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
+            and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS}
+
+
+def _value_kinds(mentions: Mentions) -> set[str]:
+    return {kind for kind, present in ((DATE, mentions.years or mentions.dates), (NUMBER, mentions.numbers),
+                                       (ENTITY, mentions.names)) if present}
+
+
+def addressed_by(claims: list[str], evidence_sentences: list[str], share: float = ADDRESSED_SHARE,
+                 with_value: bool = True) -> set[int]:
+    """The claims the evidence is about: one evidence sentence holds (nearly) all of the claim's predicate
+    words and a value of the same kind (a date, a number, a name) - whatever the value, so that a changed
+    year is as much about the evidence as the right one ("The bridge opened on 19 March 1936" against "...
+    opened on 19 March 1932"). ``share`` and ``with_value`` loosen it."""
+    evidence = []
+    for sentence in evidence_sentences:
+        toks = analyse(sentence)
+        evidence.append(({stem(t.lemma.lower()) for t in toks} | {stem(t.text.lower()) for t in toks},
+                         _value_kinds(extract_mentions(sentence))))
+    out = set()
+    for i, claim in enumerate(claims):
+        predicate, kinds = _predicate_words(claim), _value_kinds(extract_mentions(without_subject(claim)))
+        if predicate and (kinds or not with_value) and any(
+                len(predicate & words_) >= share * len(predicate) and (kinds & ev_kinds or not with_value)
+                for words_, ev_kinds in evidence):
+            out.add(i)
+    return out
