@@ -211,7 +211,8 @@ def question_predicate(question: str) -> set[str]:
     or, when it has only a light verb ("What was the first James Bond *film*?"), its common nouns."""
     toks = [t for t in analyse(question) if t.pos != "PUNCT"]
     verbs = {t.lemma for t in toks if t.pos == "VERB" and t.lemma not in QUESTION_LIGHT_VERBS}
-    if not verbs and toks and any(t.lemma == "do" and t.pos == "AUX" for t in toks[:3]) and toks[-1].pos != "PROPN":
+    if not verbs and toks and any(t.lemma == "do" and t.pos == "AUX" for t in toks[:3]) \
+            and (toks[-1].pos != "PROPN" or toks[-1].dep == "ROOT"):
         # do-support needs a main verb: the parser sometimes reads a final bare verb as a noun ("did ... sink?")
         verbs = {toks[-1].lemma}
     return verbs or {t.lemma for t in toks if t.pos == "NOUN"}
@@ -365,7 +366,9 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         q_mentions, q_words = extract_mentions(question), set(words(question))
         answering = {i for i in addressed_by(claims, evidence_sentences)
                      if _new_typed(extract_mentions(without_subject(claims[i])), q_mentions, slot, q_words)}
-        if answer is None or answer in answering:   # evidence in other words says nothing against the presumed
+        # a date or a number named in the relation the evidence states is the answer; a name is looser (any
+        # name is one), so there it only confirms the presumed answer or stands in for a missing one
+        if kind in (DATE, NUMBER) or answer is None or answer in answering:
             _make_vital(ids, labels, scores, thresholds, answering)
     if is_open_ended(question):
         # The weights were fitted on questions (the only human labels there are); for a request such as
