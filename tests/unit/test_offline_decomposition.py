@@ -274,3 +274,17 @@ def test_an_object_relative_puts_its_noun_after_the_verb():
     claims = decompose_sentence("The film drew on the skyline of Chicago, which the director had visited in 1921.")
     assert claims[0] == "The film drew on the skyline of Chicago."
     assert claims[1].startswith("The director had visited ") and claims[1].endswith("Chicago in 1921.")
+
+
+def test_phrases_between_commas_are_no_list():
+    claims = decompose_sentence("The firm was founded in Leeds, Yorkshire, in 1899, when Ada Hart and her brother "
+                                "Tom, working in a shed, built their first loom.")
+    assert not any(" in in " in c or c.startswith("The firm was founded in when") for c in claims)
+    assert not any(c.startswith("The firm was founded in her brother") for c in claims)
+
+
+def test_a_pair_described_together_stays_together():
+    assert decompose_sentence("The company grew out of a project by Ann Lee and Bo Chan, two students at Yale, "
+                              "in the 1990s.") == [
+        "The company grew out of a project by Ann Lee and Bo Chan.", "The company grew in the 1990s.",
+        "Ann Lee and Bo Chan were two students at Yale."]

@@ -93,9 +93,13 @@ def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: 
     root = parse.root
     spans = [parse.subtree(m.i) for m in mods]
     # "from September 1994 to May 2004" is one span of time, however the parser hangs its "to"
+    # and "by" on an active verb is the maker of the noun before it ("grew out of a project by Page"), not a
+    # fact of the verb's own ("grew by Page")
+    passive = parse.child(root.i, "auxpass") is not None
     for n in range(len(mods) - 1, 0, -1):
-        if mods[n].lemma in ("to", "until", "till") and mods[n - 1].lemma == "from" \
-                and min(spans[n]) == max(spans[n - 1]) + 1:
+        if (mods[n].lemma in ("to", "until", "till") and mods[n - 1].lemma == "from"
+                or mods[n].lemma == "by" and mods[n].dep == "prep" and not passive) \
+                and min(spans[n]) <= max(spans[n - 1]) + 2:
             spans[n - 1] |= spans.pop(n)
             mods = mods[:n] + mods[n + 1:]
     # "... after its twin, Voyager 2, had lifted off": the parser hangs the clause of "after" on the main

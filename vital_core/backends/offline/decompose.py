@@ -299,6 +299,8 @@ def _split_list(claim: str) -> list[str]:
         if not last or _has_verb(last.split()) or _finite_verb_in(claim, conj.end(), last):
             continue
         items.append(last)
+        if _mixed(items):
+            continue   # "in Milwaukee, Wisconsin, in 1903, when William S. Harley and his friend ...": no list
         if items[0][:1].isupper() and any(re.match(r"(?:the|a|an)\s+.*\b[a-z]", i) for i in items[1:]):
             continue   # "Antonio Vivaldi, the Italian composer and violinist": an apposition, not a list
         comma_list = len(items) >= 3
@@ -307,6 +309,19 @@ def _split_list(claim: str) -> list[str]:
         if not comma_list and _inside_title(left, items):
             continue   # "Pride and Prejudice", "the film "Romeo and Juliet"": one title, not two things
         rest = right[len(last):] if right.startswith(last) else right.split(last, 1)[1] if last in right else ""
+        group = _GROUP_APPOSITIVE.match(rest)
+        if group:
+            # "by Larry Page and Sergey Brin, two PhD students at Stanford, in 1996": the pair is described
+            # together - a claim of its own - and did together what the sentence says (one claim: "by Page"
+            # alone would read as against evidence naming both)
+            stop = rest.find(",", group.end())
+            stop = len(rest.rstrip(" .")) if stop < 0 else stop
+            end = conj.end() + right.find(last) + len(last)
+            start = claim.find(items[0])
+            if start < 0:
+                continue
+            main = claim[:end] + rest[stop:]
+            return [main, f"{claim[start:end]} were {rest[2:stop].strip()}"]
         if not head.strip() and not pieces and rest.strip(" .,;:!?") and (
                 prefix_words and prefix_words[-1].lower() == "of"
                 or re.match(r"(?:the|a|an)\s+[a-z][\w\-]*\s+of\s+[A-Z]", items[0], re.IGNORECASE)
@@ -325,6 +340,20 @@ def _split_list(claim: str) -> list[str]:
             prefix, items[0], subject_list = " ".join(first[:cut]), " ".join(first[cut:]), False
         return _one_claim_per_item(prefix, items, rest, subject_list)
     return [claim]
+
+
+_GROUP_APPOSITIVE = re.compile(r",\s+(?:two|both|three|four|five|the pair|the two|the duo|the couple|"
+                               r"a pair|a duo|a couple)\b", re.IGNORECASE)
+_PHRASE_OPENERS = {"in", "on", "at", "by", "from", "with", "for", "to", "during", "after", "before", "when",
+                   "where", "while", "because", "since", "although", "though", "if", "until", "as"}
+
+
+def _mixed(items: list[str]) -> bool:
+    """Do the "items" open differently, some with a preposition or a subordinator ("in 1903", "when ...")?
+    A list's items are alike; a sentence's phrases that happen to sit between commas are not."""
+    openers = {i.split()[0].lower() if i.split() and i.split()[0].lower() in _PHRASE_OPENERS else ""
+               for i in items}
+    return len(openers) > 1
 
 
 _PAREN = re.compile(r"\([^()]*\)")
