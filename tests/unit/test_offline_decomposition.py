@@ -288,3 +288,10 @@ def test_a_pair_described_together_stays_together():
                               "in the 1990s.") == [
         "The company grew out of a project by Ann Lee and Bo Chan.", "The company grew in the 1990s.",
         "Ann Lee and Bo Chan were two students at Yale."]
+
+
+def test_a_relative_clause_inside_the_subject_is_cut_unless_it_says_which_one():
+    assert decompose_sentence("The engine that the pair ran in 1996 was originally called BackRub.") == [
+        "The engine was originally called BackRub.", "The pair ran the engine in 1996."]
+    assert decompose_sentence("The team that won the first final was Uruguay.") == [
+        "The team that won the first final was Uruguay."]

@@ -337,3 +337,26 @@ def test_the_same_relation_with_a_place_that_may_contain_the_other_or_the_same_v
     assert _one("The show ran for ten seasons, from September 1994 to May 2004.",
                 "The show ran for ten seasons, premiering on September 22, 1994, and ending on May 6, 2004."
                 ).verdict != CONTRADICTED
+
+
+def test_a_changed_place_said_of_it_is_contradicted_and_the_same_place_is_not():
+    from vital_core.backends.offline.verify import verify_claims
+    from vital_core.results.model import CONTRADICTED, Document
+    documents = [Document(id="d1", text="The crown has been kept in Vienna since 1946. The Imperial Crown is "
+                                        "displayed at the Hofburg in Vienna.")]
+    wrong, right = verify_claims(["It has since been displayed at the Louvre in Paris.",
+                                  "It has since been displayed at the Hofburg in Vienna."], documents)
+    assert wrong.verdict == CONTRADICTED and "Louvre" in wrong.reason and "Hofburg" in wrong.reason
+    assert right.verdict != CONTRADICTED
+
+
+def test_a_changed_value_on_the_verbs_object_is_read_in_any_evidence_sentence():
+    from vital_core.backends.offline.verify import verify_claims
+    from vital_core.results.model import CONTRADICTED, Document
+    documents = [Document(id="d1", text="Fischer's bakery opened its first shop in Hamburg on 2 May 1921. "
+                                        "The recipes came from his grandmother. Bread prices doubled in 1923, "
+                                        "and the bakery survived by selling cakes to hotels.")]
+    moved, same = verify_claims(["The bakery opened its first shop in Bremen.",
+                                 "The bakery opened its first shop in Hamburg."], documents)
+    assert moved.verdict == CONTRADICTED and "Bremen" in moved.reason
+    assert same.verdict != CONTRADICTED

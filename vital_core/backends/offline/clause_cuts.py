@@ -22,7 +22,14 @@ The parse and the word forms a cut claim needs are ``language.claim_parse``'s.
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.clause_shapes import SHAPES, SUBJECT_DEPS, Cut, enough, with_commas
+from vital_core.backends.offline.clause_shapes import (
+    SHAPES,
+    SUBJECT_DEPS,
+    UNMARKED_INSIDE_SUBJECT,
+    Cut,
+    enough,
+    with_commas,
+)
 from vital_core.backends.offline.language.claim_parse import ClaimParse
 from vital_core.backends.offline.language.lexicon import (
     KEPT_ADVERBS,
@@ -49,8 +56,8 @@ def _structural_cut(parse: ClaimParse) -> Cut | None:
             if root.i in span:
                 continue
             # a piece between the subject and its verb must be set off by commas on both sides
-            if subject is not None and subject.i < min(span) < root.i and not (
-                    parse.comma_before(span) is not None and parse.comma_after(span) is not None):
+            if subject is not None and subject.i < min(span) < root.i and shape not in UNMARKED_INSIDE_SUBJECT \
+                    and not (parse.comma_before(span) is not None and parse.comma_after(span) is not None):
                 continue
             cut = shape(parse, t, span)
             if cut is not None:

@@ -74,6 +74,31 @@ def _pronoun_antecedent(parse: ClaimParse, pronoun: Tok) -> str:
     return noun_phrase(parse, subject, set())
 
 
+def _relative_on_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A relative clause inside the subject: "The search engine that the pair ran in 1996 was called BackRub"
+    -> "The search engine was called BackRub" and "The pair ran the search engine in 1996"."""
+    subject = _subject(parse)
+    # not in "The team that won the final was Uruguay": there the clause says which team, the claim's point
+    if t.dep != "relcl" or subject is None or t.head != subject.i or subject.pos != "NOUN" \
+            or parse.root.lemma == "be" \
+            or max(span) >= parse.root.i or len(span) < MIN_CLAUSE_WORDS - 1:
+        return None
+    first = parse.toks[min(span)]
+    own = parse.child(t.i, *SUBJECT_DEPS)
+    noun = noun_phrase(parse, subject, span)
+    if first.lemma in ("who", "which", "that") and first.dep in SUBJECT_DEPS:
+        said = f"{noun} {parse.words(span - {first.i})}"           # "the man who won the race"
+    elif own is not None and own.pos in ("PRON", "PROPN", "NOUN") and own.i < t.i:
+        # "that the pair ran on Stanford's servers": the noun is the object, after the verb
+        rest = span - ({first.i} if first.lemma in ("which", "that", "whom") else set())
+        before, after = {i for i in rest if i <= t.i}, {i for i in rest if i > t.i}
+        said = " ".join(p for p in (parse.words(before), noun[:1].lower() + noun[1:] if noun.split()[0] in
+                                    ("The", "A", "An") else noun, parse.words(after)) if p)
+    else:
+        return None
+    return span, [said[:1].upper() + said[1:]]
+
+
 def _relative_of_name(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """"Alfred Nobel who patented it in 1867": a relative clause on a name adds a fact, comma or not."""
     first = parse.toks[min(span)]
@@ -249,8 +274,11 @@ def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
 
 # Tried in this order over every token: the clause-sized pieces first, so that an appositive inside a
 # subordinate clause goes with its clause.
-SHAPES = (_subordinate, _relative_of_name, _relative_inside, _participle, _participle_of_noun, _second_predicate,
-           _absolute, _place_in_region, _appositive)
+# a restrictive relative clause sits between its subject and verb without commas ("the engine that they ran
+# was called ..."); every other piece there must be set off by commas
+UNMARKED_INSIDE_SUBJECT = (_relative_on_subject,)
+SHAPES = (_subordinate, _relative_of_name, _relative_on_subject, _relative_inside, _participle, _participle_of_noun,
+          _second_predicate, _absolute, _place_in_region, _appositive)
 
 
 

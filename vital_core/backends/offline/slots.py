@@ -4,7 +4,7 @@ by the European Space Agency".
 The relation is read on the parse: the claim's main verb, one of its prepositions (or the passive's "by")
 and the name or value that fills it — the slot. An evidence sentence states the same relation when it has
 the same verb with the same preposition, and a subject that is the claim's: the same name, the same head
-noun ("the army" / "the Terracotta Army"), or a name the claim's bare "the painting" stands for. When
+noun ("the army" / "the Terracotta Army"), or a name the claim's bare "the painting" or "it" stands for. When
 that sentence fills the slot with another name or value of the same kind, the claim is contradicted,
 with a reason quoting both. Conservative on purpose: verbs that list ("include", "feature") are left to
 the other rules, as are places that may lie inside one another ("born in Tupelo" / "born in
@@ -76,8 +76,12 @@ def _subject(a: Analysis, verb: int):
 def _same_subject(claim: Analysis, subject, sentence: Analysis, other) -> bool:
     """The sentence's subject is the claim's: the same name, the same head noun, or a name that the claim's
     bare "the painting" stands for."""
-    if subject is None or other is None or subject.pos == "PRON":
+    if subject is None or other is None:
         return False
+    if subject.pos == "PRON":
+        # "It has been displayed at the Met" / "The Hope Diamond is displayed at the Smithsonian": a thing's
+        # "it" is the name the sentence gives; "he", "she" and "they" may be anyone the text named
+        return subject.text.lower() == "it" and other.pos == "PROPN"
     own = subtree(sentence.toks, other.i)
     own_lemmas = {sentence.toks[i].lemma for i in own}
     names, _ = _fillers(claim, subtree(claim.toks, subject.i))
