@@ -295,3 +295,11 @@ def test_a_relative_clause_inside_the_subject_is_cut_unless_it_says_which_one():
         "The engine was originally called BackRub.", "The pair ran the engine in 1996."]
     assert decompose_sentence("The team that won the first final was Uruguay.") == [
         "The team that won the first final was Uruguay."]
+
+
+def test_an_appositive_after_a_relative_clause_belongs_to_the_clause():
+    claims = decompose_sentence("Her first novel was The Sea of Glass, which ran in Die Woche, the weekly "
+                                "supplement of a Berlin paper, starting in May 1931.")
+    assert "Her first novel was The Sea of Glass." in claims
+    assert "The Sea of Glass ran in Die Woche." in claims
+    assert not any("Glass the weekly" in c or c.startswith("Glass ") for c in claims)

@@ -177,7 +177,8 @@ def _split_relatives(clause: str) -> list[str]:
     # antecedent: a capitalised phrase or a short "the ..." noun phrase ending the main part
     ante = re.search(r"(?<![\w'\-.,])((?:the|a|an|The|A|An)\s+|"
                      r"(?:[Aa]bout |[Aa]round |[Ss]ome )?[\d.,]+\s+(?:million\s+|"
-                     r"thousand\s+|billion\s+)?)?([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*|"
+                     r"thousand\s+|billion\s+)?)?([A-Z][\w'\-]*(?:\s+(?:(?:of|in|the|and|de|la|von|van)\s+)*"
+                     r"[A-Z][\w'\-]*)*|"
                      r"(?:[A-Za-z][\w'\-]*\s+){0,2}[A-Za-z][\w\-]*)$", before.strip())
     if not ante or len(match.group(2).split()) < 2:
         return [clause]
@@ -189,9 +190,20 @@ def _split_relatives(clause: str) -> list[str]:
     if match.group(2).split()[0].lower() in SENTENTIAL_VERB_FORMS or re.search(r"\d", antecedent) and \
             re.search(r"\b(kilometres|kilometers|metres|meters|miles|feet|km|years|percent|%)\b", antecedent):
         return [clause]
-    main = (before + re.sub(r"^,\s*(?=\w)", " ", clause[match.end():])).replace(" ,", ",")
-    extra.append(_relative_claim(antecedent, match.group(1), match.group(2)))
+    # "..., which ran in Le Petit Vingtième, the children's supplement of a newspaper, ...": the appositive
+    # that follows belongs to the clause's last noun, not to the main clause
+    after = clause[match.end():]
+    appositive = _TRAILING_APPOSITIVE.match(after)
+    relative = match.group(2) + (appositive.group(0) if appositive else "")
+    after = after[appositive.end():] if appositive else after
+    # the comma that closed the clause goes ("The Seas, which ..., are old"), unless a participle follows
+    main = (before + (after if re.match(r",\s+\w+ing\b", after) else re.sub(r"^,\s*(?=\w)", " ", after))
+            ).replace(" ,", ",")
+    extra.append(_relative_claim(antecedent, match.group(1), relative))
     return [main] + extra
+
+
+_TRAILING_APPOSITIVE = re.compile(r",\s+(?:the|a|an)\s+[^,;:]*?(?=[,;:]|\.?$)")
 
 
 def _relative_claim(antecedent: str, pronoun: str, rest: str) -> str:
