@@ -303,3 +303,12 @@ def test_an_appositive_after_a_relative_clause_belongs_to_the_clause():
     assert "Her first novel was The Sea of Glass." in claims
     assert "The Sea of Glass ran in Die Woche." in claims
     assert not any("Glass the weekly" in c or c.startswith("Glass ") for c in claims)
+
+
+def test_a_description_the_parser_hangs_on_the_verb_is_said_of_the_noun_before():
+    claims = decompose_sentence("The play was written by Ann Vale, then a teacher in her early twenties, whom "
+                                "the theatre paid very little.")
+    assert claims[0] == "The play was written by Ann Vale."
+    assert any(c.startswith("Ann Vale was then a teacher") for c in claims)
+    assert decompose_sentence("Over his career he won 31 titles, the most by any man in the sport.")[0] == \
+        "Over his career he won 31 titles, the most by any man in the sport."

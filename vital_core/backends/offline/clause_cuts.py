@@ -28,6 +28,7 @@ from vital_core.backends.offline.clause_shapes import (
     UNMARKED_INSIDE_SUBJECT,
     Cut,
     enough,
+    measures,
     with_commas,
 )
 from vital_core.backends.offline.language.claim_parse import ClaimParse
@@ -82,8 +83,9 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
     subject = parse.child(root.i, *SUBJECT_DEPS)
     # "On 17 May 1875, in front of a crowd ..., the Derby was run": phrases opening the sentence before its
     # subject are modifiers of the verb like those after it
-    mods = [k for k in kids if k.dep in _MODIFIERS and k.i > root.i
-            or k.dep in ("prep", "npadvmod") and max(parse.subtree(k.i)) < subject.i]
+    mods = [k for k in kids if (k.dep in _MODIFIERS and k.i > root.i
+                                or k.dep in ("prep", "npadvmod") and max(parse.subtree(k.i)) < subject.i)
+            and (k.dep != "npadvmod" or measures(parse, k))]
     kept: set[int] = set()
     own = next((m for m in mods if m.i > root.i), None)
     if root.lemma in PHRASAL_VERBS and own is not None:

@@ -252,6 +252,32 @@ def _absolute(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
                                        f"{(things + ' ' + obj.text).strip()} {verb} {parse.words(rest)}"]
 
 
+MEASURE_NOUNS = {"year", "month", "week", "day", "hour", "minute", "century", "decade", "step", "mile", "kilometre",
+                 "kilometer", "metre", "meter", "foot", "ago", "later", "earlier"}
+
+
+def measures(parse: ClaimParse, mod: Tok) -> bool:
+    """Is a bare noun phrase on the verb a time or a distance ("two years later", "a few steps from the
+    market"): a modifier of the verb, a fact of its own?"""
+    return any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in MEASURE_NOUNS for i in parse.subtree(mod.i))
+
+
+def _loose_description(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A description after a comma that the parser hangs on the verb: "directed by Francis Ford Coppola, then
+    a filmmaker in his thirties" -> "Francis Ford Coppola was then a filmmaker in his thirties". Not a
+    ranking ("won 23 titles, the most by any woman"): it says how the object compares, and stays with it."""
+    span = {i for i in span if parse.toks[i].pos != "PUNCT"}
+    if t.dep != "npadvmod" or t.head != parse.root.i or t.i < parse.root.i or measures(parse, t) \
+            or any(parse.toks[i].tag in ("JJS", "RBS") for i in span) \
+            or parse.comma_before(span) is None or len(span) < MIN_CLAUSE_WORDS - 1:
+        return None
+    noun = _noun_before(parse, min(span) - 1)
+    if noun is None:
+        return None
+    said = f"{be_form(parse, noun, parse.past(parse.root))} {parse.words(span)}"
+    return with_commas(parse, span), [f"{noun_phrase(parse, noun, span)} {said}"]
+
+
 def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A second predicate of the same subject: "... won the prize and became the first woman ..."."""
     root, subject = parse.root, _subject(parse)
@@ -278,7 +304,7 @@ def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
 # was called ..."); every other piece there must be set off by commas
 UNMARKED_INSIDE_SUBJECT = (_relative_on_subject,)
 SHAPES = (_subordinate, _relative_of_name, _relative_on_subject, _relative_inside, _participle, _participle_of_noun,
-          _second_predicate, _absolute, _place_in_region, _appositive)
+          _second_predicate, _absolute, _loose_description, _place_in_region, _appositive)
 
 
 
