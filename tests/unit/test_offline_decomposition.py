@@ -295,6 +295,9 @@ def test_a_relative_clause_inside_the_subject_is_cut_unless_it_says_which_one():
         "The engine was originally called BackRub.", "The pair ran the engine in 1996."]
     assert decompose_sentence("The team that won the first final was Uruguay.") == [
         "The team that won the first final was Uruguay."]
+    # a clause the parse tears ("with" inside, its object outside) is left whole, never "... flying the jet with"
+    claims = decompose_sentence("The old jet he was flying with an instructor crashed near Moscow.")
+    assert not any(c.endswith(" with.") for c in claims)
 
 
 def test_an_appositive_after_a_relative_clause_belongs_to_the_clause():

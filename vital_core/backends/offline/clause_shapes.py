@@ -83,6 +83,13 @@ def _relative_on_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | Non
             or parse.root.lemma == "be" \
             or max(span) >= parse.root.i or len(span) < MIN_CLAUSE_WORDS - 1:
         return None
+    # whole, and ending where the main verb's phrase begins: otherwise the parse has torn it ("the jet he was
+    # flying with an instructor crashed": "with" in the clause, its object outside)
+    nxt = parse.toks[max(span) + 1]
+    if max(span) - min(span) + 1 != len(span) or parse.toks[max(span)].pos == "ADP" \
+            or not (nxt.i == parse.root.i or nxt.head == parse.root.i and nxt.dep in ("aux", "auxpass", "neg",
+                                                                               "advmod")):
+        return None
     first = parse.toks[min(span)]
     own = parse.child(t.i, *SUBJECT_DEPS)
     noun = noun_phrase(parse, subject, span)
