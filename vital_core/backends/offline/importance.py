@@ -303,15 +303,6 @@ def _restates_as_subject(claim: str, question: str) -> bool:
     return len(asked) >= 2 and len(asked & said) >= RESTATED_SHARE * len(asked)
 
 
-def _names_what_is_asked(claim: str, question: str, kind: str) -> bool:
-    """Does the claim name something of the kind the question asks for, new to the question: a date for
-    "when", a number for "how many", a name for "who", "where" and "what" (a year does not answer those)?"""
-    mentions, asked = extract_mentions(claim), extract_mentions(question)
-    if kind in (DATE, NUMBER):
-        return bool(_new_typed(mentions, asked, kind, set(words(question))))
-    return bool(_new_typed(mentions, asked, ENTITY, set(words(question))) - mentions.years)
-
-
 def _main_verb(claim: str) -> str:
     return next((t.lemma for t in analyse(claim) if t.dep == "ROOT"), "")
 
@@ -351,14 +342,12 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     # only a claim that says the question's predicate answers it for sure: otherwise the fitted labels stand
     if answer is not None and predicate and says_predicate(claims[answer], predicate):
         # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
-        # that names it; the response's other statements are context to that answer, at most okay: those
-        # that do not say the question's predicate, or name nothing of the kind asked for.
+        # that names it; the response's other statements are context to that answer, at most okay.
         for i, sid in enumerate(ids):
             if i == answer:
                 labels[sid] = VITAL
                 scores[i] = max(scores[i], thresholds["vital"])
             elif labels[sid] == VITAL and (predicate and not says_predicate(claims[i], predicate)
-                                           or not _names_what_is_asked(claims[i], question, kind)
                                            or sentence_index[i] == sentence_index[answer]
                                            and _main_verb(claims[i]) == _main_verb(claims[answer])
                                            and not _new_typed(extract_mentions(claims[i]), Mentions(), kind)):
