@@ -72,6 +72,8 @@ OPEN_ENDED_FACTS = 1
 # a claim ranked vital for an open-ended request stays vital when one evidence sentence holds this share of
 # its predicate words, whatever its values (``addressed.addressed_by``)
 SPOKEN_OF_SHARE = 0.5
+# an open-ended request's evidence singles out what matters when it is about at most this many of its claims
+FOCUSED_FACTS = 3
 
 _DEFINITION = re.compile(r"^[\w\"'“”().,\- ]{1,60}\s(is|are|was|were)\s(a|an)\s[\w\-]+(\s[\w\-]+)?\.?$",
                          re.IGNORECASE)
@@ -379,13 +381,15 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             if i in placing or SALIENT.search(claim):
                 labels[sid] = VITAL
                 scores[i] = max(scores[i], thresholds["vital"])
-        if evidence_sentences:
+        addressed = addressed_by(claims, evidence_sentences) if evidence_sentences else set()
+        if 0 < len(addressed) <= FOCUSED_FACTS:
             # "Tell me about X" names no answer to look for, and the offline labeller knows no more of X than
-            # the text: the evidence the user gave says what the answer is judged on. The facts it is about
-            # are vital, and so are those ranked vital above when the evidence speaks of them at all; the
-            # answer's other statements, which the evidence does not speak of, at most okay.
+            # the text. Evidence that speaks to one or a few of the answer's facts (a passage a user pasted)
+            # says what the answer is judged on: those facts are vital, and so are those ranked vital above
+            # when the evidence speaks of them at all; the answer's other statements, which it does not speak
+            # of, at most okay. Evidence that covers many of them singles none out: the ranking above stands.
             ranked = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
             spoken_of = {ranked[n] for n in addressed_by([claims[i] for i in ranked], evidence_sentences,
                                                          SPOKEN_OF_SHARE, with_value=False)}
-            _make_vital(ids, labels, scores, thresholds, addressed_by(claims, evidence_sentences) | spoken_of)
+            _make_vital(ids, labels, scores, thresholds, addressed | spoken_of)
     return labels, importance_order(ids, labels, scores, sentence_index), scores

@@ -2,9 +2,9 @@
 
 A claim's relation is read as its predicate words (content words outside its subject, names and values
 left out) and the kinds of value it gives (a date, a number, a name). An evidence sentence is about the
-claim when it holds (nearly) all those words and a value of the same kind - so a changed year is as much
-about the evidence as the right one. The offline importance step reads it where the query alone cannot
-say what matters ("Tell me about X").
+claim when it holds (nearly) all those words, its main verb among them, and a value of the same kind - so a
+changed year is as much about the evidence as the right one. The offline importance step reads it where
+the query alone cannot say what matters ("Tell me about X").
 """
 from __future__ import annotations
 
@@ -60,8 +60,18 @@ def addressed_by(claims: list[str], evidence_sentences: list[str], share: float 
     out = set()
     for i, claim in enumerate(claims):
         predicate, kinds = _predicate_words(claim), _value_kinds(extract_mentions(without_subject(claim)))
+        verb = _main_verb(claim)
         if predicate and (kinds or not with_value) and any(
                 len(predicate & words_) >= share * len(predicate) and (kinds & ev_kinds or not with_value)
-                for words_, ev_kinds in evidence):
+                and (verb is None or verb in words_ or not with_value) for words_, ev_kinds in evidence):
             out.add(i)
     return out
+
+
+def _main_verb(claim: str) -> str | None:
+    """The stem of the claim's main verb, which the same relation must share ("held the top ranking" is not
+    "spent 319 weeks at the top"), or None for a light one ("is 2.4 metres across")."""
+    root = next((t for t in analyse(claim) if t.dep == "ROOT"), None)
+    if root is None or root.pos != "VERB" or root.lemma.lower() in _LIGHT_PREDICATES:
+        return None
+    return stem(root.lemma.lower())
