@@ -191,3 +191,11 @@ def test_what_was_the_x_is_answered_by_the_claim_restating_x_whatever_the_answer
         ("Much of it was animated in Point Richmond.", 1),
         ("Tom Hanks voiced Woody.", 2)])
     assert ranking.labels["S1"] == VITAL and ranking.labels["S2"] != VITAL
+
+
+def test_who_is_answered_by_claims_whose_verb_says_the_act_not_by_one_naming_it_in_passing():
+    ranking = rank("Who discovered radium?", [
+        ("Radium was discovered by the chemist Marie Curie.", 0),
+        ("Radium returned to find that a sample had glowed in the dark drawer of Becquerel.", 1),
+        ("Radium is a radioactive element.", 2)])
+    assert ranking.labels["S1"] == VITAL and ranking.labels["S2"] != VITAL

@@ -81,10 +81,13 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
         return None
     kids = [parse.toks[c] for c in parse.children[root.i]]
     subject = parse.child(root.i, *SUBJECT_DEPS)
-    # "On 17 May 1875, in front of a crowd ..., the Derby was run": phrases opening the sentence before its
-    # subject are modifiers of the verb like those after it
-    mods = [k for k in kids if (k.dep in _MODIFIERS and k.i > root.i
-                                or k.dep in ("prep", "npadvmod") and max(parse.subtree(k.i)) < subject.i)
+    # "On 17 May 1875, in front of a crowd ..., the Derby was run": when one of the phrases opening the
+    # sentence before its subject dates it, they are modifiers of the verb like those after it; without a
+    # date ("In the east the wall reaches ...") they stay with the sentence, whose claims keep them
+    opening = [k for k in kids if k.dep in ("prep", "npadvmod") and max(parse.subtree(k.i)) < subject.i]
+    dated = any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in MONTHS for k in opening
+                for i in parse.subtree(k.i))
+    mods = [k for k in kids if (k.dep in _MODIFIERS and k.i > root.i or dated and k in opening)
             and (k.dep != "npadvmod" or measures(parse, k))]
     kept: set[int] = set()
     own = next((m for m in mods if m.i > root.i), None)

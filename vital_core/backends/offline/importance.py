@@ -305,6 +305,12 @@ def _restates_as_subject(claim: str, question: str) -> bool:
     return len(asked) >= 2 and len(asked & said) >= RESTATED_SHARE * len(asked)
 
 
+def _verb_says(claim: str, predicate: set[str]) -> bool:
+    """Does the claim's main verb say the question's predicate (itself or a synonym)?"""
+    root = next((t for t in analyse(claim) if t.dep == "ROOT"), None)
+    return root is not None and (root.lemma in predicate or bool(lexicon.synonyms(root.lemma) & predicate))
+
+
 def _main_verb(claim: str) -> str:
     return next((t.lemma for t in analyse(claim) if t.dep == "ROOT"), "")
 
@@ -342,6 +348,9 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         presumed_answer(question, claims, features, predicate)
     kind = question_type(question)
     # only a claim that says the question's predicate answers it for sure: otherwise the fitted labels stand
+    # a question with a main verb ("Who *discovered* penicillin?") is answered by claims whose own main verb
+    # says it: "... returned to *find* a mould" names the act only in passing
+    verbal = bool(predicate) and any(t.pos == "VERB" and t.lemma in predicate for t in analyse(question))
     if answer is not None and predicate and says_predicate(claims[answer], predicate):
         # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
         # that names it; the response's other statements are context to that answer, at most okay.
@@ -350,6 +359,7 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
                 labels[sid] = VITAL
                 scores[i] = max(scores[i], thresholds["vital"])
             elif labels[sid] == VITAL and (predicate and not says_predicate(claims[i], predicate)
+                                           or verbal and kind == PERSON and not _verb_says(claims[i], predicate)
                                            or sentence_index[i] == sentence_index[answer]
                                            and _main_verb(claims[i]) == _main_verb(claims[answer])
                                            and not _new_typed(extract_mentions(claims[i]), Mentions(), kind)):

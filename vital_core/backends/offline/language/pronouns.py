@@ -64,10 +64,7 @@ def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
     for t in toks:
         if t.dep not in ("nsubj", "nsubjpass") or toks[t.head].dep != "ROOT":
             continue
-        # "he"/"she" stand for a person's name of two words or more: a one-word subject ("Penicillin was
-        # discovered by ... Working there, he returned ...") may well be a thing
-        if t.text == "they" and not a_thing or t.text in ("he", "she") and len(previous.split()) >= 2 \
-                and not a_thing:
+        if t.text in ("he", "she", "they") and not a_thing:
             return sentence[:t.start] + previous + sentence[t.start + len(t.text):]
         # "Fought on 7 October 1571 ..., it ended in ...": the thing named before, right after the opening
         # phrase's comma ("it was decided that ..." and its like stand for no thing)
