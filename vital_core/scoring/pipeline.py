@@ -183,7 +183,7 @@ async def _score_response(backend: Backend, query: str, result: ResponseResult, 
     try:
         # the normal response taken as the evidence says nothing of what matters: the query alone ranks then
         await _decompose_and_rank(backend, query, result, on_step,
-                                  None if evidence.mode == EVIDENCE_NORMAL else for_backend(evidence))
+                                  None if evidence.mode == EVIDENCE_NORMAL else evidence)
         if result.subclaims:
             on_step(f"{variant}: verifying against {_mode_words(evidence)}")
             result.warnings += apply_verdicts(result.subclaims,

@@ -315,6 +315,18 @@ def _main_verb(claim: str) -> str:
     return next((t.lemma for t in analyse(claim) if t.dep == "ROOT"), "")
 
 
+def _raise_to_vital(labels: dict[str, str], scores: list[float], thresholds: dict[str, float], i: int,
+                    sid: str) -> None:
+    labels[sid] = VITAL
+    scores[i] = max(scores[i], thresholds["vital"])
+
+
+def _lower_to_okay(labels: dict[str, str], scores: list[float], thresholds: dict[str, float], i: int,
+                   sid: str) -> None:
+    labels[sid] = OKAY
+    scores[i] = min(scores[i], thresholds["vital"] - 1e-6)
+
+
 def _make_vital(ids: list[str], labels: dict[str, str], scores: list[float], thresholds: dict[str, float],
                 vital: set[int]) -> None:
     """These claims vital and the others at most okay; nothing changes when there are none."""
@@ -322,11 +334,9 @@ def _make_vital(ids: list[str], labels: dict[str, str], scores: list[float], thr
         return
     for i, sid in enumerate(ids):
         if i in vital:
-            labels[sid] = VITAL
-            scores[i] = max(scores[i], thresholds["vital"])
+            _raise_to_vital(labels, scores, thresholds, i, sid)
         elif labels[sid] == VITAL:
-            labels[sid] = OKAY
-            scores[i] = min(scores[i], thresholds["vital"] - 1e-6)
+            _lower_to_okay(labels, scores, thresholds, i, sid)
 
 
 def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: list[int],
@@ -356,8 +366,7 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # that names it; the response's other statements are context to that answer, at most okay.
         for i, sid in enumerate(ids):
             if i == answer:
-                labels[sid] = VITAL
-                scores[i] = max(scores[i], thresholds["vital"])
+                _raise_to_vital(labels, scores, thresholds, i, sid)
             elif labels[sid] == VITAL and (predicate and not says_predicate(claims[i], predicate)
                                            or verbal and kind == PERSON and not _verb_says(claims[i], predicate)
                                            or sentence_index[i] == sentence_index[answer]
@@ -365,8 +374,7 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
                                            and not _new_typed(extract_mentions(claims[i]), Mentions(), kind)):
                 # the answer's sentence cut at the modifiers of its verb: the other modifiers are detail
                 # ("launched on 5 September 1977" answers "when"; "... from Cape Canaveral" does not)
-                labels[sid] = OKAY
-                scores[i] = min(scores[i], thresholds["vital"] - 1e-6)
+                _lower_to_okay(labels, scores, thresholds, i, sid)
     elif evidence_sentences and kind in (PERSON, DATE, NUMBER, PLACE, ENTITY) and not is_open_ended(question):
         # no claim says the question's predicate in its words ("Which museum holds ...?" / "is displayed
         # at ..."): the claims that name what is asked and state a relation the evidence states are the answer
@@ -389,8 +397,7 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         placing = sorted(placing, key=lambda i: -scores[i])[:OPEN_ENDED_FACTS]
         for i, (sid, claim) in enumerate(zip(ids, claims)):
             if i in placing or SALIENT.search(claim):
-                labels[sid] = VITAL
-                scores[i] = max(scores[i], thresholds["vital"])
+                _raise_to_vital(labels, scores, thresholds, i, sid)
         addressed = addressed_by(claims, evidence_sentences) if evidence_sentences else set()
         if 0 < len(addressed) <= FOCUSED_FACTS:
             # "Tell me about X" names no answer to look for, and the offline labeller knows no more of X than

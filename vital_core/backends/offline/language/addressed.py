@@ -8,6 +8,8 @@ the query alone cannot say what matters ("Tell me about X").
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from vital_core.backends.offline.language.answer_types import DATE, ENTITY, NUMBER, Mentions, extract_mentions
 from vital_core.backends.offline.language.lexicon import STOPWORDS
 from vital_core.backends.offline.language.nlp import analyse, subtree
@@ -52,15 +54,11 @@ def addressed_by(claims: list[str], evidence_sentences: list[str], share: float 
     words and a value of the same kind (a date, a number, a name) - whatever the value, so that a changed
     year is as much about the evidence as the right one ("The bridge opened on 19 March 1936" against "...
     opened on 19 March 1932"). ``share`` and ``with_value`` loosen it."""
-    evidence = []
-    for sentence in evidence_sentences:
-        toks = analyse(sentence)
-        evidence.append(({stem(t.lemma.lower()) for t in toks} | {stem(t.text.lower()) for t in toks},
-                         _value_kinds(extract_mentions(sentence))))
+    evidence = _read_evidence(tuple(evidence_sentences))
     out = set()
     for i, claim in enumerate(claims):
         predicate, kinds = _predicate_words(claim), _value_kinds(extract_mentions(without_subject(claim)))
-        verb = _main_verb(claim)
+        verb = _relation_verb(claim)
         if predicate and (kinds or not with_value) and any(
                 len(predicate & words_) >= share * len(predicate) and (kinds & ev_kinds or not with_value)
                 and (verb is None or verb in words_ or not with_value) for words_, ev_kinds in evidence):
@@ -68,7 +66,19 @@ def addressed_by(claims: list[str], evidence_sentences: list[str], share: float 
     return out
 
 
-def _main_verb(claim: str) -> str | None:
+@lru_cache(maxsize=16)
+def _read_evidence(sentences: tuple[str, ...]) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """Each evidence sentence's word stems (lemmas and forms) and kinds of value, read once for the variants
+    of an example, which are ranked against the same evidence."""
+    out = []
+    for sentence in sentences:
+        toks = analyse(sentence)
+        out.append((frozenset({stem(t.lemma.lower()) for t in toks} | {stem(t.text.lower()) for t in toks}),
+                    frozenset(_value_kinds(extract_mentions(sentence)))))
+    return tuple(out)
+
+
+def _relation_verb(claim: str) -> str | None:
     """The stem of the claim's main verb, which the same relation must share ("held the top ranking" is not
     "spent 319 weeks at the top"), or None for a light one ("is 2.4 metres across")."""
     root = next((t for t in analyse(claim) if t.dep == "ROOT"), None)
