@@ -199,3 +199,40 @@ def test_who_is_answered_by_claims_whose_verb_says_the_act_not_by_one_naming_it_
         ("Radium returned to find that a sample had glowed in the dark drawer of Becquerel.", 1),
         ("Radium is a radioactive element.", 2)])
     assert ranking.labels["S1"] == VITAL and ranking.labels["S2"] != VITAL
+
+
+def test_with_evidence_a_statement_beside_the_answer_that_the_evidence_never_speaks_of_is_context():
+    claims = [("The Vasa was a Swedish warship built for King Gustavus Adolphus.", 0),
+              ("The Vasa sank on 10 August 1628.", 1),
+              ("The Vasa was a symbol of the king's ambitions.", 2)]
+    evidence = _evidence("The Vasa sank on 10 August 1628, less than a mile into her maiden voyage.")
+    guided = rank("When did the Vasa sink?", claims)
+    with_evidence = run_sync(OfflineBackend().rank(
+        "When did the Vasa sink?", [Subclaim(id=f"S{i + 1}", text=t, sentence_index=s)
+                                    for i, (t, s) in enumerate(claims)], evidence))
+    assert guided.labels["S2"] == VITAL and with_evidence.labels["S2"] == VITAL
+    assert [k for k, v in with_evidence.labels.items() if v == VITAL] == ["S2"]
+
+
+def test_the_answer_is_found_by_the_question_light_verb_and_the_noun_asked_for():
+    from vital_core.backends.offline.importance import question_predicate
+    assert question_predicate("What was Nike originally called?") == {"call"}
+    ranking = rank("What was Nike originally called?", [
+        ("Nike grew out of a partnership between Phil Knight and Bill Bowerman.", 0),
+        ("The company was originally called Blue Ribbon Sports.", 1),
+        ("Blue Ribbon Sports imported running shoes from Japan.", 2)])
+    assert ranking.labels["S2"] == VITAL
+    # "Which museum ...?" is answered by the claim naming a museum, whatever its verb
+    ranking = run_sync(OfflineBackend().rank("Which museum holds the Rosetta Stone?", [
+        Subclaim(id="S1", text="The Rosetta Stone was found by French soldiers in 1799.", sentence_index=0),
+        Subclaim(id="S2", text="It has been on show at the British Museum in London since 1802.", sentence_index=1),
+        Subclaim(id="S3", text="Its three scripts helped Jean-François Champollion read hieroglyphs.",
+                 sentence_index=2)],
+        _evidence("The Rosetta Stone has been on show at the British Museum since 1802.")))
+    assert [k for k, v in ranking.labels.items() if v == VITAL] == ["S2"]
+    # the question's own verb before a synonym of it
+    from vital_core.backends.offline.importance import claim_features, presumed_answer
+    question = "Where did Tesco open its first store?"
+    claims = ["Tesco was started by Jack Cohen in London.", "In 1931 the company opened its first store in Burnt Oak."]
+    features = claim_features(question, claims, [0, 1])
+    assert presumed_answer(question, claims, features, question_predicate(question)) == 1

@@ -360,3 +360,45 @@ def test_a_changed_value_on_the_verbs_object_is_read_in_any_evidence_sentence():
                                  "The bakery opened its first shop in Hamburg."], documents)
     assert moved.verdict == CONTRADICTED and "Bremen" in moved.reason
     assert same.verdict != CONTRADICTED
+
+
+# The same words before another value (slots.worded_slot_conflict): no preposition for the parse to read, or a
+# pronoun or a description standing for the evidence's name.
+WORDED = [
+    ("She sank in the Irish Sea.", "The Lusitania sank in the Celtic Sea off Kinsale on 7 May 1915.",
+     ("Irish Sea", "Celtic Sea")),
+    ("The company was originally called Knight Imports.",
+     "Nike was originally called Blue Ribbon Sports, a name its founders chose in 1964.",
+     ("Knight Imports", "Blue Ribbon Sports")),
+    ("A standard chess set contains 36 pieces, half of them white.", "A standard tournament chess set contains 32 "
+                                                                     "pieces.", ("36", "32")),
+    ("His second album was Songs in Blue.", "The second Marlow album was Tales of the River, released in 1971.",
+     ("Songs in Blue", "Tales of the River")),
+    # numbers written to the unit differ by their digits, however close
+    ("Mount Elbrus rises to 5,624 metres.", "Mount Elbrus rises to 5,642 metres above sea level.",
+     ("5,624", "5,642")),
+]
+
+
+def test_another_value_after_the_same_words_is_contradicted_and_the_reason_quotes_both():
+    for claim, passage, values in WORDED:
+        result = _one(claim, passage)
+        assert result.verdict == CONTRADICTED, (claim, result.reason)
+        assert all(v in result.reason for v in values), result.reason
+
+
+def test_the_same_words_before_another_value_said_of_something_else_or_at_another_time_are_no_contradiction():
+    # a description stands for the sentence's name only when the evidence speaks of no such thing apart
+    from vital_core.backends.offline.language.analysis import analyse_texts
+    from vital_core.backends.offline.slots import worded_slot_conflict
+    claim, tower, antenna = analyse_texts(["The mast rises to 24 metres.", "The Eiffel Tower rises to 300 metres.",
+                                           "A radio mast was added to its top in 1957."])
+    assert worded_slot_conflict(claim, tower, [tower]) is not None
+    assert worded_slot_conflict(claim, tower, [tower, antenna]) is None
+    assert _one("Today the tower rises to 330 metres.", "When completed, the tower rose to 300 metres."
+                ).verdict != CONTRADICTED
+    # a town may lie inside a city
+    assert _one("He was born in Clontarf.", "Stoker was born in Dublin in 1847.").verdict != CONTRADICTED
+    # rounding: 9.6 is 9.58 written to one decimal
+    assert _one("Bolt ran the 100 metres in 9.6 seconds.", "Bolt ran the 100 metres in 9.58 seconds in Berlin."
+                ).verdict != CONTRADICTED

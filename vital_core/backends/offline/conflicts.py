@@ -41,6 +41,7 @@ from vital_core.backends.offline.stated import (
     said_near,
     same_clause,
     same_party,
+    same_time,
     token_at,
     value_found,
     value_stated,
@@ -165,8 +166,9 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
             continue
         if not all(value_found(v, [context.joined]) for v in others) or value_stated(value, claim, context):
             continue
-        if any(w in EVENT_QUALIFIERS and not lemma_found(w, context.joined) for w in claim.content):
-            continue   # another value is unknown too (a different event), or the claim's own value is stated
+        if any(w in EVENT_QUALIFIERS and not lemma_found(w, context.joined) for w in claim.content) \
+                or not same_time(claim, target):
+            continue   # another value is unknown too (a different event, another time), or the claim's own is stated
         anchor = _anchor(claim, value)
         if anchor is not None and not said_near(anchor, target, [token_at(target, v.start) for v in rivals],
                                                  {value.dim.lstrip("#")}):

@@ -27,7 +27,7 @@ from vital_core.backends.offline.language.lexicon import (
     SENTENTIAL_VERB_FORMS,
     TITLE_NOUNS,
 )
-from vital_core.backends.offline.language.nlp import analyse
+from vital_core.backends.offline.language.nlp import analyse, subtree
 from vital_core.backends.offline.language.pronouns import (
     CLEFT,
     LEADING_PRONOUN,
@@ -101,13 +101,63 @@ def _subject(sentence: str) -> str | None:
 _CLAUSE_SPLIT = re.compile(r";\s+|,\s+(?:and|but|while|whereas|yet|so)\s+|\s+(?:but|whereas)\s+")
 
 
+_FINITE = {"VBZ", "VBD", "VBP"}
+MIN_OBJECT_WORDS = 2    # the words after the first predicate's verb before "and": "bought and sold" is one act
+
+
+def _and_predicates(sentence: str) -> str:
+    """A second predicate joined by "and" alone, marked like one after a comma ("became a World Heritage Site
+    in 1997 and now draws two million visitors" -> "..., and now draws ..."), so that it is cut off with the
+    sentence's subject: the parse of such sentences is often wrong, the verb's tense is not."""
+    toks = analyse(sentence)
+    marks = []
+    for t in toks:
+        if t.lemma != "and" or t.i == 0 or toks[t.i - 1].text == ",":
+            continue
+        after = [x for x in toks[t.i + 1:t.i + 3] if not (x.pos == "ADV" and x.i == t.i + 1)][:1]
+        before = [x for x in toks[:t.i] if x.tag in _FINITE and x.pos in ("VERB", "AUX")]
+        # "received ..., was knighted ... and died ...": a list of predicates is the list rule's
+        if after and after[0].tag in _FINITE and after[0].pos == "VERB" and before \
+                and t.i - before[-1].i - 1 >= MIN_OBJECT_WORDS \
+                and not any(x.text in (",", ";") or x.lemma in SUBORDINATE_WORDS for x in toks[before[0].i:t.i]):
+            marks.append(t.start)
+    for at in reversed(marks):
+        sentence = sentence[:at].rstrip() + ", " + sentence[at:]
+    return sentence
+
+
+def _opens_with_verb(piece: str) -> bool:
+    """Does the piece open with a finite verb, after at most one adverb ("died in 1955", "now draws ...")?"""
+    toks = [t for t in analyse(piece)[:2] if t.pos != "ADV"]
+    return bool(toks) and toks[0].tag in _FINITE and toks[0].pos == "VERB"
+
+
+def _parsed_subject(sentence: str) -> str | None:
+    """The main verb's subject as the parse reads it ("Pompeii became ..."; "She wrote ..."), without commas."""
+    toks = analyse(sentence)
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    subject = next((t for t in toks if root is not None and t.head == root.i and t.dep in ("nsubj", "nsubjpass")),
+                   None)
+    if subject is None:
+        return None
+    span = subtree(toks, subject.i)
+    words = [toks[i] for i in range(min(span), max(span) + 1)]
+    if len(words) != len(span) or any(t.text == "," for t in words):
+        return None
+    return sentence[words[0].start:words[-1].start + len(words[-1].text)]
+
+
 def _split_clauses(sentence: str) -> list[str]:
     """Cut coordinated clauses; a clause without a subject borrows the sentence's."""
     parts = [sentence]
     out: list[str] = []
     subject = _subject(sentence)
+    if subject is None or any(t.tag in _FINITE for t in analyse(subject)):
+        # the word rules miss irregular verbs ("She wrote the novel ... and published ...")
+        subject = _parsed_subject(sentence)
     carry = ""
-    for piece in _CLAUSE_SPLIT.split(sentence):
+    # without a subject to give it, a second predicate is left to the parse's cuts
+    for piece in _CLAUSE_SPLIT.split(_and_predicates(sentence) if subject else sentence):
         piece = piece.strip()
         if not piece:
             continue
@@ -122,7 +172,7 @@ def _split_clauses(sentence: str) -> list[str]:
         if out and not _starts_clause(piece):
             words = piece.split()
             # "..., and won two titles": a verb phrase sharing the subject
-            if subject and words and (_has_verb(words[:2])):
+            if subject and words and (_has_verb(words[:2]) or _opens_with_verb(piece)):
                 out.append(f"{subject} {piece}")
                 continue
             out[-1] = out[-1].rstrip(". ") + ", " + piece
@@ -133,6 +183,8 @@ def _split_clauses(sentence: str) -> list[str]:
     return out or parts
 
 
+SUBORDINATE_WORDS = {"when", "after", "because", "while", "although", "before", "since", "where", "until", "which",
+                     "who", "that", "if"}
 _SUBORDINATE_OPENING = re.compile(r"\b(?:when|after|because|while|although|before|since|where|until)\s+(.*)$")
 
 

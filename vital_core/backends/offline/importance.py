@@ -210,14 +210,17 @@ def says_predicate(claim: str, predicate: set[str]) -> bool:
 
 def question_predicate(question: str) -> set[str]:
     """What a question says about its subject, as lemmas: its main verbs ("When did the Vasa *sink*?"),
-    or, when it has only a light verb ("What was the first James Bond *film*?"), its common nouns."""
+    or, when it has only a light verb ("What was the first James Bond *film*?"), its common nouns, or the
+    light verb when there are none ("What was Google originally *called*?")."""
     toks = [t for t in analyse(question) if t.pos != "PUNCT"]
     verbs = {t.lemma for t in toks if t.pos == "VERB" and t.lemma not in QUESTION_LIGHT_VERBS}
     if not verbs and toks and any(t.lemma == "do" and t.pos == "AUX" for t in toks[:3]) \
             and (toks[-1].pos != "PROPN" or toks[-1].dep == "ROOT"):
         # do-support needs a main verb: the parser sometimes reads a final bare verb as a noun ("did ... sink?")
         verbs = {toks[-1].lemma}
-    return verbs or {t.lemma for t in toks if t.pos == "NOUN"}
+    nouns = {t.lemma for t in toks if t.pos == "NOUN"}
+    # "What was Google originally called?": with no noun either, the light verb is all the question says
+    return verbs or nouns or {t.lemma for t in toks if t.pos == "VERB" and t.lemma not in ("be", "do", "happen")}
 
 
 _REQUEST = re.compile(r"^\s*(tell me|write|give me|describe|summari[sz]e|explain|talk about|introduce)"
@@ -284,7 +287,23 @@ def presumed_answer(question: str, claims: list[str], features: np.ndarray, pred
             return bool(_new_typed(mentions, q_mentions, PERSON, q_words))
         return kind != PLACE or bool(_new_typed(mentions, q_mentions, ENTITY, q_words) - mentions.years)
     exact = {i for i in candidates if names_it(i)}
-    return max(candidates, key=lambda i: (says_predicate(claims[i], predicate), i in exact, sim_rank[i]))
+    asked = _asked_noun(question)
+    return max(candidates, key=lambda i: (
+        # "Which *museum* holds ...?" is answered by the claim naming a museum ("the National Museum of ...")
+        bool(asked) and any(asked in words(n) for n in _new_typed(extract_mentions(claims[i]), q_mentions,
+                                                                   ENTITY, q_words)),
+        says_predicate(claims[i], predicate),
+        # the question's own verb before a synonym of it ("opened its first store" before "was started by")
+        bool(predicate & {t.lemma for t in analyse(claims[i])}),
+        i in exact, sim_rank[i]))
+
+
+def _asked_noun(question: str) -> str:
+    """The noun a "which"/"what" question asks for ("Which museum ..." -> "museum"), or ""."""
+    toks = [t for t in analyse(question) if t.pos != "PUNCT"]
+    if len(toks) > 1 and toks[0].lemma in ("which", "what") and toks[1].pos == "NOUN":
+        return toks[1].text.lower()
+    return ""
 
 
 # the share of a question's content words a claim's subject must hold to restate what the question asks for
@@ -375,6 +394,14 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
                 # the answer's sentence cut at the modifiers of its verb: the other modifiers are detail
                 # ("launched on 5 September 1977" answers "when"; "... from Cape Canaveral" does not)
                 _lower_to_okay(labels, scores, thresholds, i, sid)
+        if evidence_sentences:
+            # the evidence the user gave says what the answer is judged on: a statement beside the answer
+            # that it does not speak of at all is context, at most okay
+            beside = [i for i, sid in enumerate(ids) if labels[sid] == VITAL and i != answer]
+            spoken_of = {beside[n] for n in addressed_by([claims[i] for i in beside], evidence_sentences,
+                                                         SPOKEN_OF_SHARE, with_value=False)}
+            for i in set(beside) - spoken_of:
+                _lower_to_okay(labels, scores, thresholds, i, ids[i])
     elif evidence_sentences and kind in (PERSON, DATE, NUMBER, PLACE, ENTITY) and not is_open_ended(question):
         # no claim says the question's predicate in its words ("Which museum holds ...?" / "is displayed
         # at ..."): the claims that name what is asked and state a relation the evidence states are the answer

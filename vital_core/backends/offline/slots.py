@@ -13,8 +13,11 @@ slot the sentence fills with the claim's own value too.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.analysis import Analysis, name_found
+from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
 from vital_core.backends.offline.language.lexicon import (
     NON_EXCLUSIVE,
     PLACE_HEADS,
@@ -25,7 +28,7 @@ from vital_core.backends.offline.language.lexicon import (
 from vital_core.backends.offline.language.nlp import children, subtree
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
-from vital_core.backends.offline.stated import Context
+from vital_core.backends.offline.stated import Context, same_time
 
 SUBJECT_DEPS = ("nsubj", "nsubjpass")
 LOCATIVE = {"in", "at", "near", "on"}    # where a building may stand inside a town
@@ -73,9 +76,17 @@ def _subject(a: Analysis, verb: int):
     return next((t for t in children(a.toks, verb) if t.dep in SUBJECT_DEPS), None)
 
 
-def _same_subject(claim: Analysis, subject, sentence: Analysis, other) -> bool:
+def _apart(noun: str, evidence: Sequence[Analysis]) -> bool:
+    """Does the evidence (its sentences, parsed) bring in a ``noun`` of its own, singular with "a" ("A radio
+    mast was added")? "The doll" or "one of the films" may be its subject again; "is a painting" calls it one."""
+    return any(t.lemma == noun and t.tag == "NN" and t.dep != "attr"
+               and any(k.dep == "det" and k.lemma in ("a", "an") for k in children(sentence.toks, t.i))
+               for sentence in evidence for t in sentence.toks)
+
+
+def _same_subject(claim: Analysis, subject, sentence: Analysis, other, evidence: Sequence[Analysis] = ()) -> bool:
     """The sentence's subject is the claim's: the same name, the same head noun, or a name that the claim's
-    bare "the painting" stands for."""
+    bare "the painting" stands for - unless the evidence speaks of a painting apart."""
     if subject is None or other is None:
         return False
     if subject.pos == "PRON":
@@ -93,7 +104,7 @@ def _same_subject(claim: Analysis, subject, sentence: Analysis, other) -> bool:
         return True     # "the army" / "the Terracotta Army"
     kids = children(claim.toks, subject.i)
     bare = all(k.dep == "det" and k.lemma in STAND_IN_DETERMINERS for k in kids) and kids
-    return bool(bare) and other.pos == "PROPN"
+    return bool(bare) and other.pos == "PROPN" and not _apart(subject.lemma, evidence)
 
 
 def _may_nest(name: str, other: str) -> bool:
@@ -109,8 +120,11 @@ def _may_nest(name: str, other: str) -> bool:
     return bool({"country", "state", "continent"} & set(kinds)) or sorts[0] != sorts[1]
 
 
-def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = None) -> str | None:
-    """The sentence fills the slot of the claim's relation with another name or value."""
+def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = None,
+                  evidence: Sequence[Analysis] = ()) -> str | None:
+    """The sentence fills the slot of the claim's relation with another name or value. ``evidence``: every
+    evidence sentence, parsed (else the context's)."""
+    evidence = evidence or (context.parsed if context is not None else ())
     root = next((t for t in claim.toks if t.dep == "ROOT"), None)
     if root is None or root.pos != "VERB" or root.lemma in NON_EXCLUSIVE:
         return None
@@ -122,7 +136,7 @@ def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = N
         if verb.lemma != root.lemma or verb.pos != "VERB":
             continue
         theirs = _slots(target, verb.i)
-        if not _same_subject(claim, subject, target, _subject(target, verb.i)):
+        if not _same_subject(claim, subject, target, _subject(target, verb.i), evidence):
             continue
         for prep, names, values, article in slots:
             for other_prep, other_names, other_values, other_article in theirs:
@@ -146,3 +160,196 @@ def _changed(names: list[str], values: list[Value], other_names: list[str], othe
     if any(_may_nest(n, o) for n in names for o in other_names):
         return None
     return f"name mismatch: the claim names {names[0]}, the evidence names {other_names[0]}"
+
+
+# --- the same words before another value --------------------------------------------------------------------
+# The parse does not always give the slot a preposition ("contains 100 tiles", "was originally called BackRub",
+# "His first adventure was Tintin in ..."), and a pronoun or a description may stand for the evidence's name
+# ("She sank in the Solent" / "The Mary Rose sank in the Solent"). Then the slot is read on the words: the
+# claim's value and the sentence's value follow the same words ("sank in", "originally called"), one of
+# them a content word, and the rest of the claim is stated in the sentence.
+LEAD_WORDS = 4              # words read back from a value, within its clause
+SWAP_REST_COVERAGE = 0.75   # the claim's other words the sentence must state
+_BOUNDARY = {",", ";", ":", "(", ")", "—", "–", "-"}
+_PRONOUNS = {"he", "she", "it", "they"}
+_TITLE_GLUE = {"in", "of"}
+_OTHER_CLAUSES = {"advcl", "relcl", "acl", "conj", "appos", "parataxis", "ccomp"}
+
+
+def _span(a: Analysis, start: int, end: int) -> list[int]:
+    return [t.i for t in a.toks if start <= t.start < end]
+
+
+def _items(a: Analysis) -> list[tuple[str, object, list[int]]]:
+    """("value", Value, tokens), ("name", name, tokens) and ("title", words, tokens) for what fills a slot in
+    ``a``: names joined by "in" or "of" make one title too ("Tintin in the Land of the Soviets")."""
+    out = []
+    for v in a.values:
+        toks = _span(a, v.start, v.start + len(v.text))
+        if toks:
+            out.append(("value", v, toks))
+    spans = []
+    for name, head in a.names.items():
+        # the occurrence that holds the name's head ("The first Tintin adventure was Tintin in ...")
+        found = [_span(a, m.start(), m.end()) for m in re.finditer(re.escape(name), a.text)]
+        toks = next((f for f in found if head in f), found[0] if found else [])
+        if toks:
+            spans.append(toks)
+    spans.sort()
+    for k, toks in enumerate(spans):
+        out.append(("name", _words(a, toks), toks))
+        if lexicon.place_kind(_words(a, toks)):
+            continue    # "Vienna in Austria" is two places
+        j, joined = k, toks
+        while j + 1 < len(spans):
+            glue = a.toks[joined[-1] + 1:spans[j + 1][0]]
+            if not glue or glue[0].lemma not in _TITLE_GLUE \
+                    or not all(t.lemma in _TITLE_GLUE or t.pos == "DET" for t in glue):
+                break
+            j += 1
+            joined = list(range(toks[0], spans[j][-1] + 1))
+        if j > k:
+            out.append(("title", _words(a, joined), joined))
+    # a whole title before the names inside it ("Songs in Blue" before "Songs")
+    return sorted(out, key=lambda item: item[0] != "title")
+
+
+def _words(a: Analysis, toks: list[int]) -> str:
+    return a.text[a.toks[toks[0]].start:a.toks[toks[-1]].start + len(a.toks[toks[-1]].text)]
+
+
+def _lead(a: Analysis, first: int) -> list:
+    """The words before token ``first`` back to the clause's edge, nearest first, articles and possessives
+    left out ("sank in the Solent" -> sink, in)."""
+    out = []
+    for t in reversed(a.toks[:first]):
+        if t.text in _BOUNDARY or len(out) == LEAD_WORDS:
+            break
+        if t.pos == "DET" or t.dep == "poss":
+            continue
+        out.append(t)
+    return out
+
+
+def _anchor(mine: list, theirs: list) -> list:
+    """The words both values follow, nearest first."""
+    out = []
+    for a, b in zip(mine, theirs):
+        if a.lemma != b.lemma:
+            break
+        out.append(a)
+    return out
+
+
+def _holds_content(anchor: list) -> bool:
+    return any(t.pos in ("VERB", "NOUN", "PROPN", "ADJ", "ADV") and t.lemma not in lexicon.LIGHT for t in anchor)
+
+
+def _governor(a: Analysis, i: int):
+    """The verb (or copula) whose clause holds token ``i``."""
+    seen = set()
+    while i not in seen:
+        seen.add(i)
+        t = a.toks[i]
+        if t.pos in ("VERB", "AUX") and any(k.dep in SUBJECT_DEPS for k in children(a.toks, i)):
+            return t
+        if t.head == i:
+            return t
+        i = t.head
+    return a.toks[i]
+
+
+def _description(a: Analysis, subject) -> bool:
+    """A pronoun, or a description without a name ("the search engine", "his first adventure")."""
+    if subject.pos == "PRON":
+        return subject.text.lower() in _PRONOUNS
+    own = subtree(a.toks, subject.i)
+    return subject.pos == "NOUN" and not any(a.toks[i].pos == "PROPN" for i in own)
+
+
+def _stands_for(claim: Analysis, subject, target: Analysis, other, evidence: Sequence[Analysis]) -> tuple[bool, set]:
+    """Is the sentence's subject the claim's? Also the claim's subject words to leave out of the rest: a
+    pronoun or a description stands for the sentence's name when the evidence never uses its head noun of
+    something else."""
+    if subject is None or other is None:
+        return False, set()
+    own = subtree(claim.toks, subject.i)
+    if _description(claim, subject) and other.pos == "PROPN" and not _apart(subject.lemma, evidence):
+        # "the antenna rises to 24 metres" is not said of the tower when the evidence speaks of an antenna
+        return True, {claim.toks[i].lemma for i in own}
+    if _same_subject(claim, subject, target, other, evidence) or _written_alike(claim, subject, target, other):
+        return True, set()
+    return False, set()
+
+
+def _written_alike(claim: Analysis, subject, target: Analysis, other) -> bool:
+    """The words from the clause's edge to the subject are the same ("Annapurna I", parsed "I")."""
+    def before(a: Analysis, t) -> list[str]:
+        return [x.text.lower() for x in reversed(_lead(a, t.i + 1))]
+    return before(claim, subject) == before(target, other)
+
+
+def _rest_stated(claim: Analysis, target: Analysis, verb, skip: set[int], skip_lemmas: set[str]) -> bool:
+    """Most of what the value's clause says besides the value is stated in the sentence."""
+    clause = subtree(claim.toks, verb.i)
+    for t in claim.toks:
+        if t.head in clause and t.i != verb.i and t.dep in _OTHER_CLAUSES and t.i in clause:
+            clause -= subtree(claim.toks, t.i)
+    rest = [t.lemma for t in claim.toks if t.i in clause and t.i not in skip and t.lemma not in skip_lemmas
+            and t.pos in ("VERB", "NOUN", "ADJ", "ADV") and t.lemma not in lexicon.LIGHT and t.lemma in claim.content]
+    return not rest or sum(lemma_found(w, target) for w in rest) / len(rest) >= SWAP_REST_COVERAGE
+
+
+def _places_apart(mine: str, toks: list[int], claim: Analysis, other: str, other_toks: list[int],
+                  target: Analysis) -> bool:
+    """Two places after "in" exclude each other only when the lexicon knows both as the same kind, or both
+    take "the" ("the Solent" / "the Thames Estuary"): "born in Clontarf" may be inside "born in Dublin"."""
+    kinds = lexicon.place_kind(mine), lexicon.place_kind(other)
+    if kinds[0] and kinds[0] == kinds[1]:
+        return True
+    return all(t[0] > 0 and a.toks[t[0] - 1].lemma == "the" for t, a in ((toks, claim), (other_toks, target)))
+
+
+def _stated(kind: str, item, target: Analysis) -> bool:
+    if kind == "title":     # a title is stated whole: "Tintin" does not state "Tintin in America"
+        return re.search(rf"\b{re.escape(item.lower())}\b", target.lowered) is not None
+    if kind == "name":
+        return name_found(item, target)
+    return any(comparable(item, v) and consistent(item, v) for v in target.values)
+
+
+def _differ(kind: str, mine, theirs, claim: Analysis, target: Analysis) -> str | None:
+    if kind == "value":
+        return mismatch_reason(mine, theirs) if comparable(mine, theirs) and not consistent(mine, theirs) else None
+    if _stated(kind, theirs, claim) or (kind == "name" and _may_nest(mine, theirs)):
+        return None
+    return f"name mismatch: the claim names {mine}, the evidence names {theirs}"
+
+
+def worded_slot_conflict(claim: Analysis, target: Analysis, evidence: Sequence[Analysis] = ()) -> str | None:
+    """The sentence has another value (or name) where the claim has its own, after the same words, said of
+    the claim's subject, with the rest of the claim stated: "She sank in the Thames Estuary" / "The Mary
+    Rose sank in the Solent"."""
+    theirs = _items(target)
+    for kind, mine, toks in _items(claim):
+        if _stated(kind, mine, target):
+            continue
+        lead = _lead(claim, toks[0])
+        verb = _governor(claim, toks[0])
+        for other_kind, other, other_toks in theirs:
+            if other_kind != kind or _stated(kind, other, claim):
+                continue
+            anchor = _anchor(lead, _lead(target, other_toks[0]))
+            if not _holds_content(anchor):
+                continue
+            why = _differ(kind, mine, other, claim, target)
+            if not why or (kind == "name" and anchor[0].lemma in LOCATIVE
+                           and not _places_apart(mine, toks, claim, other, other_toks, target)):
+                continue
+            other_verb = _governor(target, other_toks[0])
+            same, skip_lemmas = _stands_for(claim, _subject(claim, verb.i), target,
+                                            _subject(target, other_verb.i), evidence)
+            if same and same_time(claim, target) and _rest_stated(claim, target, verb, set(toks), skip_lemmas):
+                words = " ".join(t.text for t in reversed(anchor))
+                return f"{why}, both after \"{words}\""
+    return None

@@ -30,6 +30,7 @@ class Context:
     others: list[Analysis]          # the other aligned sentences
     evidence: Analysis | None = None  # all the evidence as one text
     rest_needed: float = 0.75       # share of the rest of the claim the sentence must state (REST_COVERAGE)
+    parsed: tuple[Analysis, ...] = ()   # every evidence sentence with its parse (``evidence`` has none)
 
 
 NAME_WEIGHT = 1.5
@@ -249,3 +250,9 @@ def same_relation(claim: Analysis, target: Analysis) -> bool:
 def same_party(a: str, b: str) -> bool:
     return bool(a and b) and (name_found(a, as_name(b)) or name_found(b, as_name(a)))
 
+
+def same_time(claim: Analysis, target: Analysis) -> bool:
+    """The claim says when it holds in no words the sentence lacks: "Today the tower rises to 330 metres" is
+    no conflict with "When completed, the tower rose to 300 metres". The sentence may say it alone ("The
+    pyramid originally stood 146.6 metres tall"): the claim without a time is about the same state."""
+    return lexicon.TIME_FRAME & claim.lemmas <= target.lemmas

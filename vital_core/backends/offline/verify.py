@@ -48,7 +48,7 @@ from vital_core.backends.offline.language.evidence_units import clauses_of
 from vital_core.backends.offline.language.text import words
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.language.wording import substitution
-from vital_core.backends.offline.slots import slot_conflict
+from vital_core.backends.offline.slots import slot_conflict, worded_slot_conflict
 from vital_core.backends.offline.stated import rest_coverage
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
 from vital_core.scoring import deadline
@@ -148,7 +148,7 @@ def _contradiction(claims: list[Analysis], index: EvidenceIndex, top: list[int],
         context = stated.Context(sentence if i == top[0] else joined([sentence, best]),
                                     [sentence] if i == top[0] else [sentence, best],
                                     [index.analyses[j] for j in top if j != i], index.everything,
-                                    stated.REST_COVERAGE if close else 1.0)
+                                    stated.REST_COVERAGE if close else 1.0, tuple(index.analyses))
         for label, rule in (RULES if close else SLOT_RULES):
             # a negation or an opposite word is read in its own clause ("not in New Mexico; in Colorado")
             units = index.clauses[i] if label in CLAUSE_ONLY and index.clauses[i] else [sentence] + index.clauses[i]
@@ -360,9 +360,11 @@ def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex
 
 def _changed_slot(claim: Analysis, index: EvidenceIndex, sims: np.ndarray) -> ClaimVerdict | None:
     """Contradicted by the first evidence sentence (closest first) that fills the claim's relation with
-    another name or value (``slots.slot_conflict``)."""
+    another name or value, read on the parse (``slots.slot_conflict``) or after the same words
+    (``slots.worded_slot_conflict``)."""
     for i in (int(i) for i in np.argsort(-sims, kind="stable")):
-        why = slot_conflict(claim, index.analyses[i])
+        why = slot_conflict(claim, index.analyses[i], evidence=index.analyses) \
+            or worded_slot_conflict(claim, index.analyses[i], index.analyses)
         if why:
             return ClaimVerdict(CONTRADICTED, f"{why} — \"{_quote(index.sentences[i])}\"", index.sentences[i],
                                 float(sims[i]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from vital_core.backends.offline.language.answer_types import DATE, ENTITY, NUMBER, Mentions, extract_mentions
-from vital_core.backends.offline.language.lexicon import STOPWORDS
+from vital_core.backends.offline.language.lexicon import LIGHT, STOPWORDS, TIME_FRAME
 from vital_core.backends.offline.language.nlp import analyse, subtree
 from vital_core.backends.offline.language.text import stem
 
@@ -19,6 +19,8 @@ from vital_core.backends.offline.language.text import stem
 ADDRESSED_SHARE = 0.75
 # verbs that carry no relation of their own ("is", "has"): a claim needs another word to be addressed
 _LIGHT_PREDICATES = {"be", "have", "do", "become", "make", "get"}
+# words that say when or how often, not what ("has *since* been displayed at ..."): no part of the relation
+_FRAME = LIGHT | TIME_FRAME | {"since"}
 
 
 def _subject_span(toks) -> set[int]:
@@ -40,7 +42,7 @@ def _predicate_words(claim: str) -> set[str]:
     toks = analyse(claim)
     subject = _subject_span(toks)
     return {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
-            and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS}
+            and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME}
 
 
 def _value_kinds(mentions: Mentions) -> set[str]:

@@ -145,6 +145,8 @@ LIFE_EVENTS: frozenset[str] = _set("life_events")
 STAND_IN_DETERMINERS: frozenset[str] = _set("stand_in_determiners")
 # prepositions whose object is one value of a relation (where, when, by whom): the changed-slot rule
 SLOT_PREPOSITIONS: frozenset[str] = _set("slot_prepositions")
+# adverbs that set when a statement holds ("today", "originally"): a value said at another time is no conflict
+TIME_FRAME: frozenset[str] = _set("time_frame")
 # head words of a building or site, which stands inside a town ("the Teatro Kursaal" in Lugano)
 VENUE_HEADS: frozenset[str] = _set("venue_heads")
 # verbs that carry no predicate of their own in a question ("What was the first film?")

@@ -60,9 +60,31 @@ def in_context(values: list[Value], text: str, context: DateContext) -> list[Val
     return sorted(out, key=lambda v: v.start)
 
 
-def _close(a: float, b: float, approx: bool) -> bool:
-    tolerance = 0.10 if approx else 0.011
-    return abs(a - b) <= tolerance * max(abs(a), abs(b), 1e-9)
+_NUMERAL = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _close(claim: Value, other: Value) -> bool:
+    """Equal up to rounding. Two numbers written in the same words agree to the precision they are written
+    with ("8,019 metres" / "8,091 metres" differ; "9.6 seconds" / "9.58 seconds" agree); and within 1.1% in
+    any case, after a conversion of units (10% when either is approximate)."""
+    a, b = claim.value, other.value
+    if claim.approx or other.approx:
+        return abs(a - b) <= 0.10 * max(abs(a), abs(b), 1e-9)
+    if abs(a - b) > 0.011 * max(abs(a), abs(b), 1e-9):
+        return False
+    written = [_NUMERAL.search(v.text) for v in (claim, other)]
+    if all(written) and _NUMERAL.sub("#", claim.text).lower() == _NUMERAL.sub("#", other.text).lower():
+        x, y = (float(m.group().replace(",", "")) for m in written)
+        return abs(x - y) <= max(_precision(m.group()) for m in written) / 2
+    return True
+
+
+def _precision(numeral: str) -> float:
+    """The unit of the last written digit: "9.6" -> 0.1, "8,019" -> 1, "8,000" -> 1000."""
+    numeral = numeral.replace(",", "")
+    if "." in numeral:
+        return 10.0 ** -len(numeral.split(".")[1])
+    return 10.0 ** (len(numeral) - len(numeral.rstrip("0"))) if numeral.strip("0") else 1.0
 
 
 def whole_years(value: Value) -> int | None:
@@ -110,7 +132,7 @@ def _agree(claim: Value, other: Value, entail: bool) -> bool:
         return other.value <= claim.value * 1.01
     if other.bound and not entail:
         return other.value * other.bound <= claim.value * other.bound * 1.01
-    return _close(claim.value, other.value, claim.approx or other.approx)
+    return _close(claim, other)
 
 
 def _date_agree(claim: Value, other: Value, entail: bool) -> bool:
