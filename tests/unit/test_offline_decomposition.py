@@ -315,3 +315,15 @@ def test_a_description_the_parser_hangs_on_the_verb_is_said_of_the_noun_before()
     assert any(c.startswith("Ann Vale was then a teacher") for c in claims)
     assert decompose_sentence("Over his career he won 31 titles, the most by any man in the sport.")[0] == \
         "Over his career he won 31 titles, the most by any man in the sport."
+
+
+def test_a_second_predicate_joined_by_and_alone_is_a_claim_with_the_sentences_subject():
+    assert decompose_sentence("The abbey became a listed building in 1985 and now draws thousands of pilgrims a "
+                              "year.") == ["The abbey became a listed building in 1985.",
+                                           "The abbey now draws thousands of pilgrims a year."]
+    assert decompose_sentence("She wrote the novel in 1890 and published it two years later.") == [
+        "She wrote the novel in 1890.", "She published it two years later."]
+    # one act done twice, and a list of predicates, are left to the other rules
+    assert decompose_sentence("He bought and sold shares.") == ["He bought and sold shares."]
+    listed = decompose_sentence("Chaplin received an honorary Oscar in 1972, was knighted in 1975 and died in 1977.")
+    assert all(c.startswith("Chaplin ") for c in listed) and "1977" in " ".join(listed)
