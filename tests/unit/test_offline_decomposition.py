@@ -327,3 +327,28 @@ def test_a_second_predicate_joined_by_and_alone_is_a_claim_with_the_sentences_su
     assert decompose_sentence("He bought and sold shares.") == ["He bought and sold shares."]
     listed = decompose_sentence("Chaplin received an honorary Oscar in 1972, was knighted in 1975 and died in 1977.")
     assert all(c.startswith("Chaplin ") for c in listed) and "1977" in " ".join(listed)
+
+
+def test_a_regnal_numeral_is_part_of_the_name_not_the_pronoun():
+    claims = decompose_sentence("Ranked fifth among the peaks of Asia, Lhotse I rises to 8,516 metres above a wide "
+                                "glacier basin.")
+    assert "Lhotse I was ranked fifth among the peaks of Asia." in claims
+    assert all(c.startswith("Lhotse I ") for c in claims)
+    assert decompose_sentence("In Paris I met him in 1990.") == ["In Paris I met him in 1990."]
+
+
+def test_she_is_a_ship_the_text_named_and_no_other_thing():
+    ship = [claims for _, claims in decompose(
+        "The Thermopylae was a clipper ship built in Aberdeen. Built for the tea trade, she was launched in 1868. "
+        "She was sold to Canada in 1890.")]
+    assert "The Thermopylae was launched in 1868." in ship[1]
+    assert ship[2][0].startswith("The Thermopylae was sold")
+    tomb = [claims for _, claims in decompose("The Gur-e-Amir is a mausoleum in Samarkand. She died in 1405.")]
+    assert not any("Gur-e-Amir died" in c for c in tomb[1])
+
+
+def test_after_a_passive_the_second_participle_shares_the_auxiliary():
+    claims = [c for _, cs in decompose("The Endeavour was a Royal Navy research vessel. Built in Whitby and launched "
+                                       "in 1764, she carried Cook to the Pacific.") for c in cs]
+    assert claims[1:] == ["The Endeavour carried Cook to the Pacific.", "The Endeavour was built in Whitby.",
+                          "The Endeavour was launched in 1764."]

@@ -296,7 +296,9 @@ def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     if cc is None or not root.i < cc.i < t.i or cc.lemma not in ("and", "but"):
         return None
     aux = ""
-    if t.tag in ("VBN", "VBG") and parse.child(t.i, "aux", "auxpass") is None:
+    # "was built in Portsmouth and launched in 1511": after a passive, the tagger's past tense is the participle
+    shares_passive = t.tag == "VBD" and parse.child(root.i, "auxpass") is not None
+    if (t.tag in ("VBN", "VBG") or shares_passive) and parse.child(t.i, "aux", "auxpass") is None:
         aux = " ".join(parse.toks[c].text for c in parse.children[root.i]
                        if parse.toks[c].dep in ("aux", "auxpass", "neg"))
         if not aux:

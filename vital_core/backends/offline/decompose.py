@@ -116,6 +116,8 @@ def _and_predicates(sentence: str) -> str:
             continue
         after = [x for x in toks[t.i + 1:t.i + 3] if not (x.pos == "ADV" and x.i == t.i + 1)][:1]
         before = [x for x in toks[:t.i] if x.tag in _FINITE and x.pos in ("VERB", "AUX")]
+        if before and before[-1].dep == "auxpass":
+            continue    # "was built ... and launched ...": the second shares the passive, the parse's cut
         # "received ..., was knighted ... and died ...": a list of predicates is the list rule's
         if after and after[0].tag in _FINITE and after[0].pos == "VERB" and before \
                 and t.i - before[-1].i - 1 >= MIN_OBJECT_WORDS \
@@ -445,14 +447,15 @@ def _inside_title(left: str, items: list[str]) -> bool:
             and not any(i.lower().strip(".,") in PLACE_WORDS for i in singles))
 
 
-def decompose_sentence(sentence: str, previous_subject: str | None = None) -> list[str]:
-    """Atomic, self-contained claims of one sentence (at least the sentence itself)."""
+def decompose_sentence(sentence: str, previous_subject: str | None = None, vessel: bool = False) -> list[str]:
+    """Atomic, self-contained claims of one sentence (at least the sentence itself). ``vessel``: the previous
+    subject is a ship, which "she" may stand for."""
     # Hide parentheticals so their commas do not cut lists; restored at the end.
     asides = _PAREN.findall(sentence)
     text = sentence.strip()
     for n, aside in enumerate(asides):
         text = text.replace(aside, f"\u27e8{n}\u27e9", 1)
-    text = replace_subject_pronoun(text, previous_subject)
+    text = replace_subject_pronoun(text, previous_subject, vessel)
     claims: list[str] = []
     subject = sentence_subject_name(text)
     for n, clause in enumerate(_split_clauses(text)):
@@ -477,6 +480,6 @@ def decompose(text: str) -> list[tuple[str, list[str]]]:
     seen = Antecedents()
     for sentence in split_sentences(text):
         deadline.check()
-        out.append((sentence, decompose_sentence(sentence, seen.for_sentence(sentence))))
+        out.append((sentence, decompose_sentence(sentence, seen.for_sentence(sentence), seen.vessel)))
         seen.saw(sentence)
     return out

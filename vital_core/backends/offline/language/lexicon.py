@@ -145,6 +145,8 @@ LIFE_EVENTS: frozenset[str] = _set("life_events")
 STAND_IN_DETERMINERS: frozenset[str] = _set("stand_in_determiners")
 # prepositions whose object is one value of a relation (where, when, by whom): the changed-slot rule
 SLOT_PREPOSITIONS: frozenset[str] = _set("slot_prepositions")
+# what a text calls a ship, which it may then call "she" ("The Cutty Sark is a clipper ship ... she was ...")
+VESSEL_WORDS: frozenset[str] = _set("vessel_words")
 # adverbs that set when a statement holds ("today", "originally"): a value said at another time is no conflict
 TIME_FRAME: frozenset[str] = _set("time_frame")
 # head words of a building or site, which stands inside a town ("the Teatro Kursaal" in Lugano)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from vital_core.scoring import deadline
 
@@ -77,9 +77,31 @@ _LEMMA_FIXES = {"wed": "wed"}    # the lemmatizer's exceptions still read "wed" 
 
 
 def _tokens(doc) -> tuple[Tok, ...]:
-    return tuple(Tok(t.i, t.text, _LEMMA_FIXES.get(t.text.lower(), t.lemma_.lower()), t.pos_, t.dep_, t.head.i, t.idx,
-                     t.tag_)
-                 for t in doc)
+    toks = [Tok(t.i, t.text, _LEMMA_FIXES.get(t.text.lower(), t.lemma_.lower()), t.pos_, t.dep_, t.head.i, t.idx,
+                t.tag_)
+            for t in doc]
+    return tuple(_regnal_numbers(toks))
+
+
+_NAME_BEFORE_NUMERAL = {"npadvmod", "compound", "nsubj", "nsubjpass", "nmod", "appos", "ROOT"}
+
+
+def _regnal_numbers(toks: list[Tok]) -> list[Tok]:
+    """"Annapurna I rises ...", "Elizabeth I ruled ...": the parser reads the numeral "I" as the pronoun and
+    leaves the name hanging; the name is made the numeral's compound, and the numeral a proper noun, so the
+    subject is the whole name. A pronoun after a place it is in stays one ("In Paris I met ...")."""
+    for k, t in enumerate(toks):
+        if t.text != "I" or k == 0 or t.pos != "PRON":
+            continue
+        name = toks[k - 1]
+        if name.pos != "PROPN" or name.dep not in _NAME_BEFORE_NUMERAL or name.head == k:
+            continue
+        for j, other in enumerate(toks):
+            if other.head == name.i and other.i != name.i:
+                toks[j] = replace(other, head=t.i)     # the name's own words go with the whole name
+        toks[k - 1] = replace(name, dep="compound", head=t.i)
+        toks[k] = replace(t, pos="PROPN", tag="NNP", lemma="i")
+    return toks
 
 
 def analyse_many(texts: list[str]) -> list[tuple[Tok, ...]]:

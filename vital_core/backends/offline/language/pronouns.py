@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from vital_core.backends.offline.language.lexicon import DEMONYMS, FUNCTION_CAPS
+from vital_core.backends.offline.language.lexicon import DEMONYMS, FUNCTION_CAPS, VESSEL_WORDS
 from vital_core.backends.offline.language.nlp import analyse
 
 # A name opened by one of these ("The Berlin Wall") is a thing's, never a person's: no "he" or "she".
@@ -35,30 +35,33 @@ def sentence_subject_name(sentence: str) -> str | None:
     return (match.group(1) or "") + match.group(2)
 
 
+_VESSEL = re.compile(r"\b(?:" + "|".join(VESSEL_WORDS) + r")s?\b", re.IGNORECASE)
 LEADING_PRONOUN = re.compile(r"^(He|She|It|They)\b")
 CLEFT = re.compile(r"^[Ii]t\s+(?:was|is)\b.*\b(?:who|that)\b")   # "it was Champollion who ...": no antecedent
 
 
-def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
+def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = False) -> str:
     """The sentence with its main subject pronoun replaced by ``previous`` (a name).
 
     A leading He/She/It/They always; after an opening phrase ("In 1936 he published ...") he, she and they
-    for a person, "it" for a thing ("The Battle of ..."; only right after the phrase's comma), and only when
-    the parser makes the pronoun the main verb's subject. He/she stand only for
-    a person-like name (not "The Berlin Wall").
+    for a person, "it" (or a ship's "she") for a thing ("The Battle of ..."; only right after the phrase's
+    comma), and only when the parser makes the pronoun the main verb's subject. He/she stand only for a
+    person-like name (not "The Berlin Wall"), but "she" also for a thing the text called a ship
+    (``vessel``: "The Cutty Sark is a clipper ship. ... she was launched in 1869").
     """
     if not previous:
         return sentence
     if LEADING_PRONOUN.match(sentence):
         personal = sentence.split()[0] in ("He", "She")
         person_name = previous.split()[0] not in DEMONSTRATIVES and len(previous.split()) >= 2
-        if personal and previous.split()[0] in DEMONSTRATIVES:
-            return sentence
+        if personal and previous.split()[0] in DEMONSTRATIVES and not (vessel and sentence.split()[0] == "She"):
+            return sentence   # a thing is "it"; a ship is "she" ("The Mary Rose was a warship ... She sank ...")
         if sentence.split()[0] == "It" and person_name:
             return sentence   # "Jane Austen wrote Emma. It was published ...": "it" is not Jane Austen
         return LEADING_PRONOUN.sub(previous, sentence, count=1)
     a_thing = previous.split()[0] in DEMONSTRATIVES
-    if not re.search(r"\b(it|they)\b" if a_thing else r"\b(he|she|they)\b", sentence):
+    if not re.search(r"\b(it|she|they)\b" if a_thing and vessel else r"\b(it|they)\b" if a_thing
+                     else r"\b(he|she|they)\b", sentence):
         return sentence
     toks = analyse(sentence)
     for t in toks:
@@ -68,7 +71,8 @@ def replace_subject_pronoun(sentence: str, previous: str | None) -> str:
             return sentence[:t.start] + previous + sentence[t.start + len(t.text):]
         # "Fought on 7 October 1571 ..., it ended in ...": the thing named before, right after the opening
         # phrase's comma ("it was decided that ..." and its like stand for no thing)
-        if t.text == "it" and a_thing and t.i > 0 and toks[t.i - 1].text == "," and not any(
+        if (t.text == "it" or t.text == "she" and vessel) and a_thing and t.i > 0 and toks[t.i - 1].text == "," \
+                and not any(
                 k.dep in ("ccomp", "xcomp", "csubj") and k.head == t.head for k in toks):
             return sentence[:t.start] + previous[:1].lower() + previous[1:] + sentence[t.start + len(t.text):]
     return sentence
@@ -84,6 +88,8 @@ class Antecedents:
     def __init__(self) -> None:
         self.last: str | None = None
         self.person: str | None = None
+        self.vessel = False     # the last named subject is a thing the text called a ship: "she"
+
 
     def for_sentence(self, sentence: str) -> str | None:
         if not re.match(r"^(He|She)\b", sentence) and not re.search(r"\b(he|she)\b", sentence[:60]):
@@ -101,6 +107,8 @@ class Antecedents:
                 self.last = None     # and who she is was not said
             return
         if name:
+            if name != self.last:
+                self.vessel = name.split()[0] in DEMONSTRATIVES and bool(_VESSEL.search(sentence))
             self.last = name
             if len(name.split()) >= 2 and name.split()[0] not in DEMONSTRATIVES:
                 self.person = name
@@ -120,6 +128,6 @@ def resolve_pronouns(sentences: list[str]) -> list[str]:
     out = []
     seen = Antecedents()
     for sentence in sentences:
-        out.append(replace_subject_pronoun(sentence, seen.for_sentence(sentence)))
+        out.append(replace_subject_pronoun(sentence, seen.for_sentence(sentence), seen.vessel))
         seen.saw(sentence)
     return out
