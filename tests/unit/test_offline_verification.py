@@ -377,6 +377,9 @@ WORDED = [
     # numbers written to the unit differ by their digits, however close
     ("Mount Elbrus rises to 5,624 metres.", "Mount Elbrus rises to 5,642 metres above sea level.",
      ("5,624", "5,642")),
+    # a rough conversion that agrees with the sentence does not make the claim's own value right
+    ("Mount Elbrus rises to 5,624 metres, or roughly 18,510 feet.", "Mount Elbrus rises to 5,642 metres.",
+     ("5,624", "5,642")),
 ]
 
 

@@ -310,12 +310,12 @@ def _places_apart(mine: str, toks: list[int], claim: Analysis, other: str, other
     return all(t[0] > 0 and a.toks[t[0] - 1].lemma == "the" for t, a in ((toks, claim), (other_toks, target)))
 
 
-def _stated(kind: str, item, target: Analysis) -> bool:
+def _stated(kind: str, item, target: Analysis, exact: bool = False) -> bool:
     if kind == "title":     # a title is stated whole: "Tintin" does not state "Tintin in America"
         return re.search(rf"\b{re.escape(item.lower())}\b", target.lowered) is not None
     if kind == "name":
         return name_found(item, target)
-    return any(comparable(item, v) and consistent(item, v) for v in target.values)
+    return any(comparable(item, v) and consistent(item, v) for v in target.values if not (exact and v.approx))
 
 
 def _differ(kind: str, mine, theirs, claim: Analysis, target: Analysis) -> str | None:
@@ -330,15 +330,17 @@ def worded_slot_conflict(claim: Analysis, target: Analysis, evidence: Sequence[A
     """The sentence has another value (or name) where the claim has its own, after the same words, said of
     the claim's subject, with the rest of the claim stated: "She sank in the Thames Estuary" / "The Mary
     Rose sank in the Solent"."""
-    theirs = _items(target)
-    for kind, mine, toks in _items(claim):
+    theirs, items = _items(target), _items(claim)
+    # the claim's values are judged as values, not as words of the rest ("..., or roughly 26,545 feet")
+    valued = {i for kind, _, toks in items if kind == "value" for i in toks}
+    for kind, mine, toks in items:
         if _stated(kind, mine, target):
             continue
         lead = _lead(claim, toks[0])
         verb = _governor(claim, toks[0])
         for other_kind, other, other_toks in theirs:
-            if other_kind != kind or _stated(kind, other, claim):
-                continue
+            if other_kind != kind or _stated(kind, other, claim, exact=True):
+                continue    # the claim says the sentence's value too (a rough conversion does not count)
             anchor = _anchor(lead, _lead(target, other_toks[0]))
             if not _holds_content(anchor):
                 continue
@@ -349,7 +351,7 @@ def worded_slot_conflict(claim: Analysis, target: Analysis, evidence: Sequence[A
             other_verb = _governor(target, other_toks[0])
             same, skip_lemmas = _stands_for(claim, _subject(claim, verb.i), target,
                                             _subject(target, other_verb.i), evidence)
-            if same and same_time(claim, target) and _rest_stated(claim, target, verb, set(toks), skip_lemmas):
+            if same and same_time(claim, target) and _rest_stated(claim, target, verb, set(toks) | valued, skip_lemmas):
                 words = " ".join(t.text for t in reversed(anchor))
                 return f"{why}, both after \"{words}\""
     return None
