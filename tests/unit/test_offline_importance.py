@@ -236,3 +236,13 @@ def test_the_answer_is_found_by_the_question_light_verb_and_the_noun_asked_for()
     claims = ["Tesco was started by Jack Cohen in London.", "In 1931 the company opened its first store in Burnt Oak."]
     features = claim_features(question, claims, [0, 1])
     assert presumed_answer(question, claims, features, question_predicate(question)) == 1
+
+
+def test_an_open_ended_request_whose_evidence_speaks_of_no_claim_leaves_none_vital_that_it_cannot_judge():
+    claims = [Subclaim(id="S1", text="The Bell Rock Lighthouse is the oldest surviving sea-washed lighthouse in "
+                                     "the world.", sentence_index=0),
+              Subclaim(id="S2", text="Robert Stevenson designed the lighthouse.", sentence_index=1)]
+    query = "Tell me about the Bell Rock Lighthouse."
+    unrelated = _evidence("Keepers lived at the station in shifts until the light was automated in 1988.")
+    assert VITAL not in run_sync(OfflineBackend().rank(query, claims, unrelated)).labels.values()
+    assert VITAL in run_sync(OfflineBackend().rank(query, claims)).labels.values()

@@ -426,14 +426,18 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             if i in placing or SALIENT.search(claim):
                 _raise_to_vital(labels, scores, thresholds, i, sid)
         addressed = addressed_by(claims, evidence_sentences) if evidence_sentences else set()
-        if 0 < len(addressed) <= FOCUSED_FACTS:
+        if evidence_sentences and len(addressed) <= FOCUSED_FACTS:
             # "Tell me about X" names no answer to look for, and the offline labeller knows no more of X than
             # the text. Evidence that speaks to one or a few of the answer's facts (a passage a user pasted)
             # says what the answer is judged on: those facts are vital, and so are those ranked vital above
             # when the evidence speaks of them at all; the answer's other statements, which it does not speak
-            # of, at most okay. Evidence that covers many of them singles none out: the ranking above stands.
+            # of, at most okay - even when that leaves none vital (a definition the evidence never touches
+            # is not what this evidence can judge). Evidence that covers many of them singles none out: the
+            # ranking above stands.
             ranked = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
             spoken_of = {ranked[n] for n in addressed_by([claims[i] for i in ranked], evidence_sentences,
                                                          SPOKEN_OF_SHARE, with_value=False)}
+            for i in set(ranked) - addressed - spoken_of:
+                _lower_to_okay(labels, scores, thresholds, i, ids[i])
             _make_vital(ids, labels, scores, thresholds, addressed | spoken_of)
     return labels, importance_order(ids, labels, scores, sentence_index), scores
