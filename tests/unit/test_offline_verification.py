@@ -405,3 +405,10 @@ def test_the_same_words_before_another_value_said_of_something_else_or_at_anothe
     # rounding: 9.6 is 9.58 written to one decimal
     assert _one("Bolt ran the 100 metres in 9.6 seconds.", "Bolt ran the 100 metres in 9.58 seconds in Berlin."
                 ).verdict != CONTRADICTED
+
+
+def test_a_rough_conversion_beside_an_exact_figure_does_not_state_another_figure():
+    passage = "Mount Elbrus rises to 5,642 metres, or roughly 18,510 feet, above the Caucasus."
+    assert _one("Mount Elbrus rises to 5,624 metres.", passage).verdict != SUPPORTED
+    assert _one("Mount Elbrus rises to 5,642 metres.", passage).verdict == SUPPORTED
+    assert _one("Mount Elbrus rises to about 18,500 feet.", passage).verdict == SUPPORTED

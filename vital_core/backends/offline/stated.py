@@ -102,6 +102,11 @@ def value_found(value: Value, targets: list[Analysis]) -> bool:
         return True
     same_head = [v for t in targets for v in t.values if comparable(value, v)]
     pool = same_head if value.dim.startswith("#") and same_head else [v for t in targets for v in t.values]
+    exact = [v for v in pool if not v.approx and comparable(value, v)]
+    if exact and not value.approx and not any(compatible(value, v) for v in exact):
+        # "8,091 metres, or roughly 26,545 feet": the exact figure differs, and the rough one beside it does
+        # not state "8,019 metres"
+        pool = [v for v in pool if not v.approx]
     return any(compatible(value, v) for v in pool) or any(derivable(value, t) for t in targets)
 
 
