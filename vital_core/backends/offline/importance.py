@@ -324,6 +324,17 @@ def _restates_as_subject(claim: str, question: str) -> bool:
     return len(asked) >= 2 and len(asked & said) >= RESTATED_SHARE * len(asked)
 
 
+def _answering(question: str, kind: str, claims: list[str], evidence_sentences: list[str] | None) -> set[int]:
+    """For a question asking for one thing, the claims that name a thing of the kind asked in a relation the
+    evidence states (whatever the value); empty without evidence or for an open-ended request."""
+    if not evidence_sentences or kind not in (PERSON, DATE, NUMBER, PLACE, ENTITY) or is_open_ended(question):
+        return set()
+    slot = ENTITY if kind in (PERSON, PLACE) else kind
+    q_mentions, q_words = extract_mentions(question), set(words(question))
+    return {i for i in addressed_by(claims, evidence_sentences)
+            if _new_typed(extract_mentions(without_subject(claims[i])), q_mentions, slot, q_words)}
+
+
 def _verb_says(claim: str, predicate: set[str]) -> bool:
     """Does the claim's main verb say the question's predicate (itself or a synonym)?"""
     root = next((t for t in analyse(claim) if t.dep == "ROOT"), None)
@@ -376,6 +387,7 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     answer = None if is_open_ended(question) or not answer_focus else \
         presumed_answer(question, claims, features, predicate)
     kind = question_type(question)
+    answering = _answering(question, kind, claims, evidence_sentences)
     # only a claim that says the question's predicate answers it for sure: otherwise the fitted labels stand
     # a question with a main verb ("Who *discovered* penicillin?") is answered by claims whose own main verb
     # says it: "... returned to *find* a mould" names the act only in passing
@@ -402,15 +414,11 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
                                                          SPOKEN_OF_SHARE, with_value=False)}
             for i in set(beside) - spoken_of:
                 _lower_to_okay(labels, scores, thresholds, i, ids[i])
-    elif evidence_sentences and kind in (PERSON, DATE, NUMBER, PLACE, ENTITY) and not is_open_ended(question):
+    elif answering:
         # no claim says the question's predicate in its words ("Which museum holds ...?" / "is displayed
-        # at ..."): the claims that name what is asked and state a relation the evidence states are the answer
-        slot = ENTITY if kind in (PERSON, PLACE) else kind
-        q_mentions, q_words = extract_mentions(question), set(words(question))
-        answering = {i for i in addressed_by(claims, evidence_sentences)
-                     if _new_typed(extract_mentions(without_subject(claims[i])), q_mentions, slot, q_words)}
-        # a date or a number named in the relation the evidence states is the answer; a name is looser (any
-        # name is one), so there it only confirms the presumed answer or stands in for a missing one
+        # at ..."): the claims that name what is asked and state a relation the evidence states are the answer;
+        # a date or a number named there is the answer, a name is looser (any name is one), so there it only
+        # confirms the presumed answer or stands in for a missing one
         if kind in (DATE, NUMBER) or answer is None or answer in answering:
             _make_vital(ids, labels, scores, thresholds, answering)
     if is_open_ended(question):
