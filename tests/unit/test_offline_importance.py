@@ -246,3 +246,15 @@ def test_an_open_ended_request_whose_evidence_speaks_of_no_claim_leaves_none_vit
     unrelated = _evidence("Keepers lived at the station in shifts until the light was automated in 1988.")
     assert VITAL not in run_sync(OfflineBackend().rank(query, claims, unrelated)).labels.values()
     assert VITAL in run_sync(OfflineBackend().rank(query, claims)).labels.values()
+
+
+def test_the_nugget_that_answers_a_one_thing_question_is_vital_beside_the_sources_own_ranking():
+    from vital_core.backends.offline.nuggets import make_nuggets
+    from vital_core.results.model import Document
+    text = ("The Battle of Navarino was a naval clash between an allied fleet of British, French and Russian ships "
+            "and the Ottoman-Egyptian navy in the bay of Navarino. The battle was fought on 20 October 1827. It "
+            "ended in a decisive allied victory, and most of the Ottoman ships were sunk or burned.")
+    nuggets = {n.text: n.importance for n in make_nuggets("When was the Battle of Navarino fought?",
+                                                          [Document(id="d", text=text)])}
+    assert nuggets["The battle was fought on 20 October 1827."] == VITAL
+    assert list(nuggets.values()).count(VITAL) < len(nuggets)

@@ -56,6 +56,11 @@ def make_nuggets(query: str, documents: list[Document]) -> list[Nugget]:
         return []
     ids = [str(i) for i in range(len(claims))]
     labels, _, scores = rank_claims(query, ids, claims, positions, texts, answer_focus=False)
+    # the source tells a whole story around the answer, so its own ranking stands; but the claim that answers a
+    # one-thing question ("The battle was fought on 7 October 1571") is a vital nugget too, or an answer
+    # without it loses nothing vital
+    focused, _, _ = rank_claims(query, ids, claims, positions, texts)
+    labels = {i: VITAL if VITAL in (labels[i], focused[i]) else labels[i] for i in ids}
     question_vec = embed([strip_generation_prefix(query)])[0]
     vectors = embed(claims)
     query_sims = vectors @ question_vec
