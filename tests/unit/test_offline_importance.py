@@ -258,3 +258,13 @@ def test_the_nugget_that_answers_a_one_thing_question_is_vital_beside_the_source
                                                           [Document(id="d", text=text)])}
     assert nuggets["The battle was fought on 20 October 1827."] == VITAL
     assert list(nuggets.values()).count(VITAL) < len(nuggets)
+
+
+def test_where_is_answered_where_a_name_is_the_place_of_what_the_question_asks_about():
+    from vital_core.backends.offline.importance import claim_features, presumed_answer, question_predicate
+    question = "Where can I see Vermeer's The Milkmaid?"
+    claims = ["Since 2022 it has been studied in full public view, a project called Operation Milkmaid.",
+              "The Rijksmuseum is in Amsterdam.",
+              "The painting hangs in the Rijksmuseum."]
+    features = claim_features(question, claims, [0, 1, 1])
+    assert presumed_answer(question, claims, features, question_predicate(question)) == 2

@@ -292,10 +292,31 @@ def presumed_answer(question: str, claims: list[str], features: np.ndarray, pred
         # "Which *museum* holds ...?" is answered by the claim naming a museum ("the National Museum of ...")
         bool(asked) and any(asked in words(n) for n in _new_typed(extract_mentions(claims[i]), q_mentions,
                                                                    ENTITY, q_words)),
+        # "Where ...?" is answered where a name is the place of the verb ("hangs in the Rijksmuseum"), not by
+        # one named in passing ("... a project called Operation Night Watch")
+        kind == PLACE and _places_a_name(claims[i], q_words),
         says_predicate(claims[i], predicate),
         # the question's own verb before a synonym of it ("opened its first store" before "was started by")
         bool(predicate & {t.lemma for t in analyse(claims[i])}),
         i in exact, sim_rank[i]))
+
+
+_LOCATIVE = {"in", "at", "on", "near", "inside"}
+
+
+def _places_a_name(claim: str, question_words: set[str]) -> bool:
+    """Is a proper name the object of "in"/"at"/... on the claim's main verb, said of what the question asks
+    about ("The painting hangs in the Rijksmuseum"; not "The Rijksmuseum is in Amsterdam")?"""
+    toks = analyse(claim)
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    subject = next((t for t in toks if root is not None and t.head == root.i and t.dep in ("nsubj", "nsubjpass")),
+                   None)
+    if subject is None or any(toks[i].pos == "PROPN" and toks[i].text.lower() not in question_words
+                              for i in subtree(toks, subject.i)):
+        return False
+    return any(
+        t.dep == "pobj" and t.pos == "PROPN" and toks[t.head].lemma in _LOCATIVE and toks[t.head].head == root.i
+        for t in toks)
 
 
 def _asked_noun(question: str) -> str:
