@@ -268,3 +268,9 @@ def test_where_is_answered_where_a_name_is_the_place_of_what_the_question_asks_a
               "The painting hangs in the Rijksmuseum."]
     features = claim_features(question, claims, [0, 1, 1])
     assert presumed_answer(question, claims, features, question_predicate(question)) == 2
+
+
+def test_a_question_for_a_measure_asks_for_a_number():
+    assert question_type("What is the women's marathon world record?") == NUMBER
+    assert question_type("What is the height of Aconcagua?") == NUMBER
+    assert question_type("What is the record label of Adele?") != NUMBER

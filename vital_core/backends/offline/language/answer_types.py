@@ -86,7 +86,10 @@ def question_type(query: str) -> str:
                  r"what decade|how long ago|since when) ", q):
         return DATE
     if re.search(r" how (many|much|long|old|far|tall|big|high|deep|large|often|fast) |"
-                 r" (what|which) (percentage|percent|number|amount|age|population|size) ", q):
+                 r" (what|which) (percentage|percent|number|amount|age|population|size) |"
+                 # "What is the men's 100 metres world record?": a measure is a number
+                 r" what (is|was) the [\w' ]*(record|height|length|distance|speed|depth|elevation|area|"
+                 r"temperature|weight|capacity|duration)( of [\w' ]+)? *$", q):
         return NUMBER
     if re.search(r" (who|whom|whose) | (what|which) (person|actor|actress|singer|author|writer|"
                  r"player|president|king|queen|artist|band|group|character|team|company) ", q):
