@@ -105,7 +105,7 @@ def test_a_question_asking_for_one_thing_makes_the_claim_that_gives_it_vital_and
 
 
 def test_the_question_predicate_falls_back_to_its_nouns_and_survives_a_bare_verb_read_as_a_noun():
-    from vital_core.backends.offline.importance import question_predicate
+    from vital_core.backends.offline.answer import question_predicate
     assert question_predicate("When did the Swedish warship Wasa sink?") == {"sink"}
     assert question_predicate("What was the first Disney feature film?") == {"feature", "film"}
 
@@ -215,7 +215,7 @@ def test_with_evidence_a_statement_beside_the_answer_that_the_evidence_never_spe
 
 
 def test_the_answer_is_found_by_the_question_light_verb_and_the_noun_asked_for():
-    from vital_core.backends.offline.importance import question_predicate
+    from vital_core.backends.offline.answer import question_predicate
     assert question_predicate("What was Nike originally called?") == {"call"}
     ranking = rank("What was Nike originally called?", [
         ("Nike grew out of a partnership between Phil Knight and Bill Bowerman.", 0),
@@ -231,11 +231,12 @@ def test_the_answer_is_found_by_the_question_light_verb_and_the_noun_asked_for()
         _evidence("The Rosetta Stone has been on show at the British Museum since 1802.")))
     assert [k for k, v in ranking.labels.items() if v == VITAL] == ["S2"]
     # the question's own verb before a synonym of it
-    from vital_core.backends.offline.importance import claim_features, presumed_answer
+    from vital_core.backends.offline.answer import presumed_answer
+    from vital_core.backends.offline.importance import FEATURES, claim_features
     question = "Where did Tesco open its first store?"
     claims = ["Tesco was started by Jack Cohen in London.", "In 1931 the company opened its first store in Burnt Oak."]
     features = claim_features(question, claims, [0, 1])
-    assert presumed_answer(question, claims, features, question_predicate(question)) == 1
+    assert presumed_answer(question, claims, features[:, FEATURES.index("sim_rank")], question_predicate(question)) == 1
 
 
 def test_an_open_ended_request_whose_evidence_speaks_of_no_claim_leaves_none_vital_that_it_cannot_judge():
@@ -261,13 +262,14 @@ def test_the_nugget_that_answers_a_one_thing_question_is_vital_beside_the_source
 
 
 def test_where_is_answered_where_a_name_is_the_place_of_what_the_question_asks_about():
-    from vital_core.backends.offline.importance import claim_features, presumed_answer, question_predicate
+    from vital_core.backends.offline.answer import presumed_answer, question_predicate
+    from vital_core.backends.offline.importance import FEATURES, claim_features
     question = "Where can I see Vermeer's The Milkmaid?"
     claims = ["Since 2022 it has been studied in full public view, a project called Operation Milkmaid.",
               "The Rijksmuseum is in Amsterdam.",
               "The painting hangs in the Rijksmuseum."]
     features = claim_features(question, claims, [0, 1, 1])
-    assert presumed_answer(question, claims, features, question_predicate(question)) == 2
+    assert presumed_answer(question, claims, features[:, FEATURES.index("sim_rank")], question_predicate(question)) == 2
 
 
 def test_a_question_for_a_measure_asks_for_a_number():

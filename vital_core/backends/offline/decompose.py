@@ -1,7 +1,8 @@
 """Rule-based decomposition: sentences (pysbd) split into atomic claims.
 
-A sentence is cut further where it coordinates whole clauses ("..., and it
-...", "...; ..."), where a non-restrictive relative clause adds a second fact
+A sentence is cut further where it coordinates whole clauses or predicates
+("..., and it ...", "...; ...", "... and now draws ..."; ``coordination``),
+where a non-restrictive relative clause adds a second fact
 ("the Four Seas, which correspond to ..."), and where a list coordinates
 subjects or objects ("X, Y and Z wrote it" -> "X wrote it", "Y wrote it",
 "Z wrote it"). Each claim keeps the subject of its sentence so that it stands
@@ -15,19 +16,18 @@ from __future__ import annotations
 import re
 
 from vital_core.backends.offline.clause_cuts import cut_claim
+from vital_core.backends.offline.coordination import has_verb, split_clauses
 from vital_core.backends.offline.language.lexicon import (
     AUXILIARIES,
     DETERMINERS,
     FUNCTION_CAPS,
     LEAD_IN_WORDS,
     LIST_VERBS,
-    NOT_VERBS,
     PLACE_WORDS,
-    PRONOUN_SUBJECTS,
     SENTENTIAL_VERB_FORMS,
     TITLE_NOUNS,
 )
-from vital_core.backends.offline.language.nlp import analyse, subtree
+from vital_core.backends.offline.language.nlp import analyse
 from vital_core.backends.offline.language.pronouns import (
     CLEFT,
     LEADING_PRONOUN,
@@ -38,39 +38,6 @@ from vital_core.backends.offline.language.pronouns import (
 from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
 from vital_core.scoring import deadline
 
-_VERB_SUFFIX = re.compile(r"^[a-z]+(ed|es|s)$")
-
-
-def _has_verb(words: list[str]) -> bool:
-    for w in words:
-        lw = w.lower().strip(",.;:")
-        if lw in AUXILIARIES:
-            return True
-        if lw not in NOT_VERBS and _VERB_SUFFIX.match(lw) and len(lw) > 4:
-            return True
-    return False
-
-
-def _starts_clause(fragment: str) -> bool:
-    """Does ``fragment`` read as a clause with its own subject and verb?
-
-    Decided by the parser when it finds a subject for the fragment's main verb ("people began chipping
-    pieces", "the overwhelmed guards opened the gates"); otherwise by the word rules below.
-    """
-    words = fragment.split()
-    if len(words) < 3:
-        return False
-    toks = analyse(fragment)
-    root = next((t for t in toks if t.dep == "ROOT"), None)
-    if root is not None and root.pos in ("VERB", "AUX") and any(
-            t.head == root.i and t.dep in ("nsubj", "nsubjpass", "expl") for t in toks):
-        return True
-    first = words[0].lower()
-    if first in PRONOUN_SUBJECTS | {"the", "a", "an", "there", "its", "his", "her", "their", "many",
-                                     "some", "most", "each", "several"} or words[0][0].isupper():
-        return _has_verb(words[1:])
-    return False
-
 
 def _finish(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip(" ,;:-")
@@ -80,121 +47,6 @@ def _finish(text: str) -> str:
     if text[-1] not in ".!?\"')":
         text += "."
     return text
-
-
-def _subject(sentence: str) -> str | None:
-    """The words before the sentence's first verb, when they form a short subject."""
-    words = sentence.split()
-    for i, w in enumerate(words[:8]):
-        lw = w.lower().strip(",")
-        if lw in AUXILIARIES or (i > 0 and w[:1].islower() and lw not in NOT_VERBS and _VERB_SUFFIX.match(lw)
-                          and len(lw) > 4):
-            if i == 0:
-                return None
-            subject = " ".join(words[:i]).strip(",")
-            if "," in subject:
-                return None
-            return subject
-    return None
-
-
-_CLAUSE_SPLIT = re.compile(r";\s+|,\s+(?:and|but|while|whereas|yet|so)\s+|\s+(?:but|whereas)\s+")
-
-
-_FINITE = {"VBZ", "VBD", "VBP"}
-MIN_OBJECT_WORDS = 2    # the words after the first predicate's verb before "and": "bought and sold" is one act
-
-
-def _and_predicates(sentence: str) -> str:
-    """A second predicate joined by "and" alone, marked like one after a comma ("became a World Heritage Site
-    in 1997 and now draws two million visitors" -> "..., and now draws ..."), so that it is cut off with the
-    sentence's subject: the parse of such sentences is often wrong, the verb's tense is not."""
-    toks = analyse(sentence)
-    marks = []
-    for t in toks:
-        if t.lemma != "and" or t.i == 0 or toks[t.i - 1].text == ",":
-            continue
-        after = [x for x in toks[t.i + 1:t.i + 3] if not (x.pos == "ADV" and x.i == t.i + 1)][:1]
-        before = [x for x in toks[:t.i] if x.tag in _FINITE and x.pos in ("VERB", "AUX")]
-        if before and before[-1].dep == "auxpass":
-            continue    # "was built ... and launched ...": the second shares the passive, the parse's cut
-        # "received ..., was knighted ... and died ...": a list of predicates is the list rule's
-        if after and after[0].tag in _FINITE and after[0].pos == "VERB" and before \
-                and t.i - before[-1].i - 1 >= MIN_OBJECT_WORDS \
-                and not any(x.text in (",", ";") or x.lemma in SUBORDINATE_WORDS for x in toks[before[0].i:t.i]):
-            marks.append(t.start)
-    for at in reversed(marks):
-        sentence = sentence[:at].rstrip() + ", " + sentence[at:]
-    return sentence
-
-
-def _opens_with_verb(piece: str) -> bool:
-    """Does the piece open with a finite verb, after at most one adverb ("died in 1955", "now draws ...")?"""
-    toks = [t for t in analyse(piece)[:2] if t.pos != "ADV"]
-    return bool(toks) and toks[0].tag in _FINITE and toks[0].pos == "VERB"
-
-
-def _parsed_subject(sentence: str) -> str | None:
-    """The main verb's subject as the parse reads it ("Pompeii became ..."; "She wrote ..."), without commas."""
-    toks = analyse(sentence)
-    root = next((t for t in toks if t.dep == "ROOT"), None)
-    subject = next((t for t in toks if root is not None and t.head == root.i and t.dep in ("nsubj", "nsubjpass")),
-                   None)
-    if subject is None:
-        return None
-    span = subtree(toks, subject.i)
-    words = [toks[i] for i in range(min(span), max(span) + 1)]
-    if len(words) != len(span) or any(t.text == "," for t in words):
-        return None
-    return sentence[words[0].start:words[-1].start + len(words[-1].text)]
-
-
-def _split_clauses(sentence: str) -> list[str]:
-    """Cut coordinated clauses; a clause without a subject borrows the sentence's."""
-    parts = [sentence]
-    out: list[str] = []
-    subject = _subject(sentence)
-    if subject is None or any(t.tag in _FINITE for t in analyse(subject)):
-        # the word rules miss irregular verbs ("She wrote the novel ... and published ...")
-        subject = _parsed_subject(sentence)
-    carry = ""
-    # without a subject to give it, a second predicate is left to the parse's cuts
-    for piece in _CLAUSE_SPLIT.split(_and_predicates(sentence) if subject else sentence):
-        piece = piece.strip()
-        if not piece:
-            continue
-        if carry:
-            piece, carry = f"{carry}, and {piece}", ""
-        if not out and not any(t.pos in ("VERB", "AUX") for t in analyse(piece)):
-            carry = piece      # "Under the chief engineer Goethals, and with Gorgas ..., the Americans succeeded"
-            continue
-        if out and _open_subordinate(out[-1]):
-            out[-1] = f"{out[-1]}, and {piece}"   # "..., when X, a hunter, and Y reached ...": subjects of one clause
-            continue
-        if out and not _starts_clause(piece):
-            words = piece.split()
-            # "..., and won two titles": a verb phrase sharing the subject
-            if subject and words and (_has_verb(words[:2]) or _opens_with_verb(piece)):
-                out.append(f"{subject} {piece}")
-                continue
-            out[-1] = out[-1].rstrip(". ") + ", " + piece
-            continue
-        out.append(piece)
-    if carry:
-        out.append(carry)
-    return out or parts
-
-
-SUBORDINATE_WORDS = {"when", "after", "because", "while", "although", "before", "since", "where", "until", "which",
-                     "who", "that", "if"}
-_SUBORDINATE_OPENING = re.compile(r"\b(?:when|after|because|while|although|before|since|where|until)\s+(.*)$")
-
-
-def _open_subordinate(piece: str) -> bool:
-    """Does ``piece`` end in a subordinate clause still waiting for its verb ("..., when Jacques Balmat, a
-    crystal hunter")?"""
-    match = _SUBORDINATE_OPENING.search(piece)
-    return bool(match) and not any(t.pos in ("VERB", "AUX") for t in analyse(match.group(1)))
 
 
 # the clause runs to the next comma, colon or semicolon, but not one inside a number ("11:30", "1,500")
@@ -274,7 +126,7 @@ def _relative_claim(antecedent: str, pronoun: str, rest: str) -> str:
 
 
 def _is_item(words: list[str]) -> bool:
-    # Stricter than _has_verb: plural nouns ("soybeans") end in -s too.
+    # Stricter than has_verb: plural nouns ("soybeans") end in -s too.
     return 0 < len(words) <= 5 and not any(
         w.lower() in AUXILIARIES or w.lower() in LIST_VERBS or w.lower().endswith("ed") for w in words)
 
@@ -362,7 +214,7 @@ def _split_list(claim: str) -> list[str]:
         if pieces and prefix_words or any(len(i.split()) >= 3 and _lead_in_cut(i.split()) for i in items[1:]):
             continue   # "concertos for violin and strings, one for each of spring, summer and winter": whose lead-in?
         last = " ".join(take).rstrip(",.;:")
-        if not last or _has_verb(last.split()) or _finite_verb_in(claim, conj.end(), last):
+        if not last or has_verb(last.split()) or _finite_verb_in(claim, conj.end(), last):
             continue
         items.append(last)
         if _mixed(items):
@@ -458,7 +310,7 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None, vesse
     text = replace_subject_pronoun(text, previous_subject, vessel)
     claims: list[str] = []
     subject = sentence_subject_name(text)
-    for n, clause in enumerate(_split_clauses(text)):
+    for n, clause in enumerate(split_clauses(text)):
         # "..., and they are often called upon": the later clause's pronoun is the sentence's subject
         if n and subject and LEADING_PRONOUN.match(clause[:1].upper() + clause[1:]) \
                 and subject.split()[0].lower() not in ("he", "she", "it", "they") \

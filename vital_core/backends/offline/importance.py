@@ -31,8 +31,17 @@ import re
 
 import numpy as np
 
-from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.addressed import addressed_by, without_subject
+from vital_core.backends.offline.answer import (
+    answering_claims,
+    content_words,
+    main_verb,
+    new_typed,
+    presumed_answer,
+    question_predicate,
+    says_predicate,
+    verb_says,
+)
+from vital_core.backends.offline.language.addressed import addressed_by
 from vital_core.backends.offline.language.answer_types import (
     DATE,
     ENTITY,
@@ -51,11 +60,9 @@ from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.lexicon import (
     IMPORTANCE_THRESHOLDS,
     IMPORTANCE_WEIGHTS,
-    QUESTION_LIGHT_VERBS,
-    STOPWORDS,
 )
-from vital_core.backends.offline.language.nlp import analyse, subtree
-from vital_core.backends.offline.language.text import stem, words
+from vital_core.backends.offline.language.nlp import analyse
+from vital_core.backends.offline.language.text import words
 from vital_core.results.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
 
 FEATURES = ("sim_rank", "sim_gap", "claim_position", "position", "to_sentence", "answer_type",
@@ -77,35 +84,6 @@ FOCUSED_FACTS = 3
 
 _DEFINITION = re.compile(r"^[\w\"'“”().,\- ]{1,60}\s(is|are|was|were)\s(a|an)\s[\w\-]+(\s[\w\-]+)?\.?$",
                          re.IGNORECASE)
-
-
-def content_words(text: str) -> set[str]:
-    return {stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1}
-
-
-def _new_typed(mentions: Mentions, query_mentions: Mentions, kind: str,
-               query_words: set[str] = frozenset()) -> set[str]:
-    """Mentions of ``kind`` in the claim that the query does not already contain.
-
-    Questions are often typed in lower case ("who gives the speech at the end of
-    stuck on you"), so a name counts as the query's own when all its words are
-    query words, whatever the capitalisation.
-    """
-    def new_names(names: set[str]) -> set[str]:
-        return {n for n in names - query_mentions.names
-                if not all(w in query_words for w in words(n))}
-    if kind == PERSON:
-        return new_names(mentions.names - mentions.places)
-    if kind == DATE:
-        return (mentions.years - query_mentions.years) | (mentions.dates - query_mentions.dates)
-    if kind == NUMBER:
-        return ({str(n) for n in mentions.numbers - query_mentions.numbers}
-                | {f"#{n}" for n in mentions.ordinals - query_mentions.ordinals})
-    if kind == PLACE:
-        return new_names(mentions.places - query_mentions.places)
-    if kind == ENTITY:
-        return new_names(mentions.names) | (mentions.years - query_mentions.years)
-    return set()
 
 
 def claim_features(query: str, claims: list[str], sentence_index: list[int],
@@ -140,7 +118,7 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
     best_answer: set[int] = set()
     if qtype in (PERSON, DATE, NUMBER, PLACE):
         candidates = [i for i in order if claim_rank[i] >= BEST_ANSWER_MIN_RANK
-                      and _new_typed(mentions[i], q_mentions, qtype, q_all_words)]
+                      and new_typed(mentions[i], q_mentions, qtype, q_all_words)]
         best_answer = {int(i) for i in candidates[:BEST_ANSWER_COUNT]}
     rows = []
     for i, claim in enumerate(claims):
@@ -156,7 +134,7 @@ def claim_features(query: str, claims: list[str], sentence_index: list[int],
             # only in claims about the question (top 30% by similarity): elsewhere a name or a
             # year is usually a detail, and in a response that lacks the answer it never is one
             "answer_type": 1.0 if (typed_kind and claim_rank[i] > ANSWER_TYPE_MIN_RANK
-                                   and _new_typed(m, q_mentions, typed_kind, q_all_words)) else 0.0,
+                                   and new_typed(m, q_mentions, typed_kind, q_all_words)) else 0.0,
             # for a yes/no question, restating it (affirmed or negated) is the answer
             "best_answer": 1.0 if i in best_answer else 0.0,
             "restates_only": 1.0 if (qtype != YESNO and overlap >= 0.5
@@ -201,28 +179,6 @@ def importance_order(ids: list[str], labels: dict[str, str], scores: list[float]
 
 
 
-def says_predicate(claim: str, predicate: set[str]) -> bool:
-    """Does the claim say the question's predicate (one of its lemmas or their synonyms, as any content word:
-    "written by" says "Who composed ...?")?"""
-    return any(t.lemma in predicate or lexicon.synonyms(t.lemma) & predicate
-               for t in analyse(claim) if t.pos in ("VERB", "NOUN", "ADJ", "PROPN"))
-
-
-def question_predicate(question: str) -> set[str]:
-    """What a question says about its subject, as lemmas: its main verbs ("When did the Vasa *sink*?"),
-    or, when it has only a light verb ("What was the first James Bond *film*?"), its common nouns, or the
-    light verb when there are none ("What was Google originally *called*?")."""
-    toks = [t for t in analyse(question) if t.pos != "PUNCT"]
-    verbs = {t.lemma for t in toks if t.pos == "VERB" and t.lemma not in QUESTION_LIGHT_VERBS}
-    if not verbs and toks and any(t.lemma == "do" and t.pos == "AUX" for t in toks[:3]) \
-            and (toks[-1].pos != "PROPN" or toks[-1].dep == "ROOT"):
-        # do-support needs a main verb: the parser sometimes reads a final bare verb as a noun ("did ... sink?")
-        verbs = {toks[-1].lemma}
-    nouns = {t.lemma for t in toks if t.pos == "NOUN"}
-    # "What was Google originally called?": with no noun either, the light verb is all the question says
-    return verbs or nouns or {t.lemma for t in toks if t.pos == "VERB" and t.lemma not in ("be", "do", "happen")}
-
-
 _REQUEST = re.compile(r"^\s*(tell me|write|give me|describe|summari[sz]e|explain|talk about|introduce)"
                       r"(\s+(me|us))?(\s+(about|a bio of|a biography of|an overview of|the story of|of))?\s+",
                       re.IGNORECASE)
@@ -255,115 +211,6 @@ def _heads_to(toks, tok, target) -> bool:
             return False
         tok = toks[tok.head]
     return False
-
-
-def presumed_answer(question: str, claims: list[str], features: np.ndarray, predicate: set[str]) -> int | None:
-    """The claim that answers a question asking for one thing, or None.
-
-    Of the claims that name what the question asks for (a date for "when", a number for "how many", a name
-    it does not already contain for "who", "where" and "which"), the one that says the question's predicate
-    ("was *born* in Tupelo" for "Where was Elvis Presley born?"), else the one closest to the question."""
-    kind = question_type(question)
-    if kind not in (PERSON, DATE, NUMBER, PLACE, ENTITY) or not claims:
-        return None
-    q_mentions, q_words = extract_mentions(question), set(words(question))
-    sim_rank = features[:, FEATURES.index("sim_rank")]
-    if kind == ENTITY:
-        # "What was the first James Bond film?" is answered by "The first James Bond film was Dr. No", whether
-        # or not the answer reads as a name
-        restating = [i for i, claim in enumerate(claims) if _restates_as_subject(claim, question)]
-        if restating:
-            return max(restating, key=lambda i: sim_rank[i])
-    # any new name: the place gazetteer is small, and a person question is often answered by a group's name
-    slot = ENTITY if kind in (PERSON, PLACE) else kind
-    candidates = [i for i, claim in enumerate(claims) if _new_typed(extract_mentions(claim), q_mentions, slot, q_words)]
-    if not candidates:
-        return None
-    # ... but a claim that names the very kind asked for comes first ("invented by René Laennec" before
-    # "invented in 1816" for "who")
-    def names_it(i: int) -> bool:
-        mentions = extract_mentions(claims[i])
-        if kind == PERSON:
-            return bool(_new_typed(mentions, q_mentions, PERSON, q_words))
-        return kind != PLACE or bool(_new_typed(mentions, q_mentions, ENTITY, q_words) - mentions.years)
-    exact = {i for i in candidates if names_it(i)}
-    asked = _asked_noun(question)
-    return max(candidates, key=lambda i: (
-        # "Which *museum* holds ...?" is answered by the claim naming a museum ("the National Museum of ...")
-        bool(asked) and any(asked in words(n) for n in _new_typed(extract_mentions(claims[i]), q_mentions,
-                                                                   ENTITY, q_words)),
-        # "Where ...?" is answered where a name is the place of the verb ("hangs in the Rijksmuseum"), not by
-        # one named in passing ("... a project called Operation Night Watch")
-        kind == PLACE and _places_a_name(claims[i], q_words),
-        says_predicate(claims[i], predicate),
-        # the question's own verb before a synonym of it ("opened its first store" before "was started by")
-        bool(predicate & {t.lemma for t in analyse(claims[i])}),
-        i in exact, sim_rank[i]))
-
-
-_LOCATIVE = {"in", "at", "on", "near", "inside"}
-
-
-def _places_a_name(claim: str, question_words: set[str]) -> bool:
-    """Is a proper name the object of "in"/"at"/... on the claim's main verb, said of what the question asks
-    about ("The painting hangs in the Rijksmuseum"; not "The Rijksmuseum is in Amsterdam")?"""
-    toks = analyse(claim)
-    root = next((t for t in toks if t.dep == "ROOT"), None)
-    subject = next((t for t in toks if root is not None and t.head == root.i and t.dep in ("nsubj", "nsubjpass")),
-                   None)
-    if subject is None or any(toks[i].pos == "PROPN" and toks[i].text.lower() not in question_words
-                              for i in subtree(toks, subject.i)):
-        return False
-    return any(
-        t.dep == "pobj" and t.pos == "PROPN" and toks[t.head].lemma in _LOCATIVE and toks[t.head].head == root.i
-        for t in toks)
-
-
-def _asked_noun(question: str) -> str:
-    """The noun a "which"/"what" question asks for ("Which museum ..." -> "museum"), or ""."""
-    toks = [t for t in analyse(question) if t.pos != "PUNCT"]
-    if len(toks) > 1 and toks[0].lemma in ("which", "what") and toks[1].pos == "NOUN":
-        return toks[1].text.lower()
-    return ""
-
-
-# the share of a question's content words a claim's subject must hold to restate what the question asks for
-RESTATED_SHARE = 0.75
-
-
-def _restates_as_subject(claim: str, question: str) -> bool:
-    """Is the claim "<what the question asks for> is/was <something>": a form of "be" whose subject holds
-    (nearly) all the question's content words and whose complement is new?"""
-    toks = analyse(claim)
-    root = next((t for t in toks if t.dep == "ROOT"), None)
-    subject = next((t for t in toks if t.dep == "nsubj" and root is not None and t.head == root.i), None)
-    if root is None or root.lemma != "be" or subject is None or not any(
-            t.dep == "attr" and t.head == root.i for t in toks):
-        return False
-    asked = content_words(question)
-    said = content_words(" ".join(toks[i].text for i in sorted(subtree(toks, subject.i))))
-    return len(asked) >= 2 and len(asked & said) >= RESTATED_SHARE * len(asked)
-
-
-def _answering(question: str, kind: str, claims: list[str], evidence_sentences: list[str] | None) -> set[int]:
-    """For a question asking for one thing, the claims that name a thing of the kind asked in a relation the
-    evidence states (whatever the value); empty without evidence or for an open-ended request."""
-    if not evidence_sentences or kind not in (PERSON, DATE, NUMBER, PLACE, ENTITY) or is_open_ended(question):
-        return set()
-    slot = ENTITY if kind in (PERSON, PLACE) else kind
-    q_mentions, q_words = extract_mentions(question), set(words(question))
-    return {i for i in addressed_by(claims, evidence_sentences)
-            if _new_typed(extract_mentions(without_subject(claims[i])), q_mentions, slot, q_words)}
-
-
-def _verb_says(claim: str, predicate: set[str]) -> bool:
-    """Does the claim's main verb say the question's predicate (itself or a synonym)?"""
-    root = next((t for t in analyse(claim) if t.dep == "ROOT"), None)
-    return root is not None and (root.lemma in predicate or bool(lexicon.synonyms(root.lemma) & predicate))
-
-
-def _main_verb(claim: str) -> str:
-    return next((t.lemma for t in analyse(claim) if t.dep == "ROOT"), "")
 
 
 def _raise_to_vital(labels: dict[str, str], scores: list[float], thresholds: dict[str, float], i: int,
@@ -406,9 +253,9 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     question = strip_generation_prefix(query)
     predicate = question_predicate(question)
     answer = None if is_open_ended(question) or not answer_focus else \
-        presumed_answer(question, claims, features, predicate)
+        presumed_answer(question, claims, features[:, FEATURES.index("sim_rank")], predicate)
     kind = question_type(question)
-    answering = _answering(question, kind, claims, evidence_sentences)
+    answering = answering_claims(question, kind, claims, evidence_sentences)
     # only a claim that says the question's predicate answers it for sure: otherwise the fitted labels stand
     # a question with a main verb ("Who *discovered* penicillin?") is answered by claims whose own main verb
     # says it: "... returned to *find* a mould" names the act only in passing
@@ -420,10 +267,10 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             if i == answer:
                 _raise_to_vital(labels, scores, thresholds, i, sid)
             elif labels[sid] == VITAL and (predicate and not says_predicate(claims[i], predicate)
-                                           or verbal and kind == PERSON and not _verb_says(claims[i], predicate)
+                                           or verbal and kind == PERSON and not verb_says(claims[i], predicate)
                                            or sentence_index[i] == sentence_index[answer]
-                                           and _main_verb(claims[i]) == _main_verb(claims[answer])
-                                           and not _new_typed(extract_mentions(claims[i]), Mentions(), kind)):
+                                           and main_verb(claims[i]) == main_verb(claims[answer])
+                                           and not new_typed(extract_mentions(claims[i]), Mentions(), kind)):
                 # the answer's sentence cut at the modifiers of its verb: the other modifiers are detail
                 # ("launched on 5 September 1977" answers "when"; "... from Cape Canaveral" does not)
                 _lower_to_okay(labels, scores, thresholds, i, sid)
@@ -448,7 +295,7 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # is the best-scored fact that places the subject itself: a date or a number said of it.
         topic = topic_words(question)
         on_topic = [i for i, claim in enumerate(claims) if about(claim, topic)]
-        placing = [i for i in on_topic if any(_new_typed(extract_mentions(claims[i]), Mentions(), k)
+        placing = [i for i in on_topic if any(new_typed(extract_mentions(claims[i]), Mentions(), k)
                                               for k in (DATE, NUMBER))]
         placing = sorted(placing, key=lambda i: -scores[i])[:OPEN_ENDED_FACTS]
         for i, (sid, claim) in enumerate(zip(ids, claims)):

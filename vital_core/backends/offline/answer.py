@@ -1,0 +1,186 @@
+"""Which claim answers a question: the kind of thing it asks for, the predicate it says, the claim that
+gives it ("The Hindenburg burned on 6 May 1937" for "When did the Hindenburg burn?").
+
+``importance`` makes that claim vital and the response's other statements context; the evidence, when
+there is some, says which claims name the thing asked in a relation it states (``answering_claims``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from vital_core.backends.offline.language import lexicon
+from vital_core.backends.offline.language.addressed import addressed_by, without_subject
+from vital_core.backends.offline.language.answer_types import (
+    DATE,
+    ENTITY,
+    NUMBER,
+    PERSON,
+    PLACE,
+    Mentions,
+    extract_mentions,
+    is_open_ended,
+    question_type,
+)
+from vital_core.backends.offline.language.lexicon import QUESTION_LIGHT_VERBS, STOPWORDS
+from vital_core.backends.offline.language.nlp import analyse, subtree
+from vital_core.backends.offline.language.text import stem, words
+
+
+def content_words(text: str) -> set[str]:
+    return {stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 1}
+
+
+def new_typed(mentions: Mentions, query_mentions: Mentions, kind: str,
+               query_words: set[str] = frozenset()) -> set[str]:
+    """Mentions of ``kind`` in the claim that the query does not already contain.
+
+    Questions are often typed in lower case ("who gives the speech at the end of
+    stuck on you"), so a name counts as the query's own when all its words are
+    query words, whatever the capitalisation.
+    """
+    def new_names(names: set[str]) -> set[str]:
+        return {n for n in names - query_mentions.names
+                if not all(w in query_words for w in words(n))}
+    if kind == PERSON:
+        return new_names(mentions.names - mentions.places)
+    if kind == DATE:
+        return (mentions.years - query_mentions.years) | (mentions.dates - query_mentions.dates)
+    if kind == NUMBER:
+        return ({str(n) for n in mentions.numbers - query_mentions.numbers}
+                | {f"#{n}" for n in mentions.ordinals - query_mentions.ordinals})
+    if kind == PLACE:
+        return new_names(mentions.places - query_mentions.places)
+    if kind == ENTITY:
+        return new_names(mentions.names) | (mentions.years - query_mentions.years)
+    return set()
+
+
+def says_predicate(claim: str, predicate: set[str]) -> bool:
+    """Does the claim say the question's predicate (one of its lemmas or their synonyms, as any content word:
+    "written by" says "Who composed ...?")?"""
+    return any(t.lemma in predicate or lexicon.synonyms(t.lemma) & predicate
+               for t in analyse(claim) if t.pos in ("VERB", "NOUN", "ADJ", "PROPN"))
+
+
+def question_predicate(question: str) -> set[str]:
+    """What a question says about its subject, as lemmas: its main verbs ("When did the Vasa *sink*?"),
+    or, when it has only a light verb ("What was the first James Bond *film*?"), its common nouns, or the
+    light verb when there are none ("What was Google originally *called*?")."""
+    toks = [t for t in analyse(question) if t.pos != "PUNCT"]
+    verbs = {t.lemma for t in toks if t.pos == "VERB" and t.lemma not in QUESTION_LIGHT_VERBS}
+    if not verbs and toks and any(t.lemma == "do" and t.pos == "AUX" for t in toks[:3]) \
+            and (toks[-1].pos != "PROPN" or toks[-1].dep == "ROOT"):
+        # do-support needs a main verb: the parser sometimes reads a final bare verb as a noun ("did ... sink?")
+        verbs = {toks[-1].lemma}
+    nouns = {t.lemma for t in toks if t.pos == "NOUN"}
+    # "What was Google originally called?": with no noun either, the light verb is all the question says
+    return verbs or nouns or {t.lemma for t in toks if t.pos == "VERB" and t.lemma not in ("be", "do", "happen")}
+
+
+def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, predicate: set[str]) -> int | None:
+    """The claim that answers a question asking for one thing, or None.
+
+    Of the claims that name what the question asks for (a date for "when", a number for "how many", a name
+    it does not already contain for "who", "where" and "which"), the one that says the question's predicate
+    ("was *born* in Tupelo" for "Where was Elvis Presley born?"), else the one closest to the question
+    (``sim_rank``: each claim's rank by similarity to the question, 1 the closest)."""
+    kind = question_type(question)
+    if kind not in (PERSON, DATE, NUMBER, PLACE, ENTITY) or not claims:
+        return None
+    q_mentions, q_words = extract_mentions(question), set(words(question))
+    if kind == ENTITY:
+        # "What was the first James Bond film?" is answered by "The first James Bond film was Dr. No", whether
+        # or not the answer reads as a name
+        restating = [i for i, claim in enumerate(claims) if _restates_as_subject(claim, question)]
+        if restating:
+            return max(restating, key=lambda i: sim_rank[i])
+    # any new name: the place gazetteer is small, and a person question is often answered by a group's name
+    slot = ENTITY if kind in (PERSON, PLACE) else kind
+    candidates = [i for i, claim in enumerate(claims) if new_typed(extract_mentions(claim), q_mentions, slot, q_words)]
+    if not candidates:
+        return None
+    # ... but a claim that names the very kind asked for comes first ("invented by René Laennec" before
+    # "invented in 1816" for "who")
+    def names_it(i: int) -> bool:
+        mentions = extract_mentions(claims[i])
+        if kind == PERSON:
+            return bool(new_typed(mentions, q_mentions, PERSON, q_words))
+        return kind != PLACE or bool(new_typed(mentions, q_mentions, ENTITY, q_words) - mentions.years)
+    exact = {i for i in candidates if names_it(i)}
+    asked = _asked_noun(question)
+    return max(candidates, key=lambda i: (
+        # "Which *museum* holds ...?" is answered by the claim naming a museum ("the National Museum of ...")
+        bool(asked) and any(asked in words(n) for n in new_typed(extract_mentions(claims[i]), q_mentions,
+                                                                   ENTITY, q_words)),
+        # "Where ...?" is answered where a name is the place of the verb ("hangs in the Rijksmuseum"), not by
+        # one named in passing ("... a project called Operation Night Watch")
+        kind == PLACE and _places_a_name(claims[i], q_words),
+        says_predicate(claims[i], predicate),
+        # the question's own verb before a synonym of it ("opened its first store" before "was started by")
+        bool(predicate & {t.lemma for t in analyse(claims[i])}),
+        i in exact, sim_rank[i]))
+
+
+_LOCATIVE = {"in", "at", "on", "near", "inside"}
+
+
+def _places_a_name(claim: str, question_words: set[str]) -> bool:
+    """Is a proper name the object of "in"/"at"/... on the claim's main verb, said of what the question asks
+    about ("The painting hangs in the Rijksmuseum"; not "The Rijksmuseum is in Amsterdam")?"""
+    toks = analyse(claim)
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    subject = next((t for t in toks if root is not None and t.head == root.i and t.dep in ("nsubj", "nsubjpass")),
+                   None)
+    if subject is None or any(toks[i].pos == "PROPN" and toks[i].text.lower() not in question_words
+                              for i in subtree(toks, subject.i)):
+        return False
+    return any(
+        t.dep == "pobj" and t.pos == "PROPN" and toks[t.head].lemma in _LOCATIVE and toks[t.head].head == root.i
+        for t in toks)
+
+
+def _asked_noun(question: str) -> str:
+    """The noun a "which"/"what" question asks for ("Which museum ..." -> "museum"), or ""."""
+    toks = [t for t in analyse(question) if t.pos != "PUNCT"]
+    if len(toks) > 1 and toks[0].lemma in ("which", "what") and toks[1].pos == "NOUN":
+        return toks[1].text.lower()
+    return ""
+
+
+# the share of a question's content words a claim's subject must hold to restate what the question asks for
+RESTATED_SHARE = 0.75
+
+
+def _restates_as_subject(claim: str, question: str) -> bool:
+    """Is the claim "<what the question asks for> is/was <something>": a form of "be" whose subject holds
+    (nearly) all the question's content words and whose complement is new?"""
+    toks = analyse(claim)
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    subject = next((t for t in toks if t.dep == "nsubj" and root is not None and t.head == root.i), None)
+    if root is None or root.lemma != "be" or subject is None or not any(
+            t.dep == "attr" and t.head == root.i for t in toks):
+        return False
+    asked = content_words(question)
+    said = content_words(" ".join(toks[i].text for i in sorted(subtree(toks, subject.i))))
+    return len(asked) >= 2 and len(asked & said) >= RESTATED_SHARE * len(asked)
+
+
+def answering_claims(question: str, kind: str, claims: list[str], evidence_sentences: list[str] | None) -> set[int]:
+    """For a question asking for one thing, the claims that name a thing of the kind asked in a relation the
+    evidence states (whatever the value); empty without evidence or for an open-ended request."""
+    if not evidence_sentences or kind not in (PERSON, DATE, NUMBER, PLACE, ENTITY) or is_open_ended(question):
+        return set()
+    slot = ENTITY if kind in (PERSON, PLACE) else kind
+    q_mentions, q_words = extract_mentions(question), set(words(question))
+    return {i for i in addressed_by(claims, evidence_sentences)
+            if new_typed(extract_mentions(without_subject(claims[i])), q_mentions, slot, q_words)}
+
+
+def verb_says(claim: str, predicate: set[str]) -> bool:
+    """Does the claim's main verb say the question's predicate (itself or a synonym)?"""
+    root = next((t for t in analyse(claim) if t.dep == "ROOT"), None)
+    return root is not None and (root.lemma in predicate or bool(lexicon.synonyms(root.lemma) & predicate))
+
+
+def main_verb(claim: str) -> str:
+    return next((t.lemma for t in analyse(claim) if t.dep == "ROOT"), "")
