@@ -374,6 +374,10 @@ WORDED = [
                                                                      "pieces.", ("36", "32")),
     ("His second album was Songs in Blue.", "The second Marlow album was Tales of the River, released in 1971.",
      ("Songs in Blue", "Tales of the River")),
+    # the subject said in other words before the verb ("the first song it aired" / "the first song aired on
+    # Radio Luxembourg")
+    ('The first song it aired was "Hello Goodbye" by the Beatles.',
+     'The first song aired on Radio Luxembourg was "Penny Lane" by the Beatles.', ("Hello Goodbye", "Penny Lane")),
     # numbers written to the unit differ by their digits, however close
     ("Mount Elbrus rises to 5,624 metres.", "Mount Elbrus rises to 5,642 metres above sea level.",
      ("5,624", "5,642")),
@@ -400,6 +404,9 @@ def test_the_same_words_before_another_value_said_of_something_else_or_at_anothe
     assert worded_slot_conflict(claim, tower, [tower, antenna]) is None
     assert _one("Today the tower rises to 330 metres.", "When completed, the tower rose to 300 metres."
                 ).verdict != CONTRADICTED
+    # after a preposition the words must follow on: "the Nobel Prize in" is not "the Pulitzer Prize for Fiction in"
+    assert _one("Toni Morrison won the Pulitzer Prize for Beloved and the Nobel Prize in Literature in 1993.",
+                "Beloved earned her the Pulitzer Prize for Fiction in 1988.").verdict != CONTRADICTED
     # a town may lie inside a city
     assert _one("He was born in Clontarf.", "Stoker was born in Dublin in 1847.").verdict != CONTRADICTED
     # rounding: 9.6 is 9.58 written to one decimal
@@ -412,3 +419,11 @@ def test_a_rough_conversion_beside_an_exact_figure_does_not_state_another_figure
     assert _one("Mount Elbrus rises to 5,624 metres.", passage).verdict != SUPPORTED
     assert _one("Mount Elbrus rises to 5,642 metres.", passage).verdict == SUPPORTED
     assert _one("Mount Elbrus rises to about 18,500 feet.", passage).verdict == SUPPORTED
+
+
+def test_after_a_verb_the_shared_words_may_have_other_words_between():
+    from vital_core.backends.offline.language.analysis import analyse_texts
+    from vital_core.backends.offline.slots import worded_slot_conflict
+    claim, sentence = analyse_texts(['The first song it aired was "Hello Goodbye" by the Beatles.',
+                                     'The first song aired on Radio Luxembourg was "Penny Lane" by the Beatles.'])
+    assert "Penny Lane" in (worded_slot_conflict(claim, sentence, [sentence]) or "")

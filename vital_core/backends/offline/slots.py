@@ -168,8 +168,10 @@ def _changed(names: list[str], values: list[Value], other_names: list[str], othe
 # ("She sank in the Solent" / "The Mary Rose sank in the Solent"). Then the slot is read on the words: the
 # claim's value and the sentence's value follow the same words ("sank in", "originally called"), one of
 # them a content word, and the rest of the claim is stated in the sentence.
-LEAD_WORDS = 4              # words read back from a value, within its clause
+LEAD_WORDS = 6              # words read back from a value, within its clause
+LEAD_GAP = 3                # words of either side skipped between two shared ones
 SWAP_REST_COVERAGE = 0.75   # the claim's other words the sentence must state
+_QUOTES = {"\"", "\u201c", "\u201d", "'"}
 _BOUNDARY = {",", ";", ":", "(", ")", "—", "–", "-"}
 _PRONOUNS = {"he", "she", "it", "they"}
 _TITLE_GLUE = {"in", "of"}
@@ -225,20 +227,36 @@ def _lead(a: Analysis, first: int) -> list:
     for t in reversed(a.toks[:first]):
         if t.text in _BOUNDARY or len(out) == LEAD_WORDS:
             break
-        if t.pos == "DET" or t.dep == "poss":
+        if t.pos == "DET" or t.dep == "poss" or t.text in _QUOTES:
             continue
         out.append(t)
     return out
 
 
 def _anchor(mine: list, theirs: list) -> list:
-    """The words both values follow, nearest first."""
-    out = []
+    """The words both values follow, nearest first. After a verb, the others in order with at most
+    ``LEAD_GAP`` words of either side between ("the first music video *it* played was" / "the first music
+    video played *on MTV* was"); otherwise word for word."""
+    if not mine or not theirs or mine[0].lemma != theirs[0].lemma:
+        return []
+    if mine[0].pos not in ("VERB", "AUX"):
+        # after a preposition the words must follow on ("Prize in" is not "Nobel Prize in Literature" /
+        # "Pulitzer Prize for Fiction"); a verb's own complement may have its subject said differently
+        return [a for a, _ in _while_same(mine, theirs)]
+    out, j = [mine[0]], 1
+    for a in mine[1:]:
+        later = [k for k in range(j, min(len(theirs), j + LEAD_GAP + 1)) if theirs[k].lemma == a.lemma]
+        if later:
+            out.append(a)
+            j = later[0] + 1
+    return out
+
+
+def _while_same(mine: list, theirs: list):
     for a, b in zip(mine, theirs):
         if a.lemma != b.lemma:
-            break
-        out.append(a)
-    return out
+            return
+        yield a, b
 
 
 def _holds_content(anchor: list) -> bool:
