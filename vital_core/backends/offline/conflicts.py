@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found, place_of
+from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found, name_mismatch, place_of
 from vital_core.backends.offline.language.lexicon import (
     ANTONYMS,
     EVENT_QUALIFIERS,
@@ -241,7 +241,7 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
         if rest_coverage(claim, context.joined, skip, skip_names=(name,), soft=True) >= context.rest_needed and \
                 rest_coverage(claim, _with_subject(target, context), skip, skip_names=(name,),
                               soft=True) >= context.rest_needed:
-            return f"name mismatch: the claim names {name}, the evidence names {rivals[0]}"
+            return name_mismatch(name, rivals[0])
     return None
 
 

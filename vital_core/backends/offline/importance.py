@@ -237,6 +237,13 @@ def _make_vital(ids: list[str], labels: dict[str, str], scores: list[float], thr
             _lower_to_okay(labels, scores, thresholds, i, sid)
 
 
+def _spoken_of(claims: list[str], among: list[int], evidence_sentences: list[str]) -> set[int]:
+    """Those of ``among`` (claim indices) that the evidence speaks of at all: one sentence holds
+    ``SPOKEN_OF_SHARE`` of the claim's predicate words, whatever its values."""
+    return {among[n] for n in addressed_by([claims[i] for i in among], evidence_sentences, SPOKEN_OF_SHARE,
+                                           with_value=False)}
+
+
 def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: list[int],
                 sentences: list[str] | None = None, weights: dict[str, float] = IMPORTANCE_WEIGHTS,
                 thresholds: dict[str, float] = IMPORTANCE_THRESHOLDS, answer_focus: bool = True,
@@ -278,9 +285,7 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             # the evidence the user gave says what the answer is judged on: a statement beside the answer
             # that it does not speak of at all is context, at most okay
             beside = [i for i, sid in enumerate(ids) if labels[sid] == VITAL and i != answer]
-            spoken_of = {beside[n] for n in addressed_by([claims[i] for i in beside], evidence_sentences,
-                                                         SPOKEN_OF_SHARE, with_value=False)}
-            for i in set(beside) - spoken_of:
+            for i in set(beside) - _spoken_of(claims, beside, evidence_sentences):
                 _lower_to_okay(labels, scores, thresholds, i, ids[i])
     elif answering:
         # no claim says the question's predicate in its words ("Which museum holds ...?" / "is displayed
@@ -311,9 +316,8 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             # is not what this evidence can judge). Evidence that covers many of them singles none out: the
             # ranking above stands.
             ranked = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
-            spoken_of = {ranked[n] for n in addressed_by([claims[i] for i in ranked], evidence_sentences,
-                                                         SPOKEN_OF_SHARE, with_value=False)}
-            for i in set(ranked) - addressed - spoken_of:
+            for i in set(ranked) - addressed - _spoken_of(claims, ranked, evidence_sentences):
                 _lower_to_okay(labels, scores, thresholds, i, ids[i])
-            _make_vital(ids, labels, scores, thresholds, addressed | spoken_of)
+            for i in addressed:
+                _raise_to_vital(labels, scores, thresholds, i, ids[i])
     return labels, importance_order(ids, labels, scores, sentence_index), scores

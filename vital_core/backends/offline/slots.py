@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
+from vital_core.backends.offline.language.analysis import Analysis, lemma_found, memo, name_found, name_mismatch
 from vital_core.backends.offline.language.lexicon import (
     NON_EXCLUSIVE,
     PLACE_HEADS,
@@ -159,7 +159,7 @@ def _changed(names: list[str], values: list[Value], other_names: list[str], othe
         return None     # the sentence names the claim's own value too, or the claim the sentence's
     if any(_may_nest(n, o) for n in names for o in other_names):
         return None
-    return f"name mismatch: the claim names {names[0]}, the evidence names {other_names[0]}"
+    return name_mismatch(names[0], other_names[0])
 
 
 # --- the same words before another value --------------------------------------------------------------------
@@ -184,7 +184,12 @@ def _span(a: Analysis, start: int, end: int) -> list[int]:
 
 def _items(a: Analysis) -> list[tuple[str, object, list[int]]]:
     """("value", Value, tokens), ("name", name, tokens) and ("title", words, tokens) for what fills a slot in
-    ``a``: names joined by "in" or "of" make one title too ("Tintin in the Land of the Soviets")."""
+    ``a``: names joined by "in" or "of" make one title too ("Tintin in the Land of the Soviets"). Read once per
+    analysis: every claim left unsupported reads every evidence sentence's."""
+    return memo(a, "_slot_items", len(a.names) + len(a.values), _read_items)
+
+
+def _read_items(a: Analysis) -> list[tuple[str, object, list[int]]]:
     out = []
     for v in a.values:
         toks = _span(a, v.start, v.start + len(v.text))
@@ -242,7 +247,12 @@ def _anchor(mine: list, theirs: list) -> list:
     if mine[0].pos not in ("VERB", "AUX"):
         # after a preposition the words must follow on ("Prize in" is not "Nobel Prize in Literature" /
         # "Pulitzer Prize for Fiction"); a verb's own complement may have its subject said differently
-        return [a for a, _ in _while_same(mine, theirs)]
+        out = []
+        for a, b in zip(mine, theirs):
+            if a.lemma != b.lemma:
+                break
+            out.append(a)
+        return out
     out, j = [mine[0]], 1
     for a in mine[1:]:
         later = [k for k in range(j, min(len(theirs), j + LEAD_GAP + 1)) if theirs[k].lemma == a.lemma]
@@ -250,13 +260,6 @@ def _anchor(mine: list, theirs: list) -> list:
             out.append(a)
             j = later[0] + 1
     return out
-
-
-def _while_same(mine: list, theirs: list):
-    for a, b in zip(mine, theirs):
-        if a.lemma != b.lemma:
-            return
-        yield a, b
 
 
 def _holds_content(anchor: list) -> bool:
@@ -311,7 +314,7 @@ def _rest_stated(claim: Analysis, target: Analysis, verb, skip: set[int], skip_l
     """Most of what the value's clause says besides the value is stated in the sentence."""
     clause = subtree(claim.toks, verb.i)
     for t in claim.toks:
-        if t.head in clause and t.i != verb.i and t.dep in _OTHER_CLAUSES and t.i in clause:
+        if t.i in clause and t.i != verb.i and t.dep in _OTHER_CLAUSES:
             clause -= subtree(claim.toks, t.i)
     rest = [t.lemma for t in claim.toks if t.i in clause and t.i not in skip and t.lemma not in skip_lemmas
             and t.pos in ("VERB", "NOUN", "ADJ", "ADV") and t.lemma not in lexicon.LIGHT and t.lemma in claim.content]
@@ -341,7 +344,7 @@ def _differ(kind: str, mine, theirs, claim: Analysis, target: Analysis) -> str |
         return mismatch_reason(mine, theirs) if comparable(mine, theirs) and not consistent(mine, theirs) else None
     if _stated(kind, theirs, claim) or (kind == "name" and _may_nest(mine, theirs)):
         return None
-    return f"name mismatch: the claim names {mine}, the evidence names {theirs}"
+    return name_mismatch(mine, theirs)
 
 
 def worded_slot_conflict(claim: Analysis, target: Analysis, evidence: Sequence[Analysis] = ()) -> str | None:

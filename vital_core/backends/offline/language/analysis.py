@@ -362,6 +362,11 @@ def name_found(name: str, target: Analysis) -> bool:
                for n in target.names)
 
 
+def name_mismatch(name: str, other: str) -> str:
+    """The contradiction's reason for two names in the same place, quoting both."""
+    return f"name mismatch: the claim names {name}, the evidence names {other}"
+
+
 def place_of(name: str) -> tuple[str, str]:
     """(canonical place, kind) for a name that is a known place, else ("", "")."""
     kind = lexicon.place_kind(name)
