@@ -21,7 +21,7 @@ from vital_core.backends.offline.language.answer_types import (
     is_open_ended,
     question_type,
 )
-from vital_core.backends.offline.language.lexicon import QUESTION_LIGHT_VERBS, STOPWORDS
+from vital_core.backends.offline.language.lexicon import LOCATIVE, QUESTION_LIGHT_VERBS, STOPWORDS
 from vital_core.backends.offline.language.nlp import analyse, subtree
 from vital_core.backends.offline.language.text import stem, words
 
@@ -121,7 +121,8 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
         i in exact, sim_rank[i]))
 
 
-_LOCATIVE = {"in", "at", "on", "near", "inside"}
+# where a place is said: the lexicon's "in", "at", ..., and "inside"
+_LOCATIVE = LOCATIVE | {"inside"}
 
 
 def _places_a_name(claim: str, question_words: set[str]) -> bool:

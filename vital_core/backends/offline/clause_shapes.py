@@ -10,6 +10,7 @@ from __future__ import annotations
 from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, finite_verb, lower_first, noun_phrase
 from vital_core.backends.offline.language.lexicon import (
     CLEAR_SUBORDINATORS,
+    MEASURE_NOUNS,
     SENTENTIAL_VERBS,
     SUBORDINATORS,
     place_kind,
@@ -257,10 +258,6 @@ def _absolute(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     verb = ("were" if parse.past(root) else "are") if part.lemma != "one" else ("was" if parse.past(root) else "is")
     return with_commas(parse, span), [f"{part.text[:1].upper() + part.text[1:]} of the "
                                        f"{(things + ' ' + obj.text).strip()} {verb} {parse.words(rest)}"]
-
-
-MEASURE_NOUNS = {"year", "month", "week", "day", "hour", "minute", "century", "decade", "step", "mile", "kilometre",
-                 "kilometer", "metre", "meter", "foot", "ago", "later", "earlier"}
 
 
 def measures(parse: ClaimParse, mod: Tok) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, memo, name_found, name_mismatch
 from vital_core.backends.offline.language.lexicon import (
+    LOCATIVE,
     NON_EXCLUSIVE,
     PLACE_HEADS,
     SLOT_PREPOSITIONS,
@@ -31,7 +32,6 @@ from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import Context, same_time
 
 SUBJECT_DEPS = ("nsubj", "nsubjpass")
-LOCATIVE = {"in", "at", "near", "on"}    # where a building may stand inside a town
 
 
 def _fillers(a: Analysis, span: set[int]) -> tuple[list[str], list[Value]]:

@@ -145,6 +145,11 @@ LIFE_EVENTS: frozenset[str] = _set("life_events")
 STAND_IN_DETERMINERS: frozenset[str] = _set("stand_in_determiners")
 # prepositions whose object is one value of a relation (where, when, by whom): the changed-slot rule
 SLOT_PREPOSITIONS: frozenset[str] = _set("slot_prepositions")
+# prepositions of where something is ("in", "at"): a building may stand inside a town
+LOCATIVE: frozenset[str] = _set("locative_prepositions")
+# nouns of a time or a distance ("two years later", "a few steps from"): a bare noun phrase on a verb with one
+# is a modifier of it
+MEASURE_NOUNS: frozenset[str] = _set("measure_nouns")
 # what a text calls a ship, which it may then call "she" ("The Cutty Sark is a clipper ship ... she was ...")
 VESSEL_WORDS: frozenset[str] = _set("vessel_words")
 # adverbs that set when a statement holds ("today", "originally"): a value said at another time is no conflict

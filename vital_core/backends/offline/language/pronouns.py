@@ -60,8 +60,8 @@ def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = 
             return sentence   # "Jane Austen wrote Emma. It was published ...": "it" is not Jane Austen
         return LEADING_PRONOUN.sub(previous, sentence, count=1)
     a_thing = previous.split()[0] in DEMONSTRATIVES
-    if not re.search(r"\b(it|she|they)\b" if a_thing and vessel else r"\b(it|they)\b" if a_thing
-                     else r"\b(he|she|they)\b", sentence):
+    for_thing = ("it", "she") if vessel else ("it",)     # the pronouns a thing named before may be
+    if not re.search(rf"\b({'|'.join(for_thing) if a_thing else 'he|she'}|they)\b", sentence):
         return sentence
     toks = analyse(sentence)
     for t in toks:
@@ -71,9 +71,8 @@ def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = 
             return sentence[:t.start] + previous + sentence[t.start + len(t.text):]
         # "Fought on 7 October 1571 ..., it ended in ...": the thing named before, right after the opening
         # phrase's comma ("it was decided that ..." and its like stand for no thing)
-        if (t.text == "it" or t.text == "she" and vessel) and a_thing and t.i > 0 and toks[t.i - 1].text == "," \
-                and not any(
-                k.dep in ("ccomp", "xcomp", "csubj") and k.head == t.head for k in toks):
+        if t.text in for_thing and a_thing and t.i > 0 and toks[t.i - 1].text == "," \
+                and not any(k.dep in ("ccomp", "xcomp", "csubj") and k.head == t.head for k in toks):
             return sentence[:t.start] + previous[:1].lower() + previous[1:] + sentence[t.start + len(t.text):]
     return sentence
 
@@ -89,7 +88,6 @@ class Antecedents:
         self.last: str | None = None
         self.person: str | None = None
         self.vessel = False     # the last named subject is a thing the text called a ship: "she"
-
 
     def for_sentence(self, sentence: str) -> str | None:
         if not re.match(r"^(He|She)\b", sentence) and not re.search(r"\b(he|she)\b", sentence[:60]):
