@@ -25,6 +25,8 @@ def _subject(parse: ClaimParse) -> Tok | None:
     subj = parse.child(parse.root.i, *SUBJECT_DEPS)
     if subj is None or subj.pos == "PRON" or subj.pos == "DET":
         return None
+    if sum(parse.toks[c].dep in SUBJECT_DEPS for c in parse.children[parse.root.i]) > 1:
+        return None     # "Born Kal-El on ... Krypton, he was sent ...": two subjects is a misread opening phrase
     return subj
 
 
@@ -235,6 +237,30 @@ def _appositive(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
                                        f"{be_form(parse, head, parse.past(parse.root))} {parse.words(span)}"]
 
 
+def _appositive_of_pair(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A plural appositive after two names joined by "and": "... by the writer Jerry Siegel and the artist
+    Joe Shuster, two friends from Cleveland who ..." -> "... by the writer Jerry Siegel and the artist Joe
+    Shuster" and "The writer Jerry Siegel and the artist Joe Shuster were two friends from Cleveland who ...".
+    The parser hangs it on the second name; it describes both."""
+    if t.dep != "appos" or t.tag != "NNS" or not parse.set_off(span):
+        return None
+    second = parse.toks[t.head]
+    if second.dep == "appos":       # "the artist Joe Shuster": the name is the appositive of its title
+        second = parse.toks[second.head]
+    first = parse.toks[second.head]
+    if second.dep != "conj" or first.pos not in ("PROPN", "NOUN") or second.i < first.i:
+        return None
+    cc = parse.child(first.i, "cc")
+    pair = parse.subtree(first.i) - with_commas(parse, span)
+    if cc is None or cc.lemma != "and" or max(pair) != min(span) - 2 \
+            or not any(parse.toks[i].pos == "PROPN" for i in parse.subtree(second.i) - span) \
+            or parse.toks[min(pair)].dep == "poss":
+        return None
+    names = parse.words(pair)
+    return with_commas(parse, span), [f"{names[:1].upper() + names[1:]} "
+                                       f"{'were' if parse.past(parse.root) else 'are'} {parse.words(span)}"]
+
+
 def _clauses_in(parse: ClaimParse, t: Tok) -> set[int]:
     """The tokens of the clauses hanging on ``t`` ("an engineer *who toured Europe and the United States*")."""
     return set().union(*(parse.subtree(c) for c in parse.children[t.i] if parse.toks[c].dep in ("relcl", "acl")))
@@ -310,7 +336,7 @@ def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
 # was called ..."); every other piece there must be set off by commas
 UNMARKED_INSIDE_SUBJECT = (_relative_on_subject,)
 SHAPES = (_subordinate, _relative_of_name, _relative_on_subject, _relative_inside, _participle, _participle_of_noun,
-          _second_predicate, _absolute, _loose_description, _place_in_region, _appositive)
+          _second_predicate, _absolute, _loose_description, _place_in_region, _appositive_of_pair, _appositive)
 
 
 

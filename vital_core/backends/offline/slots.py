@@ -65,10 +65,24 @@ def _preposition_slots(a: Analysis, head: int, key: str) -> list[tuple[str, list
         if not objects:
             continue
         names, values = _fillers(a, subtree(a.toks, objects[0].i))
-        names = [n for n in names if a.names[n] == objects[0].i]
+        heads = _listed(a, objects[0].i)
+        names = sorted((n for n in names if a.names[n] in heads), key=lambda n: a.names[n])
         article = any(t.dep == "det" and t.lemma == "the" for t in children(a.toks, objects[0].i))
         if names or values:
             out.append((key + prep.lemma, names, values, article))
+    return out
+
+
+def _listed(a: Analysis, head: int) -> list[int]:
+    """The heads of the names a slot lists: its object and the names joined to it by "and" ("by Jerry Siegel and
+    the artist Joe Shuster" -> Siegel, Shuster; a role before a name is the name's)."""
+    out, todo = [], [head]
+    while todo:
+        i = todo.pop()
+        out.append(i)
+        out += [c.i for c in children(a.toks, i) if c.dep == "appos" and c.pos == "PROPN"
+                and min(subtree(a.toks, c.i)) == i + 1]
+        todo += [c.i for c in children(a.toks, i) if c.dep == "conj"]
     return out
 
 
@@ -154,6 +168,14 @@ def _changed(names: list[str], values: list[Value], other_names: list[str], othe
         if rivals and not any(consistent(value, v) for v in rivals):
             return mismatch_reason(value, rivals[0])
     if values or not names or not other_names:
+        return None
+    if len(names) > 1 and len(other_names) == len(names):
+        # two lists of the same length that differ in one name: "by Jerry Siegel and Jack Kirby" / "by Jerry
+        # Siegel and Joe Shuster"
+        mine = [n for n in names if not name_found(n, target)]
+        theirs = [o for o in other_names if not name_found(o, claim)]
+        if len(mine) == 1 and len(theirs) == 1 and not _may_nest(mine[0], theirs[0]):
+            return name_mismatch(mine[0], theirs[0])
         return None
     if any(name_found(n, target) for n in names) or any(name_found(o, claim) for o in other_names):
         return None     # the sentence names the claim's own value too, or the claim the sentence's

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from vital_core.backends.offline.language.answer_types import DATE, ENTITY, NUMBER, Mentions, extract_mentions
 from vital_core.backends.offline.language.lexicon import LIGHT, STOPWORDS, TIME_FRAME
-from vital_core.backends.offline.language.nlp import analyse, subtree
+from vital_core.backends.offline.language.nlp import analyse, children, subtree
 from vital_core.backends.offline.language.text import stem
 
 # the share of a claim's predicate words one evidence sentence must hold, next to a value of the claim's kind
@@ -40,9 +40,18 @@ def _predicate_words(claim: str) -> set[str]:
     """The stems of what a claim says of its subject: its content words outside the subject, names and values
     left out ("The show was created by Matt Groening" -> {"creat"})."""
     toks = analyse(claim)
-    subject = _subject_span(toks)
+    subject = _subject_span(toks) | _titles(toks)
     return {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
             and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME}
+
+
+def _titles(toks) -> set[int]:
+    """A common noun that names a person's role in front of the name ("the writer Jerry Siegel", "the artist
+    Joe Shuster"): part of the value, not of the relation."""
+    return {t.i for t in toks if t.pos == "NOUN" and (
+        t.dep == "compound" and toks[t.head].pos == "PROPN"
+        or any(c.dep == "appos" and c.pos == "PROPN" and min(subtree(toks, c.i)) == t.i + 1
+               for c in children(toks, t.i)))}
 
 
 def _value_kinds(mentions: Mentions) -> set[str]:

@@ -332,8 +332,11 @@ def name_found(name: str, target: Analysis) -> bool:
     if re.fullmatch(r"[A-Z]{2,6}", name) and _spelled_out(name, target):
         return True
     keys = lexicon.expansions(name)
+    made = lexicon.acronym(name)
+    # "Jerry Siegel" and "Joe Shuster" share initials, not a name: an acronym counts where it is written
+    shared = keys & target.name_keys - ({made} if made not in {n.lower() for n in target.names} else set())
     lowered = target.lowered
-    if keys & target.name_keys or any(_word_pattern(k).search(lowered) for k in keys if len(k) > 2):
+    if shared or any(_word_pattern(k).search(lowered) for k in keys if len(k) > 2):
         return True
     if lexicon.place_kind(name) == "country" and any(lexicon.within(other, name) for other in target.names):
         return True     # "British" is stated by "English", "American" by "Texas"; never the reverse
