@@ -225,7 +225,7 @@ def _place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
 def _appositive(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """An appositive of a name: "Marie Curie, a Polish physicist, won ..."."""
     head = parse.toks[t.head]
-    if t.dep != "appos" or head.pos != "PROPN" or t.tag == "NNS" \
+    if t.dep != "appos" or head.pos != "PROPN" or t.tag == "NNS" and not parse.plural(head) \
             or not (t.pos == "NOUN" or t.pos == "PROPN" and parse.child(t.i, "det") is not None) \
             or not parse.set_off(span) or len(span) < 2 or head.dep == "conj" \
             or parse.child(head.i, "conj") is not None \

@@ -150,6 +150,7 @@ def split_clauses(sentence: str) -> list[str]:
 
 SUBORDINATE_WORDS = {"when", "after", "because", "while", "although", "before", "since", "where", "until", "which",
                      "who", "that", "if"}
+_ALSO_PREPOSITIONS = {"after", "before", "since", "until"}
 _SUBORDINATE_OPENING = re.compile(r"\b(?:when|after|because|while|although|before|since|where|until)\s+(.*)$")
 
 
@@ -157,4 +158,8 @@ def _open_subordinate(piece: str) -> bool:
     """Does ``piece`` end in a subordinate clause still waiting for its verb ("..., when Jacques Balmat, a
     crystal hunter")?"""
     match = _SUBORDINATE_OPENING.search(piece)
-    return bool(match) and not any(t.pos in ("VERB", "AUX") for t in analyse(match.group(1)))
+    if not match or any(t.pos in ("VERB", "AUX") for t in analyse(match.group(1))):
+        return False
+    # "after", "before", "since" and "until" are prepositions too ("called Brad's Drink, after its inventor"):
+    # only a subject set off by its appositive still waits for a verb
+    return match.group(0).split()[0] not in _ALSO_PREPOSITIONS or "," in match.group(1)

@@ -89,6 +89,9 @@ def _split_relatives(clause: str) -> list[str]:
     if not ante or len(match.group(2).split()) < 2:
         return [clause]
     antecedent = _noun_phrase(ante.group(0))
+    named = _PERSON_BEFORE_APPOSITIVE.search(before)
+    if match.group(1) == "who" and named:
+        antecedent = named.group(1)     # "Tove Jansson, a Finnish artist and writer ..., who published ..."
     if not antecedent or antecedent.split()[0].lower() in AUXILIARIES or antecedent.lower() in FUNCTION_CAPS:
         return [clause]
     # "..., which makes it the second-longest river": "which" stands for the whole statement, and a
@@ -102,6 +105,11 @@ def _split_relatives(clause: str) -> list[str]:
     appositive = _TRAILING_APPOSITIVE.match(after)
     relative = match.group(2) + (appositive.group(0) if appositive else "")
     after = after[appositive.end():] if appositive else after
+    if after.strip(" .") and not re.match(r",\s+\w+ing\b", after) \
+            and not any(t.tag in FINITE_TAGS for t in analyse(after)):
+        # ", who published the first book, The Moomins and the Great Flood, in 1945.": no verb resumes the
+        # main clause, so the relative clause runs to the sentence's end
+        relative, after = relative + after.rstrip(" ."), "."
     # the comma that closed the clause goes ("The Seas, which ..., are old"), unless a participle follows
     main = (before + (after if re.match(r",\s+\w+ing\b", after) else re.sub(r"^,\s*(?=\w)", " ", after))
             ).replace(" ,", ",")
@@ -109,6 +117,10 @@ def _split_relatives(clause: str) -> list[str]:
     return [main] + extra
 
 
+# "Caleb Bradham, a pharmacist in New Bern, North Carolina, who ...": the name before the appositive
+_PERSON_BEFORE_APPOSITIVE = re.compile(r"\b([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)+),\s+(?:a|an|the)\s+[^,]*"
+                                       r"(?:,\s+[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*)*$")
+FINITE_TAGS = ("VBD", "VBZ", "VBP", "MD")
 _TRAILING_APPOSITIVE = re.compile(r",\s+(?:the|a|an)\s+[^,;:]*?(?=[,;:]|\.?$)")
 
 

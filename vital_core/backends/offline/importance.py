@@ -294,6 +294,12 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # confirms the presumed answer or stands in for a missing one
         if kind in (DATE, NUMBER) or answer is None or answer in answering:
             _make_vital(ids, labels, scores, thresholds, answering)
+    elif answer is not None and kind in (DATE, NUMBER):
+        # "When was the Battle of Culloden?", "How tall is Cologne Cathedral?": no verb to say, but a date or a
+        # measure is asked for, and a claim that names none is no answer ("fought on Drummossie Moor")
+        _make_vital(ids, labels, scores, thresholds, {answer} | {
+            i for i, sid in enumerate(ids) if labels[sid] == VITAL
+            and new_typed(extract_mentions(claims[i]), extract_mentions(question), kind, set(words(question)))})
     if is_open_ended(question):
         # The weights were fitted on questions (the only human labels there are); for a request such as
         # "Tell me a bio of ..." what the subject is known for - an achievement, a record - is vital, and so

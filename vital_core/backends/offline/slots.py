@@ -20,6 +20,7 @@ from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, memo, name_found, name_mismatch
 from vital_core.backends.offline.language.lexicon import (
     LOCATIVE,
+    MEASURE_NOUNS,
     NON_EXCLUSIVE,
     PLACE_HEADS,
     SLOT_PREPOSITIONS,
@@ -53,7 +54,14 @@ def _slots(a: Analysis, verb: int) -> list[tuple[str, list[str], list[Value], bo
     for obj in children(a.toks, verb):
         if obj.dep == "dobj":
             out += _preposition_slots(a, obj.i, f"{obj.lemma} ")
+        if obj.dep == "prep" and obj.lemma == "for":
+            # "worked for almost his entire life in Cremona": the parser hangs the place on the span of time
+            out += [slot for t in children(a.toks, obj.i) if t.dep == "pobj" and t.lemma in _SPANS_OF_TIME
+                    for slot in _preposition_slots(a, t.i, "")]
     return out
+
+
+_SPANS_OF_TIME = MEASURE_NOUNS | {"life", "lifetime", "career"}
 
 
 def _preposition_slots(a: Analysis, head: int, key: str) -> list[tuple[str, list[str], list[Value], bool]]:
@@ -121,6 +129,12 @@ def _same_subject(claim: Analysis, subject, sentence: Analysis, other, evidence:
     return bool(bare) and other.pos == "PROPN" and not _apart(subject.lemma, evidence)
 
 
+def _venues(names: list[str]) -> bool:
+    """Are these all buildings or institutions ("the Royal Irish Academy", "Trinity College Dublin")? Then
+    "the" tells no building from a town."""
+    return bool(names) and all({w.lower() for w in n.split()} & VENUE_HEADS for n in names)
+
+
 def _may_nest(name: str, other: str) -> bool:
     """Could one place lie inside the other? Two places of one known kind (two cities, two countries)
     exclude each other unless the lexicon nests them; a country, state or continent may contain a place
@@ -154,7 +168,8 @@ def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = N
             continue
         for prep, names, values, article in slots:
             for other_prep, other_names, other_values, other_article in theirs:
-                if other_prep == prep and (article == other_article or values or prep.split()[-1] not in LOCATIVE):
+                if other_prep == prep and (article == other_article or values or prep.split()[-1] not in LOCATIVE
+                                           or _venues(names + other_names)):
                     why = _changed(names, values, other_names, other_values, claim, target)
                     if why:
                         return why
@@ -254,7 +269,7 @@ def _lead(a: Analysis, first: int) -> list:
     for t in reversed(a.toks[:first]):
         if t.text in _BOUNDARY or len(out) == LEAD_WORDS:
             break
-        if t.pos == "DET" or t.dep == "poss" or t.text in _QUOTES:
+        if t.pos == "DET" or t.dep in ("poss", "case") or t.text in _QUOTES:
             continue
         out.append(t)
     return out
@@ -317,12 +332,18 @@ def _stands_for(claim: Analysis, subject, target: Analysis, other, evidence: Seq
     if subject is None or other is None:
         return False, set()
     own = subtree(claim.toks, subject.i)
-    if _description(claim, subject) and other.pos == "PROPN" and not _apart(subject.lemma, evidence):
+    if _description(claim, subject) and _named(target, other) and not _apart(subject.lemma, evidence):
         # "the antenna rises to 24 metres" is not said of the tower when the evidence speaks of an antenna
         return True, {claim.toks[i].lemma for i in own}
     if _same_subject(claim, subject, target, other, evidence) or _written_alike(claim, subject, target, other):
         return True, set()
     return False, set()
+
+
+def _named(a: Analysis, t) -> bool:
+    """A name, or a noun its name goes with ("The Cullinan diamond")."""
+    return t.pos == "PROPN" or t.pos == "NOUN" and any(k.dep == "compound" and k.pos == "PROPN"
+                                                       for k in children(a.toks, t.i))
 
 
 def _written_alike(claim: Analysis, subject, target: Analysis, other) -> bool:
@@ -338,9 +359,23 @@ def _rest_stated(claim: Analysis, target: Analysis, verb, skip: set[int], skip_l
     for t in claim.toks:
         if t.i in clause and t.i != verb.i and t.dep in _OTHER_CLAUSES:
             clause -= subtree(claim.toks, t.i)
+    clause -= _framing(claim, verb)
     rest = [t.lemma for t in claim.toks if t.i in clause and t.i not in skip and t.lemma not in skip_lemmas
             and t.pos in ("VERB", "NOUN", "ADJ", "ADV") and t.lemma not in lexicon.LIGHT and t.lemma in claim.content]
     return not rest or sum(lemma_found(w, target) for w in rest) / len(rest) >= SWAP_REST_COVERAGE
+
+
+def _framing(a: Analysis, verb) -> set[int]:
+    """A phrase on the verb that opens the sentence or is set off by a comma and names nothing ("*In its rough
+    state* the stone weighed ...", "called Brad's Drink*, after its inventor*"): a frame, not the relation."""
+    out = set()
+    for t in children(a.toks, verb.i):
+        span = subtree(a.toks, t.i)
+        fronted = max(span) < verb.i and t.dep in ("prep", "advmod", "npadvmod") and min(span) == 0
+        set_off = min(span) > verb.i and a.toks[min(span) - 1].text == "," and t.dep == "prep"
+        if (fronted or set_off) and not any(a.toks[i].pos == "PROPN" for i in span):
+            out |= span
+    return out
 
 
 def _places_apart(mine: str, toks: list[int], claim: Analysis, other: str, other_toks: list[int],

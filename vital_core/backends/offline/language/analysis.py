@@ -334,7 +334,8 @@ def name_found(name: str, target: Analysis) -> bool:
     keys = lexicon.expansions(name)
     made = lexicon.acronym(name)
     # "Jerry Siegel" and "Joe Shuster" share initials, not a name: an acronym counts where it is written
-    shared = keys & target.name_keys - ({made} if made not in {n.lower() for n in target.names} else set())
+    # ("NASA", "J. S. Bach")
+    shared = keys & target.name_keys - ({made} if not _written_short(made, target) else set())
     lowered = target.lowered
     if shared or any(_word_pattern(k).search(lowered) for k in keys if len(k) > 2):
         return True
@@ -362,6 +363,11 @@ def name_found(name: str, target: Analysis) -> bool:
         return not rivals
     # "Great Wall" for "Great Wall of China", "Hubble" for "Hubble Space Telescope"
     return any(re.match(rf"{re.escape(n.lower())}\b", name.lower()) and n.lower() not in FUNCTION_CAPS
+               for n in target.names)
+
+
+def _written_short(initials: str, target: Analysis) -> bool:
+    return any(n.lower() == initials or lexicon.acronym(n) == initials and any(len(w.strip(".")) == 1 for w in n.split())
                for n in target.names)
 
 

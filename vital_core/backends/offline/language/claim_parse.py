@@ -67,7 +67,13 @@ class ClaimParse:
                                         for c in self.children[verb.i])
 
     def plural(self, noun: Tok) -> bool:
-        return noun.tag in ("NNS", "NNPS") or any(self.toks[c].dep == "conj" for c in self.children[noun.i])
+        """A plural noun, a pair, or the subject of a plural verb ("The Moomins ... *were* created")."""
+        if noun.tag in ("NNS", "NNPS") or any(self.toks[c].dep == "conj" for c in self.children[noun.i]):
+            return True
+        verb = self.toks[noun.head]
+        return noun.dep in ("nsubj", "nsubjpass") and any(
+            self.toks[i].tag == "VBP" or self.toks[i].text.lower() in ("were", "are")
+            for i in [verb.i] + [c for c in self.children[verb.i] if self.toks[c].dep in ("aux", "auxpass")])
 
 
 def lower_first(parse: ClaimParse, span: set[int]) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from vital_core.backends.offline.language.lexicon import DEMONYMS, FUNCTION_CAPS, VESSEL_WORDS
+from vital_core.backends.offline.language.lexicon import DEMONYMS, FUNCTION_CAPS, VESSEL_WORDS, place_kind
 from vital_core.backends.offline.language.nlp import analyse
 
 # A name opened by one of these ("The Berlin Wall") is a thing's, never a person's: no "he" or "she".
@@ -104,12 +104,23 @@ class Antecedents:
             if not self.person:
                 self.last = None     # and who she is was not said
             return
+        described = [m for m in _DESCRIBED_PERSON.findall(sentence)
+                     if m.split()[0] not in DEMONSTRATIVES and not place_kind(m) and m != name]
+        if described and (not name or len(name.split()) == 1 or name.split()[0] in DEMONSTRATIVES):
+            # "Pepsi was created by Caleb Bradham, a pharmacist ...": the next "he" is Bradham, not Pepsi (a
+            # thing made by a person; "Darwin sailed with Robert FitzRoy, a captain": he is still Darwin)
+            self.person = described[-1]
         if name:
             if name != self.last:
                 self.vessel = name.split()[0] in DEMONSTRATIVES and bool(_VESSEL.search(sentence))
             self.last = name
             if len(name.split()) >= 2 and name.split()[0] not in DEMONSTRATIVES:
                 self.person = name
+
+
+# the maker of the thing the sentence is about, described as a person: "(created) by Caleb Bradham, a
+# pharmacist", "(made) by Antonio Stradivari, who lived ..."
+_DESCRIBED_PERSON = re.compile(r"\bby\s+([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)+),\s+(?:who\b|an?\s)")
 
 
 def _refers_to_another(sentence: str) -> bool:
