@@ -367,7 +367,8 @@ def name_found(name: str, target: Analysis) -> bool:
 
 
 def _written_short(initials: str, target: Analysis) -> bool:
-    return any(n.lower() == initials or lexicon.acronym(n) == initials and any(len(w.strip(".")) == 1 for w in n.split())
+    return any(n.lower() == initials
+               or lexicon.acronym(n) == initials and any(len(w.strip(".")) == 1 for w in n.split())
                for n in target.names)
 
 
