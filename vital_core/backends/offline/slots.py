@@ -18,9 +18,9 @@ from collections.abc import Sequence
 
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, memo, name_found, name_mismatch
+from vital_core.backends.offline.language.frames import SPANS_OF_TIME, frame
 from vital_core.backends.offline.language.lexicon import (
     LOCATIVE,
-    MEASURE_NOUNS,
     NON_EXCLUSIVE,
     PLACE_HEADS,
     SLOT_PREPOSITIONS,
@@ -56,12 +56,9 @@ def _slots(a: Analysis, verb: int) -> list[tuple[str, list[str], list[Value], bo
             out += _preposition_slots(a, obj.i, f"{obj.lemma} ")
         if obj.dep == "prep" and obj.lemma == "for":
             # "worked for almost his entire life in Cremona": the parser hangs the place on the span of time
-            out += [slot for t in children(a.toks, obj.i) if t.dep == "pobj" and t.lemma in _SPANS_OF_TIME
+            out += [slot for t in children(a.toks, obj.i) if t.dep == "pobj" and t.lemma in SPANS_OF_TIME
                     for slot in _preposition_slots(a, t.i, "")]
     return out
-
-
-_SPANS_OF_TIME = MEASURE_NOUNS | {"life", "lifetime", "career"}
 
 
 def _preposition_slots(a: Analysis, head: int, key: str) -> list[tuple[str, list[str], list[Value], bool]]:
@@ -359,23 +356,10 @@ def _rest_stated(claim: Analysis, target: Analysis, verb, skip: set[int], skip_l
     for t in claim.toks:
         if t.i in clause and t.i != verb.i and t.dep in _OTHER_CLAUSES:
             clause -= subtree(claim.toks, t.i)
-    clause -= _framing(claim, verb)
+    clause -= frame(claim.toks, verb.i)
     rest = [t.lemma for t in claim.toks if t.i in clause and t.i not in skip and t.lemma not in skip_lemmas
             and t.pos in ("VERB", "NOUN", "ADJ", "ADV") and t.lemma not in lexicon.LIGHT and t.lemma in claim.content]
     return not rest or sum(lemma_found(w, target) for w in rest) / len(rest) >= SWAP_REST_COVERAGE
-
-
-def _framing(a: Analysis, verb) -> set[int]:
-    """A phrase on the verb that opens the sentence or is set off by a comma and names nothing ("*In its rough
-    state* the stone weighed ...", "called Brad's Drink*, after its inventor*"): a frame, not the relation."""
-    out = set()
-    for t in children(a.toks, verb.i):
-        span = subtree(a.toks, t.i)
-        fronted = max(span) < verb.i and t.dep in ("prep", "advmod", "npadvmod") and min(span) == 0
-        set_off = min(span) > verb.i and a.toks[min(span) - 1].text == "," and t.dep == "prep"
-        if (fronted or set_off) and not any(a.toks[i].pos == "PROPN" for i in span):
-            out |= span
-    return out
 
 
 def _places_apart(mine: str, toks: list[int], claim: Analysis, other: str, other_toks: list[int],

@@ -75,8 +75,15 @@ SALIENT = re.compile(r"\b(best[- ]known|most famous|famous for|known for|renowne
                      re.IGNORECASE)
 
 
+# the same request asked as a question: "What should I know about X?", "Can you tell me about X?"
+_OPEN_QUESTION = re.compile(r"^\s*(what (should|do|would|must) (i|we|one) (know|learn) about|"
+                            r"what (can|could) you tell me about|what do you know about|what is there to know about|"
+                            r"(can|could|would) you (please )?(tell me about|describe|explain|summari[sz]e|give me an? "
+                            r"(overview|summary|introduction)))\b", re.IGNORECASE)
+
+
 def is_open_ended(query: str) -> bool:
-    return bool(_OPEN_ENDED.search(query)) and not query.strip().endswith("?")
+    return bool(_OPEN_ENDED.search(query)) and not query.strip().endswith("?") or bool(_OPEN_QUESTION.search(query))
 
 
 def question_type(query: str) -> str:

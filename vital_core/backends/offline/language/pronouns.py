@@ -32,6 +32,8 @@ def sentence_subject_name(sentence: str) -> str | None:
         return None
     if not any(t.dep in ("nsubj", "nsubjpass") or toks[t.head].dep in ("nsubj", "nsubjpass") for t in inside):
         return None
+    if any(t.dep == "compound" and toks[t.head].pos == "NOUN" and toks[t.head].start >= span_end for t in inside):
+        return None     # "The Transvaal government bought it": the subject is the government, not the Transvaal
     return (match.group(1) or "") + match.group(2)
 
 
@@ -92,8 +94,7 @@ class Antecedents:
     def for_sentence(self, sentence: str) -> str | None:
         if not re.match(r"^(He|She)\b", sentence) and not re.search(r"\b(he|she)\b", sentence[:60]):
             return self.last
-        if self.last and self.person and len(self.last.split()) == 1 \
-                and self.last != self.person.split()[-1]:
+        if self.person and (not self.last or len(self.last.split()) == 1 and self.last != self.person.split()[-1]):
             return self.person
         return self.last
 

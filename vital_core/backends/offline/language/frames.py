@@ -1,0 +1,39 @@
+"""What frames a clause rather than states its relation: the words a relation is compared without.
+
+"In its rough state the stone weighed 3,106 carats, a little over 600 grams" states the weight; "in its rough
+state" opens it, "a little over 600 grams" says the same weight again. "Antonio Stradivari worked for almost his
+entire life in Cremona" states where he worked; "for almost his entire life" says how long. Evidence that
+states the relation in fewer words ("The Cullinan diamond weighed 3,106 carats") is about the same relation,
+and a changed value there is a changed value of it.
+"""
+from __future__ import annotations
+
+from vital_core.backends.offline.language.lexicon import MEASURE_NOUNS
+from vital_core.backends.offline.language.nlp import Tok, children, subtree
+
+# nouns for a span of time after "for": "for ten years", "for most of his career"
+SPANS_OF_TIME = MEASURE_NOUNS | {"life", "lifetime", "career"}
+
+
+def frame(toks: tuple[Tok, ...], verb: int) -> set[int]:
+    """The tokens of the clause of ``verb`` that frame it: a phrase that opens the sentence or follows a comma
+    and names nothing ("In its rough state ...", "..., after its inventor"), a span of time ("for almost his
+    entire life", without a place hung on it), a measure said again ("3,106 carats, a little over 600 grams")."""
+    out: set[int] = set()
+    for t in children(toks, verb):
+        span = subtree(toks, t.i)
+        named = any(toks[i].pos == "PROPN" for i in span)
+        fronted = min(span) == 0 and max(span) < verb and t.dep in ("prep", "advmod", "npadvmod")
+        set_off = min(span) > verb and toks[min(span) - 1].text == "," and t.dep == "prep"
+        if (fronted or set_off) and not named:
+            out |= span
+        elif t.dep == "prep" and t.lemma == "for":
+            for span_of_time in (c for c in children(toks, t.i) if c.dep == "pobj" and c.lemma in SPANS_OF_TIME):
+                hung = [subtree(toks, p.i) for p in children(toks, span_of_time.i) if p.dep == "prep"]
+                out |= span - set().union(*hung)
+    for t in toks:
+        # "3,106 carats, a little over 600 grams": a measure in apposition to a measure
+        if t.dep == "appos" and any(c.dep == "nummod" for c in children(toks, t.i)) \
+                and any(c.dep == "nummod" for c in children(toks, t.head)):
+            out |= subtree(toks, t.i)
+    return out
