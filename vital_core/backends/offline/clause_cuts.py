@@ -107,10 +107,15 @@ def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: 
     # "from September 1994 to May 2004" is one span of time, however the parser hangs its "to"
     # and "by" on an active verb is the maker of the noun before it ("grew out of a project by Page"), not a
     # fact of the verb's own ("grew by Page")
+    # and "six centuries after its foundation stone was laid" is one time, measured from the clause's
     passive = parse.child(root.i, "auxpass") is not None
     for n in range(len(mods) - 1, 0, -1):
         if (mods[n].lemma in ("to", "until", "till") and mods[n - 1].lemma == "from"
-                or mods[n].lemma == "by" and mods[n].dep == "prep" and not passive) \
+                or mods[n].lemma == "by" and mods[n].dep == "prep" and not passive
+                or mods[n].dep == "advcl" and mods[n - 1].dep == "npadvmod"
+                and parse.toks[min(spans[n])].lemma in ("after", "before")
+                # "rises to 1,085 metres above sea level", parsed with "to" left on its own
+                or mods[n - 1].dep == "prep" and not parse.children[mods[n - 1].i]) \
                 and min(spans[n]) <= max(spans[n - 1]) + 2:
             spans[n - 1] |= spans.pop(n)
             mods = mods[:n] + mods[n + 1:]

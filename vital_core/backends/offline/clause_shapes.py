@@ -225,8 +225,14 @@ def _place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
 def _appositive(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """An appositive of a name: "Marie Curie, a Polish physicist, won ..."."""
     head = parse.toks[t.head]
-    if t.dep != "appos" or head.pos != "PROPN" or t.tag == "NNS" and not parse.plural(head) \
-            or not (t.pos == "NOUN" or t.pos == "PROPN" and parse.child(t.i, "det") is not None) \
+    # "Each face is 60 feet tall, roughly the height of a six-storey building": the parser hangs a description
+    # at the end on the subject; and a name may say what a description is ("Its highest point, Maclear's Beacon
+    # at the eastern end of the plateau, rises ...")
+    of_subject = head.pos == "NOUN" and head.dep in SUBJECT_DEPS and head.head == parse.root.i
+    naming = of_subject and t.pos == "PROPN"
+    if t.dep != "appos" or head.pos != "PROPN" and not (of_subject and t.i > parse.root.i or naming) \
+            or t.tag == "NNS" and not parse.plural(head) \
+            or not (t.pos == "NOUN" or t.pos == "PROPN" and (parse.child(t.i, "det") is not None or naming)) \
             or not parse.set_off(span) or len(span) < 2 or head.dep == "conj" \
             or parse.child(head.i, "conj") is not None \
             or any(parse.toks[i].text in ("and", "or") for i in range(head.i, min(span))) \
