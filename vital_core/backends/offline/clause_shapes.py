@@ -247,12 +247,12 @@ def _appositive_of_pair(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None
     """A plural appositive after two names joined by "and": "... by the writer Jerry Siegel and the artist
     Joe Shuster, two friends from Cleveland who ..." -> "... by the writer Jerry Siegel and the artist Joe
     Shuster" and "The writer Jerry Siegel and the artist Joe Shuster were two friends from Cleveland who ...".
-    The parser hangs it on the second name; it describes both."""
-    if t.dep != "appos" or t.tag != "NNS" or not parse.set_off(span):
+    The parser hangs it on the second name or on the subject; it describes both."""
+    if t.dep != "appos" or t.tag != "NNS" or not parse.set_off(span) or min(span) < 2:
         return None
-    second = parse.toks[t.head]
-    if second.dep == "appos":       # "the artist Joe Shuster": the name is the appositive of its title
-        second = parse.toks[second.head]
+    second = parse.toks[min(span) - 2]      # the word before the comma
+    while second.dep in ("appos", "compound") and second.head != second.i:
+        second = parse.toks[second.head]    # "the artist Joe Shuster": the name is its title's appositive
     first = parse.toks[second.head]
     if second.dep != "conj" or first.pos not in ("PROPN", "NOUN") or second.i < first.i:
         return None
