@@ -127,3 +127,14 @@ def test_when_was_x_is_answered_by_the_claim_with_the_date_not_by_its_sentences_
         id="d1", text="The Battle of Bannockburn was fought on 24 June 1314 south of Stirling.")])
     labels = run_sync(OfflineBackend().rank("When was the Battle of Bannockburn?", claims, evidence)).labels
     assert [k for k, v in labels.items() if v == VITAL] == ["S1"]
+
+
+def test_a_time_of_day_is_one_value_compared_as_a_time_not_two_numbers():
+    from vital_core.backends.offline.language.answer_types import extract_mentions
+    from vital_core.backends.offline.language.values import extract_values
+    assert [(v.kind, v.text) for v in extract_values("The storm struck at 4:15 a.m. on 2 May 1933.")] == [
+        ("time", "4:15 a.m."), ("date", "2 May 1933")]
+    assert extract_mentions("The storm struck at 4:15.").numbers == set()
+    v = _one("The storm struck at 4:15.", "The storm struck at 5:40 in the morning.")
+    assert v.verdict == CONTRADICTED and v.reason.startswith("time mismatch") and "5:40" in v.reason
+    assert _one("The storm struck at 4:15.", "The storm struck at 4:15 a.m.").verdict == SUPPORTED

@@ -28,6 +28,7 @@ from vital_core.backends.offline.language.lexicon import (
     SCALE_WORDS,
 )
 from vital_core.backends.offline.language.text import words
+from vital_core.backends.offline.language.values import CLOCK_TIME
 
 PERSON, DATE, NUMBER, PLACE, ENTITY, DESCRIPTION, YESNO = (
     "person", "date", "number", "place", "entity", "description", "yes/no")
@@ -132,7 +133,8 @@ def extract_mentions(text: str) -> Mentions:
                 continue  # the modal verb, not the month
             m.dates.add(match.group(0).strip())
     year_values = {y.rstrip("s") for y in m.years}
-    for match in _NUMBER.finditer(text):
+    # a time of day says when, not how many: its digits are no numbers
+    for match in _NUMBER.finditer(CLOCK_TIME.sub(lambda c: " " * len(c.group(0)), text)):
         raw, suffix = match.group(1), match.group(2) or ""
         if raw in year_values and not suffix:
             continue

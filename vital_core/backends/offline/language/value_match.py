@@ -153,7 +153,7 @@ def _date_agree(claim: Value, other: Value, entail: bool) -> bool:
 
 def mismatch_reason(claim: Value, other: Value) -> str:
     """The contradiction's reason for two disagreeing values, quoting both."""
-    kind = "date" if claim.kind in ("year", "date", "century") else "number"
+    kind = "date" if claim.kind in ("year", "date", "century") else "time" if claim.kind == "time" else "number"
     return f"{kind} mismatch: the claim says {claim.text}, the evidence says {other.text}"
 
 

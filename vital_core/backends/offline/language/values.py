@@ -55,6 +55,8 @@ _YEAR = re.compile(r"\b(\d{3,4})(s)?\b(?!\s*(?:%|percent|km|m\b|metres|meters|fe
 _CENTURY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)[\s-]+century\b|\b(" + "|".join(ORDINAL_WORDS) +
                       r")[\s-]+century\b", re.I)
 _BC = re.compile(r"^\s*(BC|BCE|B\.C\.)\b")
+# a time of day: "3:42", "3:42 a.m.", "15:30"; read on a 12-hour dial (a.m. and p.m. are not told apart)
+CLOCK_TIME = re.compile(r"\b([01]?\d|2[0-3]):([0-5]\d)(?:\s*[ap]\.?\s?m\b\.?)?(?![\d:])", re.I)
 
 
 @dataclass(frozen=True)
@@ -176,6 +178,15 @@ def _dates(text: str, out: list[Value]) -> str:
     text = _DATE_DM.sub(lambda m: take(m, 0, _month(m.group(2) or m.group(3)), int(m.group(1) or m.group(4))),
                         text)
     return text
+
+
+def _clock_times(text: str, out: list[Value]) -> str:
+    """Times of day, in minutes on a 12-hour dial, appended to ``out``; returns the text with them blanked."""
+    def take(m) -> str:
+        out.append(Value("time", float(int(m.group(1)) % 12 * 60 + int(m.group(2))), dim="clock",
+                         text=m.group(0), start=m.start()))
+        return " " * len(m.group(0))
+    return CLOCK_TIME.sub(take, text)
 
 
 def _years(text: str, out: list[Value]) -> str:
@@ -311,6 +322,7 @@ def extract_values(text: str) -> list[Value]:
     out: list[Value] = []
     work = _masked(text.replace("\u2212", "-").replace("\u2013", "-"))
     work = _dates(work, out)
+    work = _clock_times(work, out)
     work = _years(work, out)
     work = _durations(work, out)
     work = _fractions(work, out)
