@@ -138,3 +138,18 @@ def test_a_time_of_day_is_one_value_compared_as_a_time_not_two_numbers():
     v = _one("The storm struck at 4:15.", "The storm struck at 5:40 in the morning.")
     assert v.verdict == CONTRADICTED and v.reason.startswith("time mismatch") and "5:40" in v.reason
     assert _one("The storm struck at 4:15.", "The storm struck at 4:15 a.m.").verdict == SUPPORTED
+
+
+def test_how_tall_is_answered_by_a_height_not_by_a_span_of_time():
+    from vital_core.scoring.pipeline import score_example
+    text = ("Ulm Minster, which was finally completed in 1890 more than five centuries after its foundation stone "
+            "was laid, is 161.5 metres tall, measured to the tip of its spire. For a few years after completion it "
+            "was the tallest building in the world. Work began in 1377 but stopped in 1543.")
+    example = run_sync(score_example(OfflineBackend(), example_id="ulm", query="How tall is Ulm Minster?",
+                                     responses={"normal": text}, documents=[Document(
+                                         id="d", text="Ulm Minster is 161.5 metres tall and has 768 steps.")]))
+    claims = example.variants["normal"].subclaims
+    assert [c.text for c in claims if c.importance == VITAL] == [
+        "Ulm Minster is 161.5 metres tall, measured to the tip of its spire."]
+    # "five centuries after its foundation stone was laid" is one time: no "Its foundation stone was laid."
+    assert any(c.text.endswith("more than five centuries after its foundation stone was laid.") for c in claims)

@@ -45,6 +45,8 @@ def _subordinate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     head = parse.toks[t.head]
     if head.i != parse.root.i and head.pos not in ("NOUN", "PROPN", "NUM"):
         return None      # hangs on a word the parser misread ("... broke into the pits" read as an adjective)
+    if first.lemma in ("after", "before") and first.i > 0 and parse.toks[first.i - 1].lemma in MEASURE_NOUNS:
+        return None      # "completed six centuries after its foundation stone was laid": one time, measured
     own = parse.child(t.i, *SUBJECT_DEPS)
     body = span - {first.i}
     if own is None or own.pos == "DET" or len(body) < MIN_CLAUSE_WORDS:

@@ -63,6 +63,7 @@ from vital_core.backends.offline.language.lexicon import (
 )
 from vital_core.backends.offline.language.nlp import analyse
 from vital_core.backends.offline.language.text import words
+from vital_core.backends.offline.language.values import extract_values
 from vital_core.results.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
 
 FEATURES = ("sim_rank", "sim_gap", "claim_position", "position", "to_sentence", "answer_type",
@@ -296,10 +297,13 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             _make_vital(ids, labels, scores, thresholds, answering)
     elif answer is not None and kind in (DATE, NUMBER):
         # "When was the Battle of Culloden?", "How tall is Cologne Cathedral?": no verb to say, but a date or a
-        # measure is asked for, and a claim that names none is no answer ("fought on Drummossie Moor")
+        # measure is asked for, and a claim that names none is no answer ("fought on Drummossie Moor"), nor one
+        # that measures something else ("completed six centuries after ..." for "How tall?")
+        measured = {v.dim for v in extract_values(claims[answer]) if v.dim and not v.dim.startswith("#")}
         _make_vital(ids, labels, scores, thresholds, {answer} | {
             i for i, sid in enumerate(ids) if labels[sid] == VITAL
-            and new_typed(extract_mentions(claims[i]), extract_mentions(question), kind, set(words(question)))})
+            and new_typed(extract_mentions(claims[i]), extract_mentions(question), kind, set(words(question)))
+            and (not measured or measured & {v.dim for v in extract_values(claims[i])})})
     if is_open_ended(question):
         # The weights were fitted on questions (the only human labels there are); for a request such as
         # "Tell me a bio of ..." what the subject is known for - an achievement, a record - is vital, and so
