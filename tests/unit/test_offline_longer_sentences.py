@@ -153,3 +153,14 @@ def test_how_tall_is_answered_by_a_height_not_by_a_span_of_time():
         "Ulm Minster is 161.5 metres tall, measured to the tip of its spire."]
     # "five centuries after its foundation stone was laid" is one time: no "Its foundation stone was laid."
     assert any(c.text.endswith("more than five centuries after its foundation stone was laid.") for c in claims)
+
+
+def test_making_it_a_noun_says_what_the_subject_is_and_a_word_read_as_punctuation_stays_in_its_phrase():
+    assert decompose_sentence("The lake reaches a depth of 1,642 metres, making it the deepest lake on Earth.") == [
+        "The lake reaches a depth of 1,642 metres.", "The lake is the deepest lake on Earth."]
+    # "making it possible ..." says nothing more of the lake
+    assert not any(c.startswith("The dam is possible") for c in decompose_sentence(
+        "The dam opened in 1936, making it possible to irrigate the valley."))
+    claims = decompose_sentence("The liner sank on the night of 30 January 1945, after being hit by three torpedoes "
+                                "from the submarine S-13 while carrying refugees from the port.")
+    assert claims[0] == "The liner sank on 30 January 1945." and sum("S-13" in c for c in claims) == 1

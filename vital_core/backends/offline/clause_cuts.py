@@ -134,6 +134,13 @@ def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: 
     if len(mods) < 2 or any(k.dep not in _MODIFIERS | _CORE for k in kids) \
             or any(k.dep in _MODIFIERS and k.i < root.i and k not in mods for k in kids):
         return None
+    for t in parse.toks:
+        # a word the parser took for punctuation ("the Soviet submarine S-13" with "S-13" hung on the verb) goes
+        # with the phrase it ends
+        if t.pos == "PUNCT" and any(ch.isalnum() for ch in t.text):
+            for span in spans:
+                if t.i - 1 in span:
+                    span.add(t.i)
     core = ({t.i for t in parse.toks} - set().union(*spans)) | kept
     core -= {parse.comma_before(span) for span in spans} | {parse.comma_after(span) for span in spans}
     claims = []

@@ -171,6 +171,22 @@ def _participle(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     return with_commas(parse, span), [f"{noun} {said}"]
 
 
+def _making(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """"..., making it the second deepest lake on Earth": what the subject thereby is, said of it -> "The lake
+    is the second deepest lake on Earth". Only a noun ("making it possible to cross" says no more of the
+    subject)."""
+    subject = _subject(parse)
+    said = next((parse.toks[c] for c in parse.children[t.i] if parse.toks[c].dep in ("ccomp", "oprd")), None)
+    pronoun = parse.child(said.i, "nsubj") if said is not None else None
+    if t.dep != "advcl" or t.lemma != "make" or t.tag != "VBG" or t.head != parse.root.i or subject is None \
+            or said is None or said.pos != "NOUN" or pronoun is None \
+            or pronoun.text.lower() not in ("it", "him", "her", "them") or not parse.set_off(span):
+        return None
+    return with_commas(parse, span), [f"{noun_phrase(parse, subject, span)} "
+                                       f"{be_form(parse, subject, parse.past(parse.root))} "
+                                       f"{parse.words(parse.subtree(said.i) - {pronoun.i})}"]
+
+
 def _noun_before(parse: ClaimParse, comma: int) -> Tok | None:
     """The noun phrase that ends just before ``comma``, by its head ("Usain Bolt of Jamaica" -> Bolt)."""
     if comma < 1 or parse.toks[comma].text != ",":
@@ -343,8 +359,9 @@ def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
 # a restrictive relative clause sits between its subject and verb without commas ("the engine that they ran
 # was called ..."); every other piece there must be set off by commas
 UNMARKED_INSIDE_SUBJECT = (_relative_on_subject,)
-SHAPES = (_subordinate, _relative_of_name, _relative_on_subject, _relative_inside, _participle, _participle_of_noun,
-          _second_predicate, _absolute, _loose_description, _place_in_region, _appositive_of_pair, _appositive)
+SHAPES = (_subordinate, _relative_of_name, _relative_on_subject, _relative_inside, _making, _participle,
+          _participle_of_noun, _second_predicate, _absolute, _loose_description, _place_in_region, _appositive_of_pair,
+          _appositive)
 
 
 
