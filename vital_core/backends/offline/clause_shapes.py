@@ -25,8 +25,9 @@ def _subject(parse: ClaimParse) -> Tok | None:
     subj = parse.child(parse.root.i, *SUBJECT_DEPS)
     if subj is None or subj.pos == "PRON" or subj.pos == "DET":
         return None
-    if sum(parse.toks[c].dep in SUBJECT_DEPS for c in parse.children[parse.root.i]) > 1:
-        return None     # "Born Kal-El on ... Krypton, he was sent ...": two subjects is a misread opening phrase
+    subjects = [parse.toks[c] for c in parse.children[parse.root.i] if parse.toks[c].dep in SUBJECT_DEPS]
+    if len(subjects) > 1 and subjects[-1].pos == "PRON":
+        return None     # "Born Kal-El on ... Krypton, he was sent ...": an opening phrase misread as a subject
     return subj
 
 

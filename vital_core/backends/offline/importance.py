@@ -300,10 +300,13 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # measure is asked for, and a claim that names none is no answer ("fought on Drummossie Moor"), nor one
         # that measures something else ("completed six centuries after ..." for "How tall?")
         measured = {v.dim for v in extract_values(claims[answer]) if v.dim and not v.dim.startswith("#")}
-        _make_vital(ids, labels, scores, thresholds, {answer} | {
-            i for i, sid in enumerate(ids) if labels[sid] == VITAL
-            and new_typed(extract_mentions(claims[i]), extract_mentions(question), kind, set(words(question)))
-            and (not measured or measured & {v.dim for v in extract_values(claims[i])})})
+        vital = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
+        asked = extract_mentions(question), set(words(question))
+        answering_kind = {i for i in vital if new_typed(extract_mentions(claims[i]), asked[0], kind, asked[1])
+                          and (not measured or measured & {v.dim for v in extract_values(claims[i])})}
+        # the fitted labels stand where none of their vital claims gives what is asked
+        for i in set(vital) - answering_kind if answering_kind else ():
+            _lower_to_okay(labels, scores, thresholds, i, ids[i])
     if is_open_ended(question):
         # The weights were fitted on questions (the only human labels there are); for a request such as
         # "Tell me a bio of ..." what the subject is known for - an achievement, a record - is vital, and so
