@@ -335,7 +335,9 @@ def name_found(name: str, target: Analysis) -> bool:
     made = lexicon.acronym(name)
     # "Jerry Siegel" and "Joe Shuster" share initials, not a name: an acronym counts where it is written
     # ("NASA", "J. S. Bach")
-    shared = keys & target.name_keys - ({made} if not _written_short(made, target) else set())
+    shared = keys & target.name_keys
+    if made in shared and not _written_short(made, target):
+        shared.discard(made)
     lowered = target.lowered
     if shared or any(_word_pattern(k).search(lowered) for k in keys if len(k) > 2):
         return True
