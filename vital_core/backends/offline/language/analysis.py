@@ -337,7 +337,7 @@ def name_found(name: str, target: Analysis) -> bool:
     # ("NASA", "J. S. Bach")
     shared = keys & target.name_keys
     if made in shared and not _written_short(made, target):
-        shared.discard(made)
+        shared = shared - {made}
     lowered = target.lowered
     if shared or any(_word_pattern(k).search(lowered) for k in keys if len(k) > 2):
         return True
