@@ -105,8 +105,7 @@ def _split_relatives(clause: str) -> list[str]:
     appositive = _TRAILING_APPOSITIVE.match(after)
     relative = match.group(2) + (appositive.group(0) if appositive else "")
     after = after[appositive.end():] if appositive else after
-    if after.strip(" .") and not re.match(r",\s+\w+ing\b", after) \
-            and not any(t.tag in FINITE_TAGS for t in analyse(after)):
+    if re.match(_RUNS_ON, after) and not any(t.tag in FINITE_TAGS for t in analyse(after)):
         # ", who published the first book, The Moomins and the Great Flood, in 1945.": no verb resumes the
         # main clause, so the relative clause runs to the sentence's end
         relative, after = relative + after.rstrip(" ."), "."
@@ -121,6 +120,9 @@ def _split_relatives(clause: str) -> list[str]:
 _PERSON_BEFORE_APPOSITIVE = re.compile(r"\b([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)+),\s+(?:a|an|the)\s+[^,]*"
                                        r"(?:,\s+[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*)*$")
 FINITE_TAGS = ("VBD", "VBZ", "VBP", "MD")
+# what may follow a relative clause's comma and still be its own: a title or a name set off, or a phrase of
+# time or place ("..., The Moomins and the Great Flood, in 1945."); not "hence ..." or a participle
+_RUNS_ON = re.compile(r",\s+(?:[A-Z]|(?:the|a|an|in|on|at|from|by|with|for)\b)")
 _TRAILING_APPOSITIVE = re.compile(r",\s+(?:the|a|an)\s+[^,;:]*?(?=[,;:]|\.?$)")
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from vital_core.backends.offline.language.answer_types import DATE, ENTITY, NUMBER, Mentions, extract_mentions
-from vital_core.backends.offline.language.frames import frame
 from vital_core.backends.offline.language.lexicon import LIGHT, STOPWORDS, TIME_FRAME
 from vital_core.backends.offline.language.nlp import analyse, children, subtree
 from vital_core.backends.offline.language.text import stem
@@ -41,8 +40,7 @@ def _predicate_words(claim: str) -> set[str]:
     """The stems of what a claim says of its subject: its content words outside the subject, names and values
     left out ("The show was created by Matt Groening" -> {"creat"})."""
     toks = analyse(claim)
-    root = next((t.i for t in toks if t.dep == "ROOT"), None)
-    subject = _subject_span(toks) | _titles(toks) | (frame(toks, root) if root is not None else set())
+    subject = _subject_span(toks) | _titles(toks)
     return {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
             and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME}
 
