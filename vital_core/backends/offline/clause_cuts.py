@@ -28,13 +28,13 @@ from vital_core.backends.offline.clause_shapes import (
     UNMARKED_INSIDE_SUBJECT,
     Cut,
     enough,
+    measured_from,
     measures,
     with_commas,
 )
 from vital_core.backends.offline.language.claim_parse import ClaimParse
 from vital_core.backends.offline.language.lexicon import (
     KEPT_ADVERBS,
-    MEASURE_NOUNS,
     MONTHS,
     PHRASAL_VERBS,
     SENTENTIAL_VERBS,
@@ -113,8 +113,7 @@ def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: 
     for n in range(len(mods) - 1, 0, -1):
         if (mods[n].lemma in ("to", "until", "till") and mods[n - 1].lemma == "from"
                 or mods[n].lemma == "by" and mods[n].dep == "prep" and not passive
-                or mods[n].dep == "advcl" and parse.toks[min(spans[n])].lemma in ("after", "before")
-                and parse.toks[min(spans[n]) - 1].lemma in MEASURE_NOUNS
+                or mods[n].dep == "advcl" and measured_from(parse, min(spans[n]))
                 # "rises to 1,085 metres above sea level", parsed with "to" left on its own
                 or mods[n - 1].dep == "prep" and not parse.children[mods[n - 1].i]) \
                 and min(spans[n]) <= max(spans[n - 1]) + 2:

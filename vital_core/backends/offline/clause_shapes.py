@@ -46,8 +46,8 @@ def _subordinate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     head = parse.toks[t.head]
     if head.i != parse.root.i and head.pos not in ("NOUN", "PROPN", "NUM"):
         return None      # hangs on a word the parser misread ("... broke into the pits" read as an adjective)
-    if first.lemma in ("after", "before") and first.i > 0 and parse.toks[first.i - 1].lemma in MEASURE_NOUNS:
-        return None      # "completed six centuries after its foundation stone was laid": one time, measured
+    if measured_from(parse, first.i):
+        return None
     own = parse.child(t.i, *SUBJECT_DEPS)
     body = span - {first.i}
     if own is None or own.pos == "DET" or len(body) < MIN_CLAUSE_WORDS:
@@ -283,7 +283,7 @@ def _appositive_of_pair(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None
         return None
     names = parse.words(pair)
     return with_commas(parse, span), [f"{names[:1].upper() + names[1:]} "
-                                       f"{'were' if parse.past(parse.root) else 'are'} {parse.words(span)}"]
+                                       f"{be_form(parse, first, parse.past(parse.root))} {parse.words(span)}"]
 
 
 def _clauses_in(parse: ClaimParse, t: Tok) -> set[int]:
@@ -309,6 +309,12 @@ def _absolute(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     verb = ("were" if parse.past(root) else "are") if part.lemma != "one" else ("was" if parse.past(root) else "is")
     return with_commas(parse, span), [f"{part.text[:1].upper() + part.text[1:]} of the "
                                        f"{(things + ' ' + obj.text).strip()} {verb} {parse.words(rest)}"]
+
+
+def measured_from(parse: ClaimParse, i: int) -> bool:
+    """Is token ``i`` an "after" or "before" that a span of time measures from ("completed six centuries *after*
+    its foundation stone was laid")? The span and the clause are one time, not two facts."""
+    return parse.toks[i].lemma in ("after", "before") and i > 0 and parse.toks[i - 1].lemma in MEASURE_NOUNS
 
 
 def measures(parse: ClaimParse, mod: Tok) -> bool:

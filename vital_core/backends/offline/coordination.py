@@ -64,7 +64,7 @@ def _subject(sentence: str) -> str | None:
 _CLAUSE_SPLIT = re.compile(r";\s+|,\s+(?:and|but|while|whereas|yet|so)\s+|\s+(?:but|whereas)\s+")
 
 
-_FINITE = {"VBZ", "VBD", "VBP"}
+FINITE_VERB_TAGS = {"VBZ", "VBD", "VBP"}
 MIN_OBJECT_WORDS = 2    # the words after the first predicate's verb before "and": "bought and sold" is one act
 
 
@@ -78,11 +78,11 @@ def _and_predicates(sentence: str) -> str:
         if t.lemma != "and" or t.i == 0 or toks[t.i - 1].text == ",":
             continue
         after = [x for x in toks[t.i + 1:t.i + 3] if not (x.pos == "ADV" and x.i == t.i + 1)][:1]
-        before = [x for x in toks[:t.i] if x.tag in _FINITE and x.pos in ("VERB", "AUX")]
+        before = [x for x in toks[:t.i] if x.tag in FINITE_VERB_TAGS and x.pos in ("VERB", "AUX")]
         if before and before[-1].dep == "auxpass":
             continue    # "was built ... and launched ...": the second shares the passive, the parse's cut
         # "received ..., was knighted ... and died ...": a list of predicates is the list rule's
-        if after and after[0].tag in _FINITE and after[0].pos == "VERB" and before \
+        if after and after[0].tag in FINITE_VERB_TAGS and after[0].pos == "VERB" and before \
                 and t.i - before[-1].i - 1 >= MIN_OBJECT_WORDS \
                 and not any(x.text in (",", ";") or x.lemma in SUBORDINATE_WORDS for x in toks[before[0].i:t.i]):
             marks.append(t.start)
@@ -94,7 +94,7 @@ def _and_predicates(sentence: str) -> str:
 def _opens_with_verb(piece: str) -> bool:
     """Does the piece open with a finite verb, after at most one adverb ("died in 1955", "now draws ...")?"""
     toks = [t for t in analyse(piece)[:2] if t.pos != "ADV"]
-    return bool(toks) and toks[0].tag in _FINITE and toks[0].pos == "VERB"
+    return bool(toks) and toks[0].tag in FINITE_VERB_TAGS and toks[0].pos == "VERB"
 
 
 def _parsed_subject(sentence: str) -> str | None:
@@ -117,7 +117,7 @@ def split_clauses(sentence: str) -> list[str]:
     parts = [sentence]
     out: list[str] = []
     subject = _subject(sentence)
-    if subject is None or any(t.tag in _FINITE for t in analyse(subject)):
+    if subject is None or any(t.tag in FINITE_VERB_TAGS for t in analyse(subject)):
         # the word rules miss irregular verbs ("She wrote the novel ... and published ...")
         subject = _parsed_subject(sentence)
     carry = ""

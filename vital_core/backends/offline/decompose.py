@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from vital_core.backends.offline.clause_cuts import cut_claim
-from vital_core.backends.offline.coordination import has_verb, split_clauses
+from vital_core.backends.offline.coordination import FINITE_VERB_TAGS, has_verb, split_clauses
 from vital_core.backends.offline.language.lexicon import (
     AUXILIARIES,
     DETERMINERS,
@@ -30,6 +30,7 @@ from vital_core.backends.offline.language.lexicon import (
 from vital_core.backends.offline.language.nlp import analyse
 from vital_core.backends.offline.language.pronouns import (
     CLEFT,
+    FULL_NAME,
     LEADING_PRONOUN,
     Antecedents,
     replace_subject_pronoun,
@@ -105,7 +106,7 @@ def _split_relatives(clause: str) -> list[str]:
     appositive = _TRAILING_APPOSITIVE.match(after)
     relative = match.group(2) + (appositive.group(0) if appositive else "")
     after = after[appositive.end():] if appositive else after
-    if re.match(_RUNS_ON, after) and not any(t.tag in FINITE_TAGS for t in analyse(after)):
+    if re.match(_RUNS_ON, after) and not any(t.tag in FINITE_VERB_TAGS | {"MD"} for t in analyse(after)):
         # ", who published the first book, The Moomins and the Great Flood, in 1945.": no verb resumes the
         # main clause, so the relative clause runs to the sentence's end
         relative, after = relative + after.rstrip(" ."), "."
@@ -117,9 +118,8 @@ def _split_relatives(clause: str) -> list[str]:
 
 
 # "Caleb Bradham, a pharmacist in New Bern, North Carolina, who ...": the name before the appositive
-_PERSON_BEFORE_APPOSITIVE = re.compile(r"\b([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)+),\s+(?:a|an|the)\s+[^,]*"
+_PERSON_BEFORE_APPOSITIVE = re.compile(rf"\b({FULL_NAME}),\s+(?:a|an|the)\s+[^,]*"
                                        r"(?:,\s+[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*)*$")
-FINITE_TAGS = ("VBD", "VBZ", "VBP", "MD")
 # what may follow a relative clause's comma and still be its own: a title or a name set off, or a phrase of
 # time or place ("..., The Moomins and the Great Flood, in 1945."); not "hence ..." or a participle
 _RUNS_ON = re.compile(r",\s+(?:[A-Z]|(?:the|a|an|in|on|at|from|by|with|for)\b)")

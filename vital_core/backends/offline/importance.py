@@ -301,8 +301,8 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # that measures something else ("completed six centuries after ..." for "How tall?")
         measured = {v.dim for v in extract_values(claims[answer]) if v.dim and not v.dim.startswith("#")}
         vital = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
-        asked = extract_mentions(question), set(words(question))
-        answering_kind = {i for i in vital if new_typed(extract_mentions(claims[i]), asked[0], kind, asked[1])
+        q_mentions, q_words = extract_mentions(question), set(words(question))
+        answering_kind = {i for i in vital if new_typed(extract_mentions(claims[i]), q_mentions, kind, q_words)
                           and (not measured or measured & {v.dim for v in extract_values(claims[i])})}
         # the fitted labels stand where none of their vital claims gives what is asked
         for i in set(vital) - answering_kind if answering_kind else ():

@@ -27,7 +27,7 @@ from vital_core.backends.offline.language.lexicon import (
     STAND_IN_DETERMINERS,
     VENUE_HEADS,
 )
-from vital_core.backends.offline.language.nlp import children, subtree
+from vital_core.backends.offline.language.nlp import children, role_names, subtree
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import Context, same_time
@@ -85,8 +85,7 @@ def _listed(a: Analysis, head: int) -> list[int]:
     while todo:
         i = todo.pop()
         out.append(i)
-        out += [c.i for c in children(a.toks, i) if c.dep == "appos" and c.pos == "PROPN"
-                and min(subtree(a.toks, c.i)) == i + 1]
+        out += [c.i for c in role_names(a.toks, i)]
         todo += [c.i for c in children(a.toks, i) if c.dep == "conj"]
     return out
 

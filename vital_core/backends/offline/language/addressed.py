@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from vital_core.backends.offline.language.answer_types import DATE, ENTITY, NUMBER, Mentions, extract_mentions
 from vital_core.backends.offline.language.lexicon import LIGHT, STOPWORDS, TIME_FRAME
-from vital_core.backends.offline.language.nlp import analyse, children, subtree
+from vital_core.backends.offline.language.nlp import analyse, role_names, subtree
 from vital_core.backends.offline.language.text import stem
 
 # the share of a claim's predicate words one evidence sentence must hold, next to a value of the claim's kind
@@ -48,10 +48,8 @@ def _predicate_words(claim: str) -> set[str]:
 def _titles(toks) -> set[int]:
     """A common noun that names a person's role in front of the name ("the writer Jerry Siegel", "the artist
     Joe Shuster"): part of the value, not of the relation."""
-    return {t.i for t in toks if t.pos == "NOUN" and (
-        t.dep == "compound" and toks[t.head].pos == "PROPN"
-        or any(c.dep == "appos" and c.pos == "PROPN" and min(subtree(toks, c.i)) == t.i + 1
-               for c in children(toks, t.i)))}
+    return {t.i for t in toks if t.pos == "NOUN" and (t.dep == "compound" and toks[t.head].pos == "PROPN"
+                                                       or role_names(toks, t.i))}
 
 
 def _value_kinds(mentions: Mentions) -> set[str]:

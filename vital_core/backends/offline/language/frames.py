@@ -2,9 +2,9 @@
 
 "In its rough state the stone weighed 3,106 carats, a little over 600 grams" states the weight; "in its rough
 state" opens it, "a little over 600 grams" says the same weight again. "Antonio Stradivari worked for almost his
-entire life in Cremona" states where he worked; "for almost his entire life" says how long. Evidence that
-states the relation in fewer words ("The Cullinan diamond weighed 3,106 carats") is about the same relation,
-and a changed value there is a changed value of it.
+entire life in Cremona" states where he worked; "for almost his entire life" says how long. The changed-value
+rule (``slots``) asks that the rest of a claim be stated without its frame, so that evidence stating the
+relation in fewer words ("The Cullinan diamond weighed 3,106 carats") can show a changed value of it.
 """
 from __future__ import annotations
 

@@ -217,6 +217,7 @@ def synonyms(lemma: str) -> set[str]:
     return _SYNONYMS.get(lemma, {lemma})
 
 
+@lru_cache(maxsize=50_000)
 def acronym(phrase: str) -> str:
     """"International Astronomical Union" -> "iau"; function words are skipped ("of", "and")."""
     words = [w for w in re.split(r"[\s,\-]+", phrase) if w]

@@ -45,6 +45,12 @@ def children(toks: tuple[Tok, ...], i: int) -> list[Tok]:
     return [t for t in toks if t.head == i and t.i != i]
 
 
+def role_names(toks: tuple[Tok, ...], i: int) -> list[Tok]:
+    """The names a role noun at ``i`` introduces ("the artist *Joe Shuster*"): the parser's proper-noun
+    appositives that follow it directly."""
+    return [c for c in children(toks, i) if c.dep == "appos" and c.pos == "PROPN" and min(subtree(toks, c.i)) == i + 1]
+
+
 def subtree(toks: tuple[Tok, ...], i: int) -> set[int]:
     """Token ``i`` and every token below it, as indices."""
     out, todo = set(), [i]

@@ -11,6 +11,8 @@ import re
 from vital_core.backends.offline.language.lexicon import DEMONYMS, FUNCTION_CAPS, VESSEL_WORDS, place_kind
 from vital_core.backends.offline.language.nlp import analyse
 
+# a name of two or more capitalised words, a person's most likely ("Caleb Bradham")
+FULL_NAME = r"[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)+"
 # A name opened by one of these ("The Berlin Wall") is a thing's, never a person's: no "he" or "she".
 DEMONSTRATIVES = ("The", "These", "This", "Those")
 
@@ -121,7 +123,7 @@ class Antecedents:
 
 # the maker of the thing the sentence is about, described as a person: "(created) by Caleb Bradham, a
 # pharmacist", "(made) by Antonio Stradivari, who lived ..."
-_DESCRIBED_PERSON = re.compile(r"\bby\s+([A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)+),\s+(?:who\b|an?\s)")
+_DESCRIBED_PERSON = re.compile(rf"\bby\s+({FULL_NAME}),\s+(?:who\b|an?\s)")
 
 
 def _refers_to_another(sentence: str) -> bool:
