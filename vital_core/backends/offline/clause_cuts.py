@@ -22,6 +22,7 @@ The parse and the word forms a cut claim needs are ``language.claim_parse``'s.
 """
 from __future__ import annotations
 
+from vital_core.backends.offline import descriptions
 from vital_core.backends.offline.clause_shapes import (
     SHAPES,
     SUBJECT_DEPS,
@@ -50,7 +51,7 @@ def _structural_cut(parse: ClaimParse) -> Cut | None:
     """The first clause-sized piece to cut off."""
     root = parse.root
     subject = parse.child(root.i, *SUBJECT_DEPS)
-    for shape in SHAPES:
+    for shape in SHAPES + descriptions.SHAPES:
         for t in parse.toks:
             if t.i == root.i:
                 continue

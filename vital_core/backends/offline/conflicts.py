@@ -150,7 +150,7 @@ def stand_in(claim: Analysis, target: Analysis) -> tuple[str, ...]:
 def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
     """A claim value whose slot the sentence fills with another value, the rest of the claim stated."""
     for value in claim.values:
-        rivals = [v for v in target.values if comparable(value, v)
+        rivals = [v for v in target.values if comparable(value, v) and not _of_another_noun(claim, target, v)
                   and not (_in_lifespan(target.text, v) and not claim.lemmas & LIFE_EVENTS)]
         if not rivals or derivable(value, target):
             continue
@@ -181,6 +181,20 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
     return None
 
 
+def _of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:
+    """A value in a relative clause of a noun the claim does not speak of: "buried in the Church of San
+    Domenico, which was demolished in 1869" dates the church, not the burial."""
+    toks = target.toks
+    if not toks:
+        return False
+    verb = governing_verb(toks, token_at(target, value.start))
+    if verb is None or toks[verb].dep != "relcl":
+        return False
+    noun = toks[toks[verb].head]
+    named = {w.lower() for n in claim.names for w in n.split()}
+    return noun.lemma not in claim.lemmas and noun.text.lower() not in named
+
+
 def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
     place, kind = place_of(name)
     out = []
@@ -198,9 +212,19 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
         if len(shared[0]) >= 2 and shared[0][:-1] == shared[1][:-1] and shared[0][-1] != shared[1][-1]:
             out.append(other)   # "Space Shuttle Challenger" / "Space Shuttle Discovery": one class, two members
         elif not set(shared[0]) & set(shared[1]) and person_like(name) and person_like(other) \
-                and role(claim, name) in ("doer", "undergoer", "copula"):
-            out.append(other)   # another person in the same role
+                and role(claim, name) in ("doer", "undergoer", "copula") and _same_verb(claim, name, target, other):
+            out.append(other)   # another person in the same role of the same verb
     return out
+
+
+def _same_verb(claim: Analysis, name: str, target: Analysis, other: str) -> bool:
+    """The two names hang on one verb or its synonym, or one side's is unknown: "grew up in Compton" does not
+    make Serena Williams a rival of the father who "trained" her."""
+    mine, theirs = (governing_verb(a.toks, a.names[n]) for a, n in ((claim, name), (target, other)))
+    if mine is None or theirs is None:
+        return True
+    lemma, their_lemma = claim.toks[mine].lemma, target.toks[theirs].lemma
+    return "be" in (lemma, their_lemma) or _matches(lemma, {their_lemma}) or _matches(their_lemma, {lemma})
 
 
 def person_like(name: str) -> bool:

@@ -21,6 +21,7 @@ from vital_core.backends.offline.language.analysis import Analysis, lemma_found,
 from vital_core.backends.offline.language.frames import SPANS_OF_TIME, frame
 from vital_core.backends.offline.language.lexicon import (
     LOCATIVE,
+    MAKING_VERBS,
     NON_EXCLUSIVE,
     PLACE_HEADS,
     SLOT_PREPOSITIONS,
@@ -150,14 +151,20 @@ def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = N
     evidence sentence, parsed (else the context's)."""
     evidence = evidence or (context.parsed if context is not None else ())
     root = next((t for t in claim.toks if t.dep == "ROOT"), None)
-    if root is None or root.pos != "VERB" or root.lemma in NON_EXCLUSIVE:
+    if root is None or root.lemma in NON_EXCLUSIVE:
         return None
     subject = _subject(claim, root.i)
     slots = _slots(claim, root.i)
+    # "The painting is by Bosch": the maker's slot of "was painted by", nothing else of the copula
+    made_by = root.lemma == "be" and [s for s in slots if s[0] == "by"]
+    if made_by:
+        slots = made_by
+    elif root.pos != "VERB":
+        return None
     if subject is None or not slots:
         return None
     for verb in target.toks:
-        if verb.lemma != root.lemma or verb.pos != "VERB":
+        if verb.pos != "VERB" or verb.lemma != root.lemma and not (made_by and verb.lemma in MAKING_VERBS):
             continue
         theirs = _slots(target, verb.i)
         if not _same_subject(claim, subject, target, _subject(target, verb.i), evidence):

@@ -11,8 +11,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from vital_core.backends.offline.language.answer_types import DATE, ENTITY, NUMBER, Mentions, extract_mentions
+from vital_core.backends.offline.language.frames import frame
 from vital_core.backends.offline.language.lexicon import LIGHT, STOPWORDS, TIME_FRAME
-from vital_core.backends.offline.language.nlp import analyse, role_names, subtree
+from vital_core.backends.offline.language.nlp import analyse, children, role_names, subtree
 from vital_core.backends.offline.language.text import stem
 
 # the share of a claim's predicate words one evidence sentence must hold, next to a value of the claim's kind
@@ -40,9 +41,15 @@ def _predicate_words(claim: str) -> set[str]:
     """The stems of what a claim says of its subject: its content words outside the subject, names and values
     left out ("The show was created by Matt Groening" -> {"creat"})."""
     toks = analyse(claim)
-    subject = _subject_span(toks) | _titles(toks)
-    return {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
-            and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME}
+    root = next((t.i for t in toks if t.dep == "ROOT"), None)
+    subject = _subject_span(toks) | _titles(toks) | (frame(toks, root) if root is not None else set())
+    words = {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
+             and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME
+             and not (t.i > 0 and t.text[:1].isupper())}     # a name the parser took for a word ("as Scrabble")
+    if not words and any(t.dep == "ROOT" and t.lemma == "be" and any(c.text.lower() == "by" for c in children(toks, t.i))
+                         for t in toks):
+        return {"by"}   # "The painting is by Bosch": its maker, which "was painted by" states
+    return words
 
 
 def _titles(toks) -> set[int]:

@@ -24,6 +24,7 @@ from vital_core.backends.offline.language.lexicon import (
     GENERIC_HEADS,
     INSTITUTIONS,
     LIGHT,
+    MEASURE_VERBS,
     NAME_GLUE,
     NAME_SUFFIXES,
     NUMBER_WORDS,
@@ -249,6 +250,10 @@ def lemma_found(lemma: str, target: Analysis, soft: bool = False) -> bool:
         return True
     if len(lemma) > 5 and any(_key(other) == _key(lemma) for other in target.lemmas if len(other) > 4):
         return True
+    if lemma in MEASURE_VERBS and any(v.is_measure for v in target.values):
+        return True     # "reaches a depth of 594 metres" is said by "has a depth of 594 metres"
+    if {lemma + "ing", lemma[:-1] + "ing"} & target.lemmas and len(lemma) > 3:
+        return True     # the act's noun: "The painting is by Bosch" says it was painted by him
     if lemma in target.name_keys:
         return True
     return soft and close_word(lemma, tuple(sorted(target.content)))

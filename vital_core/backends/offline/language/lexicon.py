@@ -195,6 +195,11 @@ NOT_VERBS: frozenset[str] = _set("not_verbs")
 DETERMINERS: frozenset[str] = _set("determiners")
 # Verbs that make a list's short piece a statement rather than an item ("composed", "built").
 LIST_VERBS: frozenset[str] = _set("list_verbs")
+# Verbs that only say a measure of their subject ("reaches a depth of 594 metres", "covers 82,100 square
+# kilometres"): stated by any sentence that gives a measure.
+MEASURE_VERBS: frozenset[str] = _set("measure_verbs")
+# Verbs whose "by" names the maker: "The painting is by Bosch" says what "was painted by Bosch" does.
+MAKING_VERBS: frozenset[str] = _set("making_verbs")
 # Words a lead-in ends with before a list's item ("protectors of | the East Sea").
 LEAD_IN_WORDS: frozenset[str] = _set("lead_in_words")
 # Nouns that introduce a title: "the novel Pride and Prejudice".

@@ -86,7 +86,7 @@ def _tokens(doc) -> tuple[Tok, ...]:
     toks = [Tok(t.i, t.text, _LEMMA_FIXES.get(t.text.lower(), t.lemma_.lower()), t.pos_, t.dep_, t.head.i, t.idx,
                 t.tag_)
             for t in doc]
-    return tuple(_regnal_numbers(toks))
+    return tuple(_stray_relatives(_regnal_numbers(toks)))
 
 
 _NAME_BEFORE_NUMERAL = {"npadvmod", "compound", "nsubj", "nsubjpass", "nmod", "appos", "ROOT"}
@@ -107,6 +107,24 @@ def _regnal_numbers(toks: list[Tok]) -> list[Tok]:
                 toks[j] = replace(other, head=t.i)     # the name's own words go with the whole name
         toks[k - 1] = replace(name, dep="compound", head=t.i)
         toks[k] = replace(t, pos="PROPN", tag="NNP", lemma="i")
+    return toks
+
+
+_RELATIVE_WORDS = {"who", "whom", "whose", "which"}
+
+
+def _stray_relatives(toks: list[Tok]) -> list[Tok]:
+    """"... by Jan van Eyck, the master from Ghent whose visions have no parallel": the parser may hang a
+    relative clause on the main verb as its complement; it belongs to the noun right before it."""
+    for k, t in enumerate(toks):
+        if t.dep not in ("ccomp", "advcl") or t.pos not in ("VERB", "AUX"):
+            continue
+        first = min(subtree(tuple(toks), k))
+        if first == 0 or toks[first].text.lower() not in _RELATIVE_WORDS:
+            continue
+        noun = toks[first - 1]
+        if noun.pos in ("NOUN", "PROPN") and noun.i != t.head:
+            toks[k] = replace(t, dep="relcl", head=noun.i)
     return toks
 
 

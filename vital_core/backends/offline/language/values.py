@@ -72,6 +72,12 @@ class Value:
     day: int = 0
     start: int = 0               # character offset in the text
 
+    @property
+    def is_measure(self) -> bool:
+        """A quantity in a unit of length, area, mass, speed ... ("594 metres"), not a count or a share."""
+        return self.kind == "number" and bool(self.dim) and not self.dim.startswith("#") \
+            and self.dim not in ("fraction", "time", "clock")
+
 
 def _month(name: str) -> int:
     key = name.lower()[:3]

@@ -1,0 +1,80 @@
+"""Descriptions said beside a name without a clause of their own, cut off as claims of their own.
+
+* a role before a person's full name: "written by the Scottish author Robert Louis Stevenson" -> "written by
+  Robert Louis Stevenson" and "Robert Louis Stevenson was a Scottish author";
+* a place set off after the subject: "Crater Lake, in the Cascade Range of southern Oregon, reaches ..." ->
+  "Crater Lake reaches ..." and "Crater Lake is in the Cascade Range of southern Oregon".
+
+Evidence that states the relation names the person or the subject, seldom the description too; left in,
+the description sinks the claim ("the evidence does not mention Scottish"). ``clause_cuts`` tries these after
+``clause_shapes.SHAPES``.
+"""
+from __future__ import annotations
+
+from vital_core.backends.offline.clause_shapes import SUBJECT_DEPS, Cut, with_commas
+from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, noun_phrase
+from vital_core.backends.offline.language.lexicon import LOCATIVE, MONTHS, TITLE_NOUNS
+from vital_core.backends.offline.language.nlp import Tok
+
+_ROLE_WORDS = {"det", "amod", "compound", "advmod", "nmod", "npadvmod"}
+
+
+def _full_name_after(parse: ClaimParse, i: int) -> tuple[Tok, int] | None:
+    """The head of a name of two or more capitalised proper nouns starting at ``i``, and where it ends."""
+    end = i
+    while end < len(parse.toks) and parse.toks[end].pos == "PROPN" and parse.toks[end].text[:1].isupper():
+        end += 1
+    heads = [k for k in range(i, end) if not i <= parse.toks[k].head < end]
+    return (parse.toks[heads[0]], end) if end - i >= 2 and len(heads) == 1 else None
+
+
+def title_before_name(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A role noun right before a person's full name: the parser makes the name the role's appositive ("the
+    author Robert Louis Stevenson") or the role the name's compound ("the racing driver Enzo Ferrari"). Not a
+    work's kind ("the novel Pride and Prejudice"), a possessor's relative ("their father Richard Williams")
+    or one of a pair ("the writer Jerry Siegel and the artist Joe Shuster")."""
+    if t.pos != "NOUN" or not t.text.islower() or t.lemma in TITLE_NOUNS or t.text in TITLE_NOUNS:
+        return None
+    found = _full_name_after(parse, t.i + 1)
+    name = found[0] if found else None
+    if name is None or not (name.dep == "appos" and name.head == t.i or t.dep == "compound" and t.head == name.i):
+        return None
+    pair = {parse.toks[c].dep for c in parse.children[name.i] + parse.children[t.i]} & {"conj", "cc"}
+    if pair or "conj" in (name.dep, t.dep):
+        return None
+    start = t.i
+    while start > 0 and parse.toks[start - 1].dep in _ROLE_WORDS and parse.toks[start - 1].text[:1] not in ",;":
+        start -= 1
+    first = parse.toks[start]
+    if start > 0 and parse.toks[start - 1].dep == "poss" or first.pos == "DET" and first.lemma not in ("the", "a", "an") or first.pos == "PRON" \
+            or start > 0 and parse.toks[start - 1].text.lower() in ("and", "or") or start == t.i and first.pos != "NOUN":
+        return None
+    role = [parse.toks[k].text for k in range(start, t.i + 1) if parse.toks[k].pos != "DET"]
+    article = "an" if role[0][:1].lower() in "aeiou" else "a"
+    person = parse.words(set(range(t.i + 1, found[1])))
+    said = f"{person} {be_form(parse, name, parse.past(parse.root))} {article} {' '.join(role)}"
+    return set(range(start, t.i + 1)), [said]
+
+
+def place_of_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A place set off by commas right after the subject: "Crater Lake, in the Cascade Range of southern
+    Oregon, reaches ..." -> "Crater Lake is in the Cascade Range of southern Oregon". Not a time ("The
+    treaty, in 1803, was ...")."""
+    subject = parse.toks[t.head]
+    if subject.text == "," and subject.i > 0:
+        subject = parse.toks[subject.i - 1]     # the parser may hang the place on the comma after the subject
+        while subject.dep == "compound" and subject.head > subject.i:
+            subject = parse.toks[subject.head]
+    if t.dep != "prep" or t.lemma not in LOCATIVE or subject.dep not in SUBJECT_DEPS \
+            or subject.head != parse.root.i or subject.pos not in ("NOUN", "PROPN") \
+            or not subject.i < t.i < parse.root.i or parse.comma_before(span) is None \
+            or parse.comma_after(span) is None or parse.comma_before(span) != t.i - 1:
+        return None
+    if any(parse.toks[k].pos == "NUM" or parse.toks[k].lemma in MONTHS for k in span):
+        return None
+    cut = with_commas(parse, span)
+    said = f"{noun_phrase(parse, subject, cut)} {be_form(parse, subject, False)} {parse.words(span)}"
+    return cut, [said]
+
+
+SHAPES = (title_before_name, place_of_subject)
