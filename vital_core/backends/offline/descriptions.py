@@ -3,7 +3,9 @@
 * a role before a person's full name: "written by the Scottish author Robert Louis Stevenson" -> "written by
   Robert Louis Stevenson" and "Robert Louis Stevenson was a Scottish author";
 * a place set off after the subject: "Crater Lake, in the Cascade Range of southern Oregon, reaches ..." ->
-  "Crater Lake reaches ..." and "Crater Lake is in the Cascade Range of southern Oregon".
+  "Crater Lake reaches ..." and "Crater Lake is in the Cascade Range of southern Oregon";
+* an indefinite description set off at the end ("was called twttr, a name written without vowels");
+* a second complement of "is" after a comma ("is 11.1 centimetres tall, small enough to hold in one hand").
 
 Evidence that states the relation names the person or the subject, seldom the description too; left in,
 the description sinks the claim ("the evidence does not mention Scottish"). ``clause_cuts`` tries these after
@@ -77,4 +79,34 @@ def place_of_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     return cut, [said]
 
 
-SHAPES = (title_before_name, place_of_subject)
+def described_value(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """An indefinite description set off at the end after what the claim names: "was called twttr, a name
+    written without vowels" -> "twttr was a name written without vowels"; "covers 82,100 square kilometres,
+    an area roughly the size of Austria". A definite one ("23 titles, the most by any woman") compares, and
+    stays."""
+    head = parse.toks[t.head]
+    det = parse.child(t.i, "det")
+    if t.dep != "appos" or t.pos != "NOUN" or det is None or det.lemma not in ("a", "an") or det.i != min(span) \
+            or head.i > t.i or not parse.set_off(span) or parse.comma_before(span) != min(span) - 1:
+        return None
+    # a measure is one thing ("82,100 square kilometres is an area ...")
+    verb = ("was" if parse.past(parse.root) else "is") if parse.child(head.i, "nummod") is not None \
+        else be_form(parse, head, parse.past(parse.root))
+    return with_commas(parse, span), [f"{noun_phrase(parse, head, span)} {verb} {parse.words(span)}"]
+
+
+def second_complement(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A second complement of "is" after a comma: "The figure is only 11.1 centimetres tall, small enough to
+    hold in one hand" -> "The figure is small enough to hold in one hand"."""
+    root = parse.root
+    subject = parse.child(root.i, *SUBJECT_DEPS)
+    first = parse.child(root.i, "acomp", "attr")
+    body = {i for i in span if parse.toks[i].pos != "PUNCT"}
+    if t.dep != "acomp" or t.head != root.i or root.lemma != "be" or subject is None or subject.pos == "PRON" \
+            or first is None or first.i >= t.i or not body or parse.toks[min(body) - 1].text != ",":
+        return None
+    cut = with_commas(parse, span) | {min(body) - 1}
+    return cut, [f"{noun_phrase(parse, subject, cut)} {root.text} {parse.words(body)}"]
+
+
+SHAPES = (title_before_name, place_of_subject, described_value, second_complement)

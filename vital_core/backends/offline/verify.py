@@ -38,6 +38,7 @@ from vital_core.backends.offline.conflicts import (
     name_conflict,
     negation_conflict,
     role_conflict,
+    stand_in,
     value_conflict,
 )
 from vital_core.backends.offline.evidence_index import EvidenceIndex, build_index, joined
@@ -257,6 +258,10 @@ def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.nda
             and s.polarity_ok:
         return ClaimVerdict(SUPPORTED, f"supported: the evidence states it (similarity {best:.2f}, "
                                        f"{coverage:.0%} of its words) — \"{_quote(quote)}\"", quote, best)
+    named = _said_of_named_subject(claim, index.analyses[top[0]])
+    if best >= SUPPORT_SIM and named and s.polarity_ok:
+        return ClaimVerdict(SUPPORTED, f"supported: the evidence states it of {named}, the claim's subject "
+                                       f"(similarity {best:.2f}) — \"{_quote(quote)}\"", quote, best)
     # a reason never calls absent what the evidence writes: a value it gives for something else
     # ("Pluto, found in 1930, ..." against "discovered in 1930 by ...") is named as given, not as missing
     evidence_text = index.everything.text if index.everything else quote
@@ -278,6 +283,18 @@ def _support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.nda
         reason = "not enough evidence: the closest evidence does not state the claim the same way"
     return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"{reason} (closest: \"{_quote(quote)}\", similarity {best:.2f})",
                         quote, best)
+
+
+def _said_of_named_subject(claim: Analysis, sentence: Analysis) -> str:
+    """The sentence's named subject, when the claim's bare "the + noun" subject stands for it and the sentence
+    states all the rest of the claim, a value or a name among it: "The figure is only 11.1 centimetres tall"
+    against "The Venus of Willendorf is 11.1 centimetres tall"."""
+    skip = stand_in(claim, sentence) if claim.values or claim.names else ()
+    # a measure's word as written ("tall" is no "wide"), every other word at least by a close one
+    if skip and rest_coverage(claim, sentence, skip, soft=True) >= 1.0 and all(
+            lemma_found(w, sentence, soft=w not in lexicon.DIMENSION_WORDS) for w in claim.content if w not in skip):
+        return sentence.subject
+    return ""
 
 
 RIVAL_CLAUSE_COVERAGE = 0.5   # a clause stating this much of the claim with another person in its role
