@@ -34,6 +34,7 @@ from vital_core.backends.offline.language.lexicon import (
 from vital_core.backends.offline.language.nlp import Tok, analyse_many
 from vital_core.backends.offline.language.values import Value, extract_values
 from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
+from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
 from vital_core.scoring import deadline
 
 CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM"}
@@ -256,7 +257,8 @@ def lemma_found(lemma: str, target: Analysis, soft: bool = False) -> bool:
         return True     # the act's noun: "The painting is by Bosch" says it was painted by him
     if lemma in target.name_keys:
         return True
-    return soft and close_word(lemma, tuple(sorted(target.content)))
+    # a word the vocabulary does not know is a name or a coinage ("twttr", "tweetr"): written, or not stated
+    return soft and frequency_rank(lemma) < UNKNOWN_RANK and close_word(lemma, tuple(sorted(target.content)))
 
 
 @lru_cache(maxsize=50_000)
