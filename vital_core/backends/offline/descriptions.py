@@ -19,6 +19,14 @@ from vital_core.backends.offline.language.lexicon import LOCATIVE, MONTHS, TITLE
 from vital_core.backends.offline.language.nlp import Tok
 
 _ROLE_WORDS = {"det", "amod", "compound", "advmod", "nmod", "npadvmod"}
+# a person's role by its ending ("author", "programmer", "artist", "physician") or one of a few others; not
+# "the first official Ryder Cup"
+_AGENT_ENDINGS = ("er", "or", "ist", "ian", "ant", "ent")
+_OTHER_ROLES = {"poet", "monk", "nun", "priest", "king", "queen", "chef", "pilot", "saint", "bishop", "judge"}
+
+
+def _a_role(noun: Tok) -> bool:
+    return noun.lemma.endswith(_AGENT_ENDINGS) and len(noun.lemma) > 4 or noun.lemma in _OTHER_ROLES
 
 
 def _full_name_after(parse: ClaimParse, i: int) -> tuple[Tok, int] | None:
@@ -35,7 +43,7 @@ def title_before_name(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     author Robert Louis Stevenson") or the role the name's compound ("the racing driver Enzo Ferrari"). Not a
     work's kind ("the novel Pride and Prejudice"), a possessor's relative ("their father Richard Williams")
     or one of a pair ("the writer Jerry Siegel and the artist Joe Shuster")."""
-    if t.pos != "NOUN" or not t.text.islower() or t.lemma in TITLE_NOUNS or t.text in TITLE_NOUNS:
+    if t.pos != "NOUN" or not t.text.islower() or t.lemma in TITLE_NOUNS or t.text in TITLE_NOUNS or not _a_role(t):
         return None
     found = _full_name_after(parse, t.i + 1)
     name = found[0] if found else None

@@ -37,15 +37,18 @@ def without_subject(claim: str) -> str:
     return " ".join(t.text for t in toks if t.i not in subject)
 
 
-def _predicate_words(claim: str) -> set[str]:
+def _predicate_words(claim: str, relation_only: bool = True) -> set[str]:
     """The stems of what a claim says of its subject: its content words outside the subject, names and values
-    left out ("The show was created by Matt Groening" -> {"creat"})."""
+    left out ("The show was created by Matt Groening" -> {"creat"}). ``relation_only``: the clause's frame
+    left out too ("In its rough state the stone weighed ..."); the looser "spoken of" reading keeps it, as
+    fewer words would let any sentence speak of the claim."""
     toks = analyse(claim)
     root = next((t.i for t in toks if t.dep == "ROOT"), None)
-    subject = _subject_span(toks) | _titles(toks) | (frame(toks, root) if root is not None else set())
+    subject = _subject_span(toks) | _titles(toks)
+    if relation_only and root is not None:
+        subject |= frame(toks, root)
     words = {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
-             and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME
-             and not (t.i > 0 and t.text[:1].isupper())}     # a name the parser took for a word ("as Scrabble")
+             and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME}
     if not words and any(t.dep == "ROOT" and t.lemma == "be" and any(c.text.lower() == "by" for c in children(toks, t.i))
                          for t in toks):
         return {"by"}   # "The painting is by Bosch": its maker, which "was painted by" states
@@ -73,7 +76,7 @@ def addressed_by(claims: list[str], evidence_sentences: list[str], share: float 
     evidence = _read_evidence(tuple(evidence_sentences))
     out = set()
     for i, claim in enumerate(claims):
-        predicate, kinds = _predicate_words(claim), _value_kinds(extract_mentions(without_subject(claim)))
+        predicate, kinds = _predicate_words(claim, with_value), _value_kinds(extract_mentions(without_subject(claim)))
         verb = _relation_verb(claim)
         if predicate and (kinds or not with_value) and any(
                 len(predicate & words_) >= share * len(predicate) and (kinds & ev_kinds or not with_value)

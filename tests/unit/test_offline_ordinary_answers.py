@@ -1,0 +1,93 @@
+"""Offline rules for ordinary answers (issue 19, the fourth dev set `data/user24f`): descriptions said beside a
+name (a role before a full name, a place set off after the subject, an indefinite description at the end, a
+second complement of "is"), the maker's slot of "is by", measure verbs, a bare "the + noun" subject that stands
+for the evidence's named subject, and the false contradictions this round removed. Sentences of their own, not
+the dev set's."""
+from __future__ import annotations
+
+from vital_core.backends.offline.decompose import decompose_sentence
+from vital_core.backends.offline.language.nlp import analyse
+from vital_core.backends.offline.verify import verify_claims
+from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
+
+
+def _one(claim: str, passage: str):
+    return verify_claims([claim], [Document(id="P", text=passage)])[0]
+
+
+def test_a_role_before_a_full_name_is_a_claim_of_its_own():
+    assert decompose_sentence("The opera was written by the Czech composer Antonin Dvorak.") == [
+        "The opera was written by Antonin Dvorak.", "Antonin Dvorak was a Czech composer."]
+    assert decompose_sentence("The firm was started by the former cyclist Bruno Ferraresi.") == [
+        "The firm was started by Bruno Ferraresi.", "Bruno Ferraresi was a former cyclist."]
+
+
+def test_a_role_is_not_cut_off_a_relative_a_work_or_a_pair():
+    for sentence in ("She was trained by their father Peter Holm.",
+                     "The novel Great Expectations was written by Charles Dickens.",
+                     "The comic was created by the writer Jerry Siegel and the artist Joe Shuster."):
+        assert decompose_sentence(sentence) == [sentence], sentence
+
+
+def test_a_place_set_off_after_the_subject_is_a_claim_of_its_own():
+    claims = decompose_sentence("Lake Toba, in northern Sumatra, reaches a depth of 505 metres.")
+    assert claims == ["Lake Toba reaches a depth of 505 metres.", "Lake Toba is in northern Sumatra."]
+    # a time set off there is not a place
+    assert decompose_sentence("The treaty, in 1803, was signed by Jefferson.") == [
+        "The treaty, in 1803, was signed by Jefferson."]
+
+
+def test_an_indefinite_description_at_the_end_and_a_second_complement_are_cut():
+    assert decompose_sentence("At first the shop was called Bluebird, a name taken from a song.") == [
+        "At first the shop was called Bluebird.", "Bluebird was a name taken from a song."]
+    assert decompose_sentence("The carving is only 6 centimetres tall, small enough to fit in a pocket.") == [
+        "The carving is only 6 centimetres tall.", "The carving is small enough to fit in a pocket."]
+    # a definite description compares, and stays with what it compares
+    sentence = "She won 19 titles, the most by any player of her time."
+    assert decompose_sentence(sentence) == [sentence]
+
+
+def test_a_relative_clause_the_parser_hangs_on_the_verb_goes_to_the_noun_before_it():
+    toks = analyse("The portrait is by Hans Holbein, the German master from Augsburg whose portraits have no "
+                   "equal in his time.")
+    verb = next(t for t in toks if t.text == "have")
+    assert verb.dep == "relcl" and toks[verb.head].pos in ("NOUN", "PROPN")
+
+
+def test_is_by_fills_the_makers_slot_of_was_painted_by():
+    passage = "The Night Watch was painted by Rembrandt van Rijn in 1642."
+    assert _one("The painting is by Frans Hals.", passage).verdict == CONTRADICTED
+    assert _one("The painting is by Rembrandt van Rijn.", passage).verdict != CONTRADICTED
+
+
+def test_a_measure_verb_is_said_by_a_sentence_giving_the_measure():
+    passage = "Lake Toba has a maximum depth of 505 metres, the deepest in Indonesia."
+    assert _one("Lake Toba reaches a maximum depth of 505 metres.", passage).verdict == SUPPORTED
+    wrong = _one("Lake Toba reaches a maximum depth of 550 metres.", passage)
+    assert wrong.verdict == CONTRADICTED and "550 metres" in wrong.reason and "505 metres" in wrong.reason
+
+
+def test_a_bare_subject_stands_for_the_named_one_only_when_all_the_rest_is_stated():
+    passage = "The Lion Man of Hohlenstein is 31 centimetres tall and was carved from mammoth ivory."
+    supported = _one("The figure is 31 centimetres tall.", passage)
+    assert supported.verdict == SUPPORTED and "Lion Man" in supported.reason
+    assert _one("The figure is 31 centimetres wide.", passage).verdict == NOT_ENOUGH_EVIDENCE
+    assert _one("The figure is 13 centimetres tall.", passage).verdict == CONTRADICTED
+
+
+def test_a_word_the_vocabulary_does_not_know_is_stated_only_as_written():
+    passage = "The app was originally called grmbl before it was renamed."
+    assert _one("At first the service was called grumbler.", passage).verdict != SUPPORTED
+
+
+def test_another_person_is_a_rival_only_on_the_same_verb():
+    passage = "She was raised in Leeds, and she and her brother were trained from childhood by their uncle, Tom."
+    verdict = _one("Ann Lister grew up in Leeds, where she and her brother were coached by their uncle, Tom Lister.",
+                   passage)
+    assert verdict.verdict != CONTRADICTED
+
+
+def test_a_value_in_a_relative_clause_of_another_noun_is_no_rival():
+    passage = "Gerhard Mercator died in December 1594 and was buried in the church of Saint Salvator, which was " \
+              "rebuilt in 1752."
+    assert _one("Gerhard Mercator lived from 1512 to 1594.", passage).verdict != CONTRADICTED
