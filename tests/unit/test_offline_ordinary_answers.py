@@ -91,3 +91,32 @@ def test_a_value_in_a_relative_clause_of_another_noun_is_no_rival():
     passage = "Gerhard Mercator died in December 1594 and was buried in the church of Saint Salvator, which was " \
               "rebuilt in 1752."
     assert _one("Gerhard Mercator lived from 1512 to 1594.", passage).verdict != CONTRADICTED
+
+
+def test_a_measure_verb_is_not_said_by_a_measure_of_something_else():
+    passage = "Grey kangaroos stand about 2 metres tall and can hop at more than 60 km/h."
+    assert _one("A grey kangaroo can cover 8 metres in a single bound.", passage).verdict != CONTRADICTED
+
+
+def test_a_passives_by_after_a_time_is_its_agent_but_not_after_a_work():
+    toks = analyse("The abbey was built in the first half of the eleventh century by Edward the Confessor.")
+    by = next(t for t in toks if t.text == "by")
+    assert by.dep == "agent" and toks[by.head].lemma == "build"
+    toks = analyse("It was published in 1865 with illustrations by John Tenniel.")
+    by = next(t for t in toks if t.text == "by")
+    assert by.dep != "agent"
+
+
+def test_a_claim_read_over_two_sentences_is_not_supported_when_one_gives_the_act_to_another_person():
+    passage = ("The Chola king Rajaraja I had the Brihadeeswarar Temple built in the early 1000s as his royal "
+               "temple. A later ruler, Rajendra I, built the new capital of Gangaikonda Cholapuram.")
+    verdict = _one("It was built in the early 1000s by Rajendra I as his royal temple.", passage)
+    assert verdict.verdict != SUPPORTED
+    verdict = _one("The Brihadeeswarar Temple was built in the early 1000s by Rajendra I.", passage)
+    assert verdict.verdict == CONTRADICTED and "Rajaraja I" in verdict.reason
+
+
+def test_the_rival_is_the_person_of_the_same_act_not_one_in_a_coordinated_clause():
+    passage = "Valve announced in 2012 that it would buy the studio, and Jansen left the company once the deal closed."
+    verdict = _one("Pixelbeard left the company after the sale.", passage)
+    assert "names Jansen" in verdict.reason and "names Valve" not in verdict.reason

@@ -24,7 +24,7 @@ from vital_core.backends.offline.language.lexicon import (
     REFUTED_BELIEF,
     STAND_IN_DETERMINERS,
 )
-from vital_core.backends.offline.language.nlp import children
+from vital_core.backends.offline.language.nlp import children, subtree
 from vital_core.backends.offline.language.roles import relations
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
@@ -199,6 +199,11 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
     place, kind = place_of(name)
     out = []
     for other in target.names:
+        tok = target.toks[target.names[other]] if target.toks else None
+        if tok is not None and tok.dep in ("compound", "amod") and target.toks[tok.head].pos == "NOUN" \
+                and not place_of(other)[1]:
+            continue    # a name that describes a noun ("the Khmer ruler") is no one in the role; a place's
+            # adjective still says where ("the German state of Bavaria", "the Norwegian composer")
         if other in target.guessed or name_found(other, claim) or other in claim.names \
                 or role(claim, name) != role(target, other):
             continue
@@ -218,13 +223,26 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
 
 
 def _same_verb(claim: Analysis, name: str, target: Analysis, other: str) -> bool:
-    """The two names hang on one verb or its synonym, or one side's is unknown: "grew up in Compton" does not
-    make Serena Williams a rival of the father who "trained" her."""
+    """The two names hang on one verb or its synonym, or on two verbs acting on one thing ("Newton formulated
+    the theory" / "Einstein presented his theory"), or one side's verb is unknown. "Serena Williams grew up in
+    Compton" is no rival of the father by whom she "was trained" there."""
     mine, theirs = (governing_verb(a.toks, a.names[n]) for a, n in ((claim, name), (target, other)))
     if mine is None or theirs is None:
         return True
-    lemma, their_lemma = claim.toks[mine].lemma, target.toks[theirs].lemma
-    return "be" in (lemma, their_lemma) or _matches(lemma, {their_lemma}) or _matches(their_lemma, {lemma})
+    lemma = claim.toks[mine].lemma
+    # "had Angkor Wat built": the act is the causative's complement
+    theirs_too = {target.toks[theirs].lemma} | {c.lemma for c in children(target.toks, theirs)
+                                                if c.dep in ("ccomp", "xcomp") and c.pos == "VERB"}
+    if "be" in {lemma} | theirs_too or _matches(lemma, theirs_too) or any(_matches(t, {lemma}) for t in theirs_too):
+        return True
+    # two verbs for one act ("performed" / "carried out") share what is acted on: the claim's verb has a
+    # patient the sentence states ("The first heart transplant was performed by ...")
+    patients = {t.lemma for t in claim.toks if t.head == mine and t.dep in ("nsubjpass", "dobj")}
+    # in the rival verb's own clause, not in a clause coordinated with it ("..., and Persson left the company")
+    clause = subtree(target.toks, theirs) - set().union(
+        *(subtree(target.toks, c.i) for c in children(target.toks, theirs) if c.dep == "conj"))
+    theirs_words = {target.toks[i].lemma for i in clause}
+    return bool(patients & theirs_words)
 
 
 def person_like(name: str) -> bool:

@@ -300,21 +300,24 @@ def _said_of_named_subject(claim: Analysis, sentence: Analysis) -> str:
 RIVAL_CLAUSE_COVERAGE = 0.5   # a clause stating this much of the claim with another person in its role
 
 
-def _rivalled(claim: Analysis, index: EvidenceIndex, best: int, sim: float) -> ClaimVerdict | None:
-    """Not supported after all: a clause of the closest sentence says the claim with another person in the
-    claim's person's role, and that person is named only outside it ("Armstrong was the first to climb
-    down onto the surface; Aldrin followed" does not state that Aldrin was first). Too little stated
-    for a contradiction, so not enough evidence."""
-    for clause in index.clauses[best]:
-        for name in claim.names:
-            if name_found(name, clause) or not conflicts.person_like(name):
-                continue
-            rivals = [r for r in conflicts.competing_names(claim, clause, name) if conflicts.person_like(r)]
-            if rivals and rest_coverage(claim, clause, skip_names=(name,), soft=True) >= RIVAL_CLAUSE_COVERAGE:
-                return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: the evidence says this of "
-                                                         f"{rivals[0]}, not of {name} — "
-                                                         f"\"{_quote(index.sentences[best])}\"",
-                                    index.sentences[best], sim)
+def _rivalled(claim: Analysis, index: EvidenceIndex, window: list[int], sim: float) -> ClaimVerdict | None:
+    """Not supported after all: a clause of a sentence that supports the claim says it with another person in
+    the claim's person's role, and that person is named only outside it ("Armstrong was the first to climb
+    down onto the surface; Aldrin followed" does not state that Aldrin was first; "Suryavarman II had Angkor
+    Wat built ..." beside "Jayavarman VII built Angkor Thom" does not state that Jayavarman VII built it). Too
+    little stated for a contradiction, so not enough evidence."""
+    for i in window:
+        # the closest sentence clause by clause; one it is joined with (a claim read over two) whole too
+        for clause in index.clauses[i] or [index.analyses[i]]:
+            for name in claim.names:
+                if name_found(name, clause) or not conflicts.person_like(name):
+                    continue
+                rivals = [r for r in conflicts.competing_names(claim, clause, name) if conflicts.person_like(r)]
+                if rivals and rest_coverage(claim, clause, skip_names=(name,), soft=True) >= RIVAL_CLAUSE_COVERAGE:
+                    return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: the evidence says this of "
+                                                             f"{rivals[0]}, not of {name} — "
+                                                             f"\"{_quote(index.sentences[i])}\"",
+                                        index.sentences[i], sim)
     return None
 
 
@@ -365,7 +368,8 @@ def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex
         return verdict
     verdict = _support(claim, index, top, sims)
     if verdict.verdict == SUPPORTED:
-        verdict = _rivalled(claim, index, top[0], float(sims[top[0]])) or verdict
+        window = [i for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
+        verdict = _rivalled(claim, index, window, best) or verdict
     if verdict.verdict != SUPPORTED and source is not None:
         return _substituted(source[0], source[1], claim.text, index) or verdict
     if verdict.verdict == NOT_ENOUGH_EVIDENCE:

@@ -18,6 +18,7 @@ from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.lexicon import (
     ACRONYM_GLUE,
     ADJECTIVE_NOUNS,
+    DIMENSION_WORDS,
     EVENT_HEADS,
     EVENT_PARTS,
     FUNCTION_CAPS,
@@ -251,8 +252,11 @@ def lemma_found(lemma: str, target: Analysis, soft: bool = False) -> bool:
         return True
     if len(lemma) > 5 and any(_key(other) == _key(lemma) for other in target.lemmas if len(other) > 4):
         return True
-    if lemma in MEASURE_VERBS and any(v.is_measure for v in target.values):
-        return True     # "reaches a depth of 594 metres" is said by "has a depth of 594 metres"
+    if lemma in MEASURE_VERBS and any(v.is_measure for v in target.values) \
+            and not any(t.dep == "npadvmod" and target.toks[t.head].lemma in DIMENSION_WORDS for t in target.toks):
+        # "reaches a depth of 594 metres" is said by "has a depth of 594 metres"; not by "stands 1.8 metres
+        # tall", which measures something of its own
+        return True
     if {lemma + "ing", lemma[:-1] + "ing"} & target.lemmas and len(lemma) > 3:
         return True     # the act's noun: "The painting is by Bosch" says it was painted by him
     if lemma in target.name_keys:
@@ -363,8 +367,9 @@ def name_found(name: str, target: Analysis) -> bool:
     # "Quranic" for "Quran"; never a part of a longer name ("Mount Kenya" is not stated by "Kenyan")
     if core == tokens and all(t in words or _derived_form(t, words) for t in core):
         return True
-    if len(core) >= 2 and core[-1] in words:
-        # "Shakespeare" for "William Shakespeare"; but "Pierre Curie" is not "Marie Curie"
+    # "Shakespeare" for "William Shakespeare"; but "Pierre Curie" is not "Marie Curie", and a regnal number
+    # is no surname ("Rajendra I" is not stated by "Rajaraja I")
+    if len(core) >= 2 and core[-1] in words and not re.fullmatch(r"[ivxl]+", core[-1]):
         mine = {w.lower().strip(".,") for w in name.split()}
         # a shorter form of the same name ("Yuri Gagarin" for "Yuri Alekseyevich Gagarin") is no rival
         rivals = [n for n in target.names if n.lower().split()[-1:] == core[-1:] and len(n.split()) >= 2

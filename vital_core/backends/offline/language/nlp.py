@@ -86,7 +86,7 @@ def _tokens(doc) -> tuple[Tok, ...]:
     toks = [Tok(t.i, t.text, _LEMMA_FIXES.get(t.text.lower(), t.lemma_.lower()), t.pos_, t.dep_, t.head.i, t.idx,
                 t.tag_)
             for t in doc]
-    return tuple(_stray_relatives(_regnal_numbers(toks)))
+    return tuple(_stray_agents(_stray_relatives(_regnal_numbers(toks))))
 
 
 _NAME_BEFORE_NUMERAL = {"npadvmod", "compound", "nsubj", "nsubjpass", "nmod", "appos", "ROOT"}
@@ -125,6 +125,32 @@ def _stray_relatives(toks: list[Tok]) -> list[Tok]:
         noun = toks[first - 1]
         if noun.pos in ("NOUN", "PROPN") and noun.i != t.head:
             toks[k] = replace(t, dep="relcl", head=noun.i)
+    return toks
+
+
+_TIME_NOUNS = {"century", "decade", "year", "half", "month", "week", "day", "period", "era", "age"}
+
+
+def _stray_agents(toks: list[Tok]) -> list[Tok]:
+    """"Angkor Wat was built in the first half of the twelfth century by Jayavarman VII": the parser may hang
+    the passive's "by" on the noun before it; with a name after it, it is the verb's agent (a time, "by the
+    end of the century", stays)."""
+    for k, t in enumerate(toks):
+        # only after a time or a place ("in the twelfth century by", "in Paris by"): "illustrations by John
+        # Tenniel" names the illustrator
+        head = toks[t.head]
+        if t.text.lower() != "by" or t.dep != "prep" or not (head.pos == "PROPN" or head.lemma in _TIME_NOUNS):
+            continue
+        if not any(c.dep == "pobj" and c.pos == "PROPN" for c in children(tuple(toks), k)):
+            continue
+        verb = t.head
+        for _ in range(4):
+            if toks[verb].pos == "VERB" or toks[verb].head == verb:
+                break
+            verb = toks[verb].head
+        kids = children(tuple(toks), verb)
+        if toks[verb].pos == "VERB" and any(c.dep == "auxpass" for c in kids) and not any(c.dep == "agent" for c in kids):
+            toks[k] = replace(t, dep="agent", head=verb)
     return toks
 
 
