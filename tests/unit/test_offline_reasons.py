@@ -2,7 +2,7 @@
 
 Runs the offline verifier over every data set in data/: the claim/passage cases, the claims of the
 paragraph triples' responses against their documents and against their reference answer, the bundled
-demos (and data/user24 when present), and checks every reason with ``bench_user_text``'s reader.
+demos and every user-style set (data/user24*), and checks every reason with ``bench_user_text``'s reader.
 """
 import pytest
 
@@ -75,11 +75,15 @@ def test_no_reason_contradicts_its_quote_on_the_demos():
     assert bad == []
 
 
-def test_no_reason_contradicts_its_quote_on_the_user_style_set():
-    if not (DATA / "user24" / "cases.jsonl").exists():
-        pytest.skip("data/user24/cases.jsonl is not there")
+USER_SETS = sorted(p.parent.name for p in DATA.glob("user24*/cases.jsonl"))
+
+
+@pytest.mark.parametrize("name", USER_SETS or ["user24"])
+def test_no_reason_contradicts_its_quote_on_the_user_style_sets(name):
+    if not (DATA / name / "cases.jsonl").exists():
+        pytest.skip(f"data/{name}/cases.jsonl is not there")
     bad = []
-    for case in load_cases("user24"):
+    for case in load_cases(name):
         claims = [c for key in ("normal", "wrong", "missing") for c in _claims(case[key])]
         docs = [Document(id=f"d{n}", text=d if isinstance(d, str) else d["text"])
                 for n, d in enumerate(case["documents"])]

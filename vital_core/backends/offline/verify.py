@@ -298,6 +298,7 @@ def _said_of_named_subject(claim: Analysis, sentence: Analysis) -> str:
 
 
 RIVAL_CLAUSE_COVERAGE = 0.5   # a clause stating this much of the claim with another person in its role
+JOINED_RIVAL_COVERAGE = 0.75  # ... in a sentence the closest one is joined with: most of the claim
 
 
 def _rivalled(claim: Analysis, index: EvidenceIndex, window: list[int], sim: float) -> ClaimVerdict | None:
@@ -308,12 +309,13 @@ def _rivalled(claim: Analysis, index: EvidenceIndex, window: list[int], sim: flo
     little stated for a contradiction, so not enough evidence."""
     for i in window:
         # the closest sentence clause by clause; one it is joined with (a claim read over two) whole too
-        for clause in index.clauses[i] or [index.analyses[i]]:
+        for clause in index.clauses[i] if i == window[0] else index.clauses[i] or [index.analyses[i]]:
             for name in claim.names:
                 if name_found(name, clause) or not conflicts.person_like(name):
                     continue
                 rivals = [r for r in conflicts.competing_names(claim, clause, name) if conflicts.person_like(r)]
-                if rivals and rest_coverage(claim, clause, skip_names=(name,), soft=True) >= RIVAL_CLAUSE_COVERAGE:
+                needed = RIVAL_CLAUSE_COVERAGE if i == window[0] else JOINED_RIVAL_COVERAGE
+                if rivals and rest_coverage(claim, clause, skip_names=(name,), soft=True) >= needed:
                     return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: the evidence says this of "
                                                              f"{rivals[0]}, not of {name} — "
                                                              f"\"{_quote(index.sentences[i])}\"",
