@@ -129,7 +129,7 @@ def _relative_inside(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     head = parse.toks[t.head]
     if t.dep in ("advcl", "conj") and parse.comma_before(span) is not None:
         # the parser hangs "..., about a third of whom were ..." on the verb: its noun ends before the comma
-        head = _noun_before(parse, min(span) - 1) or head
+        head = noun_before(parse, min(span) - 1) or head
     elif t.dep != "relcl":
         return None
     if head.pos not in ("NOUN", "PROPN") or parse.comma_before(span) is None or len(span) < MIN_CLAUSE_WORDS:
@@ -159,7 +159,7 @@ def _participle(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     if t.tag == "VBN" and min(span) > root.i:
         # "... belongs to Usain Bolt of Jamaica, widely regarded as the greatest sprinter": the participle
         # says something of the noun just before its comma, not of the subject
-        noun = _noun_before(parse, min(span) - 1)
+        noun = noun_before(parse, min(span) - 1)
         if noun is None:
             return None
         return with_commas(parse, span), [f"{noun_phrase(parse, noun, span)} {be_form(parse, noun, parse.past(root))} "
@@ -188,7 +188,7 @@ def _making(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
                                        f"{parse.words(parse.subtree(said.i) - {pronoun.i})}"]
 
 
-def _noun_before(parse: ClaimParse, comma: int) -> Tok | None:
+def noun_before(parse: ClaimParse, comma: int) -> Tok | None:
     """The noun phrase that ends just before ``comma``, by its head ("Usain Bolt of Jamaica" -> Bolt)."""
     if comma < 1 or parse.toks[comma].text != ",":
         return None
@@ -332,7 +332,7 @@ def _loose_description(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
             or any(parse.toks[i].tag in ("JJS", "RBS") for i in span) \
             or parse.comma_before(span) is None or len(span) < MIN_CLAUSE_WORDS - 1:
         return None
-    noun = _noun_before(parse, min(span) - 1)
+    noun = noun_before(parse, min(span) - 1)
     if noun is None:
         return None
     said = f"{be_form(parse, noun, parse.past(parse.root))} {parse.words(span)}"

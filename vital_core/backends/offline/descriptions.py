@@ -13,7 +13,7 @@ the description sinks the claim ("the evidence does not mention Scottish"). ``cl
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.clause_shapes import SUBJECT_DEPS, Cut, with_commas
+from vital_core.backends.offline.clause_shapes import SUBJECT_DEPS, Cut, noun_before, with_commas
 from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, noun_phrase
 from vital_core.backends.offline.language.lexicon import LOCATIVE, MONTHS, TITLE_NOUNS
 from vital_core.backends.offline.language.nlp import Tok
@@ -95,8 +95,9 @@ def described_value(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     head = parse.toks[t.head]
     det = parse.child(t.i, "det")
     if t.dep != "appos" or t.pos != "NOUN" or det is None or det.lemma not in ("a", "an") or det.i != min(span) \
-            or head.i > t.i or not parse.set_off(span) or parse.comma_before(span) != min(span) - 1:
-        return None
+            or head.i > t.i or not parse.set_off(span) or parse.comma_before(span) != min(span) - 1 \
+            or head.i != min(span) - 2 and noun_before(parse, min(span) - 1) != head:
+        return None     # (the parser may hang it on the subject: "... and for sfumato, a soft blending")
     # a measure is one thing ("82,100 square kilometres is an area ...")
     verb = ("was" if parse.past(parse.root) else "is") if parse.child(head.i, "nummod") is not None \
         else be_form(parse, head, parse.past(parse.root))
