@@ -120,3 +120,31 @@ def test_the_rival_is_the_person_of_the_same_act_not_one_in_a_coordinated_clause
     passage = "Valve announced in 2012 that it would buy the studio, and Jansen left the company once the deal closed."
     verdict = _one("Pixelbeard left the company after the sale.", passage)
     assert "names Jansen" in verdict.reason and "names Valve" not in verdict.reason
+
+
+def test_what_is_a_name_and_what_is_it_known_for_are_open_ended_requests():
+    from vital_core.backends.offline.language.answer_types import is_open_ended
+    assert is_open_ended("What is the Lion Man of Hohlenstein?")
+    assert is_open_ended("What are the Dead Sea Scrolls?")
+    assert is_open_ended("What is Krakatoa known for?")
+    assert not is_open_ended("What is the capital of Peru?")
+    assert not is_open_ended("What was Instagram originally called?")
+
+
+def test_a_when_clause_with_two_clauses_is_cut_whole():
+    claims = decompose_sentence("The storm reached its peak on 9 August 1911, when roofs were torn off across the "
+                                "town and boats were thrown onto the quay.")
+    assert claims[0] == "The storm reached its peak on 9 August 1911."
+    assert not any(c.endswith("and.") for c in claims)
+
+
+def test_an_indefinite_description_describes_the_noun_before_its_comma():
+    claims = decompose_sentence("The chapel is admired for its painted ceiling and for fresco, a way of painting "
+                                "on wet plaster.")
+    assert "Fresco is a way of painting on wet plaster." in claims
+    assert not any(c.startswith("The chapel is a way") for c in claims)
+
+
+def test_reaching_a_climax_is_peaking():
+    passage = "The eruption of Mount Pelee peaked on 8 May 1902, destroying the town of Saint-Pierre."
+    assert _one("The eruption reached its climax on 8 May 1902.", passage).verdict == SUPPORTED

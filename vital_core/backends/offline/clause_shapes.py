@@ -49,6 +49,7 @@ def _subordinate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     if measured_from(parse, first.i):
         return None
     own = parse.child(t.i, *SUBJECT_DEPS)
+    span = span | _second_clause_of(parse, span)
     body = span - {first.i}
     if own is None or own.pos == "DET" or len(body) < MIN_CLAUSE_WORDS:
         return None
@@ -66,6 +67,20 @@ def _subordinate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
         text = parse.words({i for i in body if i < own.i}) + f" {stands_for} " + parse.words(
             {i for i in body if i > own.i})
     return with_commas(parse, span), [text.strip()]
+
+
+def _second_clause_of(parse: ClaimParse, span: set[int]) -> set[int]:
+    """"..., when explosions were heard far away and flows of ash swept down to the sea": the parser ends the
+    clause at its "and" and makes the second clause the main verb's; "when" governs both."""
+    end = max(span)
+    # the "and" (or the second subject, "... across the town and boats were thrown ...") went with the clause
+    if not any(parse.toks[i].dep in ("cc", "conj") for i in span if i > end - 3):
+        return set()
+    for verb in parse.children[parse.root.i]:
+        tok = parse.toks[verb]
+        if tok.dep == "conj" and tok.pos == "VERB" and min(parse.subtree(verb)) == end + 1:
+            return parse.subtree(verb)
+    return set()
 
 
 def _pronoun_antecedent(parse: ClaimParse, pronoun: Tok) -> str:

@@ -92,12 +92,15 @@ def described_value(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     written without vowels" -> "twttr was a name written without vowels"; "covers 82,100 square kilometres,
     an area roughly the size of Austria". A definite one ("23 titles, the most by any woman") compares, and
     stays."""
-    head = parse.toks[t.head]
     det = parse.child(t.i, "det")
     if t.dep != "appos" or t.pos != "NOUN" or det is None or det.lemma not in ("a", "an") or det.i != min(span) \
-            or head.i > t.i or not parse.set_off(span) or parse.comma_before(span) != min(span) - 1 \
-            or head.i != min(span) - 2 and noun_before(parse, min(span) - 1) != head:
-        return None     # (the parser may hang it on the subject: "... and for sfumato, a soft blending")
+            or not parse.set_off(span) or parse.comma_before(span) != min(span) - 1:
+        return None
+    # it describes the noun right before its comma, wherever the parser hangs it ("... and for sfumato, a soft
+    # blending" on the subject, "by the Buggles, a British duo" on the verb)
+    head = noun_before(parse, min(span) - 1) or parse.toks[t.head]
+    if head.i >= t.i or head.i != min(span) - 2 and noun_before(parse, min(span) - 1) is None:
+        return None
     # a measure is one thing ("82,100 square kilometres is an area ...")
     verb = ("was" if parse.past(parse.root) else "is") if parse.child(head.i, "nummod") is not None \
         else be_form(parse, head, parse.past(parse.root))

@@ -83,8 +83,16 @@ _OPEN_QUESTION = re.compile(r"^\s*(what (should|do|would|must) (i|we|one) (know|
                             r"(overview|summary|introduction)))\b", re.IGNORECASE)
 
 
+# "What is the Venus of Willendorf?", "What are the Lindisfarne Gospels?" (a name, capitalised: not "What is
+# the capital of Peru?"), "What is Mount Tambora known for?": a request to describe it
+_WHAT_IS_NAME = re.compile(r"^\s*[Ww]hat (is|are|was|were) (the )?[A-Z][\w'’\-]*"
+                           r"((\s+(of|in|and|the|de|la|von|van))*\s+[A-Z][\w'’\-]*)*\s*\?\s*$")
+_KNOWN_FOR = re.compile(r"^\s*what (is|are|was|were) .+ (best )?(known|famous|remembered) for\s*\??\s*$", re.IGNORECASE)
+
+
 def is_open_ended(query: str) -> bool:
-    return bool(_OPEN_ENDED.search(query)) and not query.strip().endswith("?") or bool(_OPEN_QUESTION.search(query))
+    return bool(_OPEN_ENDED.search(query)) and not query.strip().endswith("?") or bool(_OPEN_QUESTION.search(query)) \
+        or bool(_WHAT_IS_NAME.match(query)) or bool(_KNOWN_FOR.match(query))
 
 
 def question_type(query: str) -> str:
