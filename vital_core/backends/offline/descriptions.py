@@ -56,8 +56,10 @@ def title_before_name(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     while start > 0 and parse.toks[start - 1].dep in _ROLE_WORDS and parse.toks[start - 1].text[:1] not in ",;":
         start -= 1
     first = parse.toks[start]
-    if start > 0 and parse.toks[start - 1].dep == "poss" or first.pos == "DET" and first.lemma not in ("the", "a", "an") or first.pos == "PRON" \
-            or start > 0 and parse.toks[start - 1].text.lower() in ("and", "or") or start == t.i and first.pos != "NOUN":
+    before = parse.toks[start - 1] if start > 0 else None
+    if before is not None and (before.dep == "poss" or before.text.lower() in ("and", "or")) \
+            or first.pos == "DET" and first.lemma not in ("the", "a", "an") or first.pos == "PRON" \
+            or start == t.i and first.pos != "NOUN":
         return None
     role = [parse.toks[k].text for k in range(start, t.i + 1) if parse.toks[k].pos != "DET"]
     article = "an" if role[0][:1].lower() in "aeiou" else "a"

@@ -49,8 +49,9 @@ def _predicate_words(claim: str, relation_only: bool = True) -> set[str]:
         subject |= frame(toks, root)
     words = {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
              and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME}
-    if not words and any(t.dep == "ROOT" and t.lemma == "be" and any(c.text.lower() == "by" for c in children(toks, t.i))
-                         for t in toks):
+    root = toks[root] if root is not None else None
+    if not words and root is not None and root.lemma == "be" \
+            and any(c.text.lower() == "by" for c in children(toks, root.i)):
         return {"by"}   # "The painting is by Bosch": its maker, which "was painted by" states
     return words
 

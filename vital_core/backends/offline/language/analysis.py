@@ -35,7 +35,6 @@ from vital_core.backends.offline.language.lexicon import (
 from vital_core.backends.offline.language.nlp import Tok, analyse_many
 from vital_core.backends.offline.language.values import Value, extract_values
 from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
-from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
 from vital_core.scoring import deadline
 
 CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM"}

@@ -149,7 +149,8 @@ def _stray_agents(toks: list[Tok]) -> list[Tok]:
                 break
             verb = toks[verb].head
         kids = children(tuple(toks), verb)
-        if toks[verb].pos == "VERB" and any(c.dep == "auxpass" for c in kids) and not any(c.dep == "agent" for c in kids):
+        deps = {c.dep for c in kids}
+        if toks[verb].pos == "VERB" and "auxpass" in deps and "agent" not in deps:
             toks[k] = replace(t, dep="agent", head=verb)
     return toks
 
