@@ -148,3 +148,18 @@ def test_an_indefinite_description_describes_the_noun_before_its_comma():
 def test_reaching_a_climax_is_peaking():
     passage = "The eruption of Mount Pelee peaked on 8 May 1902, destroying the town of Saint-Pierre."
     assert _one("The eruption reached its climax on 8 May 1902.", passage).verdict == SUPPORTED
+
+
+def test_a_sum_of_two_different_counts_states_no_value():
+    passage = "Over that distance the riders clear 30 fences, taking most of them twice on two circuits."
+    verdict = _one("Over that distance the riders clear 32 fences.", passage)
+    assert verdict.verdict == CONTRADICTED and "30" in verdict.reason
+    # a year and a span of years still add up
+    assert _one("The bridge opened in 1838.", "Work began in 1835, and the bridge opened three years "
+                                              "later.").verdict == SUPPORTED
+
+
+def test_one_surname_with_two_first_names_is_two_people():
+    passage = "At the end of the film the twin Walt Tenor gives a heartfelt speech to the town."
+    verdict = _one("At the end of the film Bob Tenor gives a heartfelt speech to the town.", passage)
+    assert verdict.verdict == CONTRADICTED and "Walt Tenor" in verdict.reason

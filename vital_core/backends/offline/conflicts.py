@@ -216,10 +216,17 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
                   [w.lower() for w in other.split() if w.lower() not in NAME_PARTICLES])
         if len(shared[0]) >= 2 and shared[0][:-1] == shared[1][:-1] and shared[0][-1] != shared[1][-1]:
             out.append(other)   # "Space Shuttle Challenger" / "Space Shuttle Discovery": one class, two members
-        elif not set(shared[0]) & set(shared[1]) and person_like(name) and person_like(other) \
+        elif (not set(shared[0]) & set(shared[1]) or _same_family(shared[0], shared[1])) \
+                and person_like(name) and person_like(other) \
                 and role(claim, name) in ("doer", "undergoer", "copula") and _same_verb(claim, name, target, other):
-            out.append(other)   # another person in the same role of the same verb
+            out.append(other)   # another person in the same role of the same verb ("Bob Tenor" / "Walt Tenor")
     return out
+
+
+def _same_family(mine: list[str], theirs: list[str]) -> bool:
+    """Two full names with one surname and two first names: two people ("Pierre Curie" / "Marie Curie")."""
+    return len(mine) >= 2 and len(theirs) >= 2 and mine[-1] == theirs[-1] and mine[0] != theirs[0] \
+        and len(mine[0].strip(".")) > 1 and len(theirs[0].strip(".")) > 1
 
 
 def _same_verb(claim: Analysis, name: str, target: Analysis, other: str) -> bool:

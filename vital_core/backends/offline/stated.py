@@ -84,15 +84,19 @@ def list_lengths(text: str) -> set[int]:
 def derivable(value: Value, target: Analysis) -> bool:
     """A count the sentence gives by simple arithmetic (2 players x 16 pieces = 32; 1989 - 1961 = 28;
     "in 1835 ... three years later" = 1838)."""
-    numbers = [v.value for v in target.values if v.kind in ("number", "year") and v.value == int(v.value)
-               and v.dim in ("", "#") or v.dim.startswith("#")]
-    numbers += [years for v in target.values if (years := whole_years(v))]
+    # each number with what it counts: a sum or a difference needs two of one kind, or a year and a span of
+    # years; "30 fences ... twice on two circuits" gives no 32 fences (a product may mix: 2 players x 16 pieces)
+    numbers = [(v.value, "year" if v.kind == "year" else v.dim) for v in target.values
+               if v.kind in ("number", "year") and v.value == int(v.value) and v.dim in ("", "#")
+               or v.dim.startswith("#")]
+    numbers += [(years, "years") for v in target.values if (years := whole_years(v))]
     if value.kind == "number" and value.dim.startswith("#") and 2 <= value.value <= 12 \
             and value.value in list_lengths(target.text):
         return True     # "four nations" and "Belgium, France, Romania and Yugoslavia"
-    for i, a in enumerate(numbers):
-        for b in numbers[i + 1:]:
-            if value.value in (a * b, a + b, abs(a - b)):
+    for i, (a, kind_a) in enumerate(numbers):
+        for b, kind_b in numbers[i + 1:]:
+            alike = kind_a == kind_b or {kind_a, kind_b} == {"year", "years"}
+            if value.value == a * b or alike and value.value in (a + b, abs(a - b)):
                 return True
     return False
 

@@ -311,8 +311,9 @@ def _rivalled(claim: Analysis, index: EvidenceIndex, window: list[int], sim: flo
         # the closest sentence clause by clause; one it is joined with (a claim read over two) whole too
         for clause in index.clauses[i] if i == window[0] else index.clauses[i] or [index.analyses[i]]:
             for name in claim.names:
-                if name_found(name, clause) or not conflicts.person_like(name):
-                    continue
+                if name_found(name, clause) or not conflicts.person_like(name) \
+                        or i != window[0] and name_found(name, index.analyses[window[0]]):
+                    continue    # (the closest sentence itself names the claim's person: it states the claim)
                 rivals = [r for r in conflicts.competing_names(claim, clause, name) if conflicts.person_like(r)]
                 needed = RIVAL_CLAUSE_COVERAGE if i == window[0] else JOINED_RIVAL_COVERAGE
                 if rivals and rest_coverage(claim, clause, skip_names=(name,), soft=True) >= needed:
