@@ -307,13 +307,14 @@ def _rivalled(claim: Analysis, index: EvidenceIndex, window: list[int], sim: flo
     down onto the surface; Aldrin followed" does not state that Aldrin was first; "Suryavarman II had Angkor
     Wat built ..." beside "Jayavarman VII built Angkor Thom" does not state that Jayavarman VII built it). Too
     little stated for a contradiction, so not enough evidence."""
+    best = index.analyses[window[0]]
+    own_statement = rest_coverage(claim, best, soft=True) >= JOINED_RIVAL_COVERAGE
     for i in window:
         # the closest sentence clause by clause; one it is joined with (a claim read over two) whole too
         for clause in index.clauses[i] if i == window[0] else index.clauses[i] or [index.analyses[i]]:
             for name in claim.names:
-                if name_found(name, clause) or not conflicts.person_like(name) \
-                        or i != window[0] and name_found(name, index.analyses[window[0]]):
-                    continue    # (the closest sentence itself names the claim's person: it states the claim)
+                if name_found(name, clause) or not conflicts.person_like(name) or i != window[0] and own_statement:
+                    continue    # (the closest sentence itself states the claim, its person named)
                 rivals = [r for r in conflicts.competing_names(claim, clause, name) if conflicts.person_like(r)]
                 needed = RIVAL_CLAUSE_COVERAGE if i == window[0] else JOINED_RIVAL_COVERAGE
                 if rivals and rest_coverage(claim, clause, skip_names=(name,), soft=True) >= needed:
