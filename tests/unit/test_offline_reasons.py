@@ -9,7 +9,8 @@ import pytest
 from bench.bench_user_text import DATA, load_cases, reason_contradicts_quote
 from bench.bench_verifier import SETS, load_jsonl
 from vital_core.backends.offline.decompose import decompose
-from vital_core.backends.offline.verify import verify_claims, written_in
+from vital_core.backends.offline.verdict import written_in
+from vital_core.backends.offline.verify import verify_claims
 from vital_core.results.model import Document
 from vital_core.scoring.inputs import read_input_jsonl
 

@@ -1,0 +1,172 @@
+"""When the aligned evidence states a claim: every name and value stated, most of its words
+(``SUPPORT_COVERAGE``), its main verb or a close paraphrase, the same polarity; a bare "the + noun" subject
+standing for the sentence's named subject; and not when a clause says it of another person (``rivalled``).
+The reasons of "not enough evidence" name what is missing and never call absent what the quote writes."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vital_core.backends.offline import conflicts, stated
+from vital_core.backends.offline.conflicts import stand_in
+from vital_core.backends.offline.evidence_index import EvidenceIndex, joined
+from vital_core.backends.offline.language import lexicon
+from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
+from vital_core.backends.offline.language.values import Value
+from vital_core.backends.offline.stated import rest_coverage
+from vital_core.backends.offline.verdict import ALIGN_MIN, WINDOW_MARGIN, ClaimVerdict, quote, written_in
+from vital_core.results.model import NOT_ENOUGH_EVIDENCE, SUPPORTED
+
+SUPPORT_SIM = 0.40          # and this close may support it ...
+# ... stating this share of its words (names count 1.5, values 1), less when the sentence is closer
+SUPPORT_COVERAGE = ((0.85, 0.55), (0.75, 0.65), (-1.0, 0.75))
+# A long claim (this many content words) whose names and values are all stated is a paraphrase when
+# its closest sentence is this close and states half its words: rewording a long sentence drops words,
+# while the claims that add one unsupported detail are short ("Antonio Salieri taught Beethoven").
+LONG_CLAIM_WORDS, LONG_CLAIM_SIM, LONG_CLAIM_COVERAGE = 4, 0.65, 0.50
+PREDICATE_FREE = 0.75       # this close, the main verb may be paraphrased beyond the lexicon
+
+CLAUSE_BINDING = 0.6   # a clause holding the claim's value and this share of its other words states the value
+
+
+def _bound_in_clause(value: Value, claim: Analysis, clauses: list[Analysis]) -> bool:
+    """The value stands in a clause that says most of the rest of the claim: "Official dismantling got under
+    way in June 1990" states "demolition started in June 1990" though the sentence goes on to 3 October."""
+    return any(stated.value_found(value, [clause]) and
+               rest_coverage(claim, clause, skip_value=value, soft=True) >= CLAUSE_BINDING for clause in clauses)
+
+
+def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex, aligned: list[Analysis],
+                   clauses: list[Analysis]) -> tuple[list[str], list[str], float]:
+    """(names and values not stated, words not stated, weighted coverage) of the claim over the window.
+
+    A name the evidence is about (``topics``: "Alan Turing" in a biography, where most sentences say "he")
+    counts as stated when it is stated anywhere in the evidence.
+    """
+    together = joined(window)
+    nearby = joined(aligned)
+    topic = joined([index.everything, _names_only(index.topics)]) if index.everything else together
+    unstated = [n for n in claim.names if not name_found(n, nearby)
+                and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
+    unstated += [v.text for v in claim.values if not stated.value_bound(v, claim, aligned + [joined(aligned)])
+                 and not _bound_in_clause(v, claim, clauses)]
+    words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together, soft=True)]
+    coverage = max([rest_coverage(claim, w, soft=True, by_rarity=True) for w in window]
+                   + [rest_coverage(claim, together, soft=True, by_rarity=True)])
+    return unstated, words, coverage
+
+
+def _names_only(names) -> Analysis:
+    return Analysis(text=" ".join(names), toks=(), names={n: 0 for n in names},
+                    words={w.lower() for n in names for w in n.split()})
+
+
+def _polarity_agrees(claim: Analysis, unit: Analysis) -> bool:
+    if claim.negated:
+        return bool(unit.negated)
+    return not (claim.predicate and claim.predicate in unit.negated)
+
+
+@dataclass
+class SupportSignals:
+    """What the aligned evidence says of a claim, measured: the inputs of the support decision."""
+    best: float                 # cosine of the closest evidence sentence
+    coverage: float             # share of the claim's words stated (rarity-weighted, soft matches)
+    unstated: list[str]         # names and values of the claim the evidence does not state
+    missing_words: list[str]    # content words not stated in the window, as written in the claim
+    predicate_ok: bool
+    polarity_ok: bool
+    quote: str                  # the closest evidence sentence
+
+
+def support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> SupportSignals:
+    best = float(sims[top[0]])
+    window = [index.analyses[i] for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
+    aligned = [i for i in top if float(sims[i]) >= ALIGN_MIN]
+    unstated, words, coverage = _missing_parts(claim, window, index, [index.analyses[i] for i in aligned],
+                                               [c for i in aligned for c in index.clauses[i]])
+    others_found = sum(lemma_found(w, joined(window), soft=True) for w in claim.content if w != claim.predicate)
+    predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
+                    or best >= PREDICATE_FREE or others_found >= 2
+                    or claim.predicate in lexicon.DIMENSION_WORDS
+                    or any(stated.same_relation(claim, w) for w in window))
+    return SupportSignals(best, coverage, unstated, words, predicate_ok,
+                          _polarity_agrees(claim, index.analyses[top[0]]), index.sentences[top[0]])
+
+
+def support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict:
+    s = support_signals(claim, index, top, sims)
+    best, coverage, closest = s.best, s.coverage, s.quote
+    needed = next(c for sim, c in SUPPORT_COVERAGE if best >= sim)
+    long_paraphrase = (len(claim.content) >= LONG_CLAIM_WORDS and best >= LONG_CLAIM_SIM
+                       and coverage >= LONG_CLAIM_COVERAGE)
+    if best >= SUPPORT_SIM and not s.unstated and (coverage >= needed and s.predicate_ok or long_paraphrase) \
+            and s.polarity_ok:
+        return ClaimVerdict(SUPPORTED, f"supported: the evidence states it (similarity {best:.2f}, "
+                                       f"{coverage:.0%} of its words) — \"{quote(closest)}\"", closest, best)
+    named = said_of_named_subject(claim, index.analyses[top[0]])
+    if best >= SUPPORT_SIM and named and s.polarity_ok:
+        return ClaimVerdict(SUPPORTED, f"supported: the evidence states it of {named}, the claim's subject "
+                                       f"(similarity {best:.2f}) — \"{quote(closest)}\"", closest, best)
+    # a reason never calls absent what the evidence writes: a value it gives for something else
+    # ("Pluto, found in 1930, ..." against "discovered in 1930 by ...") is named as given, not as missing
+    evidence_text = index.everything.text if index.everything else closest
+    absent = [x for x in s.unstated if not written_in(x, evidence_text)]
+    elsewhere = [x for x in s.unstated if written_in(x, evidence_text)]
+    verb = claim.content.get(claim.predicate, claim.predicate)
+    words_absent = [w for w in s.missing_words if not written_in(w, closest)]
+    if absent:
+        reason = f"not enough evidence: the evidence does not mention {'; '.join(absent)}"
+    elif elsewhere:
+        reason = (f"not enough evidence: the evidence gives {'; '.join(elsewhere)}, but not in a sentence that "
+                  f"states the rest of the claim")
+    elif not s.predicate_ok and not written_in(verb, closest):
+        reason = f"not enough evidence: the evidence does not say '{verb}'"
+    elif words_absent:
+        absent = ", ".join(repr(w) for w in words_absent[:4])
+        reason = f"not enough evidence: the closest evidence does not say {absent}"
+    else:
+        reason = "not enough evidence: the closest evidence does not state the claim the same way"
+    return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"{reason} (closest: \"{quote(closest)}\", similarity {best:.2f})",
+                        closest, best)
+
+
+def said_of_named_subject(claim: Analysis, sentence: Analysis) -> str:
+    """The sentence's named subject, when the claim's bare "the + noun" subject stands for it and the sentence
+    states all the rest of the claim, a value or a name among it: "The figure is only 11.1 centimetres tall"
+    against "The Venus of Willendorf is 11.1 centimetres tall"."""
+    skip = stand_in(claim, sentence) if claim.values or claim.names else ()
+    # a measure's word as written ("tall" is no "wide"), every other word at least by a close one
+    if skip and rest_coverage(claim, sentence, skip, soft=True) >= 1.0 and all(
+            lemma_found(w, sentence, soft=w not in lexicon.DIMENSION_WORDS) for w in claim.content if w not in skip):
+        return sentence.subject
+    return ""
+
+
+RIVAL_CLAUSE_COVERAGE = 0.5   # a clause stating this much of the claim with another person in its role
+JOINED_RIVAL_COVERAGE = 0.75  # ... in a sentence the closest one is joined with: most of the claim
+
+
+def rivalled(claim: Analysis, index: EvidenceIndex, window: list[int], sim: float) -> ClaimVerdict | None:
+    """Not supported after all: a clause of a sentence that supports the claim says it with another person in
+    the claim's person's role, and that person is named only outside it ("Armstrong was the first to climb
+    down onto the surface; Aldrin followed" does not state that Aldrin was first; "Suryavarman II had Angkor
+    Wat built ..." beside "Jayavarman VII built Angkor Thom" does not state that Jayavarman VII built it). Too
+    little stated for a contradiction, so not enough evidence."""
+    best = index.analyses[window[0]]
+    own_statement = rest_coverage(claim, best, soft=True) >= JOINED_RIVAL_COVERAGE
+    for i in window:
+        # the closest sentence clause by clause; one it is joined with (a claim read over two) whole too
+        for clause in index.clauses[i] if i == window[0] else index.clauses[i] or [index.analyses[i]]:
+            for name in claim.names:
+                if name_found(name, clause) or not conflicts.person_like(name) or i != window[0] and own_statement:
+                    continue    # (the closest sentence itself states the claim, its person named)
+                rivals = [r for r in conflicts.competing_names(claim, clause, name) if conflicts.person_like(r)]
+                needed = RIVAL_CLAUSE_COVERAGE if i == window[0] else JOINED_RIVAL_COVERAGE
+                if rivals and rest_coverage(claim, clause, skip_names=(name,), soft=True) >= needed:
+                    return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: the evidence says this of "
+                                                             f"{rivals[0]}, not of {name} — "
+                                                             f"\"{quote(index.sentences[i])}\"",
+                                        index.sentences[i], sim)
+    return None
