@@ -24,7 +24,7 @@ from vital_core.backends.offline.language.lexicon import (
     REFUTED_BELIEF,
     STAND_IN_DETERMINERS,
 )
-from vital_core.backends.offline.language.nlp import children, subtree
+from vital_core.backends.offline.language.nlp import children, governing_verb, subtree
 from vital_core.backends.offline.language.roles import relations
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
@@ -35,7 +35,6 @@ from vital_core.backends.offline.stated import (
     as_name,
     claimed_by_rival,
     derivable,
-    governing_verb,
     name_stated,
     rest_coverage,
     said_near,

@@ -100,8 +100,9 @@ def described_value(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
         return None
     # it describes the noun right before its comma, wherever the parser hangs it ("... and for sfumato, a soft
     # blending" on the subject, "by the Buggles, a British duo" on the verb)
-    head = noun_before(parse, min(span) - 1) or parse.toks[t.head]
-    if head.i >= t.i or head.i != min(span) - 2 and noun_before(parse, min(span) - 1) is None:
+    before = noun_before(parse, min(span) - 1)
+    head = before or parse.toks[t.head]
+    if head.i >= t.i or before is None and head.i != min(span) - 2:
         return None
     # a measure is one thing ("82,100 square kilometres is an area ...")
     verb = ("was" if parse.past(parse.root) else "is") if parse.child(head.i, "nummod") is not None \

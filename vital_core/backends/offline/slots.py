@@ -151,9 +151,8 @@ def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = N
     evidence sentence, parsed (else the context's)."""
     evidence = evidence or (context.parsed if context is not None else ())
     root = next((t for t in claim.toks if t.dep == "ROOT"), None)
-    if root is None or root.lemma in NON_EXCLUSIVE:
+    if root is None or root.lemma in NON_EXCLUSIVE or root.pos != "VERB" and root.lemma != "be":
         return None
-    subject = _subject(claim, root.i)
     slots = _slots(claim, root.i)
     # "The painting is by Bosch": the maker's slot of "was painted by", nothing else of the copula
     made_by = root.lemma == "be" and [s for s in slots if s[0] == "by"]
@@ -161,6 +160,7 @@ def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = N
         slots = made_by
     elif root.pos != "VERB":
         return None
+    subject = _subject(claim, root.i)
     if subject is None or not slots:
         return None
     for verb in target.toks:

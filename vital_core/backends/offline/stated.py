@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, close_word, lemma_found, name_found
 from vital_core.backends.offline.language.lexicon import DIMENSION_WORDS, FIRST_WORDS
+from vital_core.backends.offline.language.nlp import governing_verb
 from vital_core.backends.offline.language.roles import relations
 from vital_core.backends.offline.language.value_match import comparable, compatible, consistent, whole_years
 from vital_core.backends.offline.language.values import Value
@@ -139,19 +140,6 @@ def said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: s
         if any(t.lemma in wanted and t.lemma not in skip or t.pos == "PROPN" and t.lemma in named for t in near):
             return True
     return False
-
-
-def governing_verb(toks, index: int) -> int | None:
-    """The verb a word depends on ("in 1616" -> "died"), a few steps up the parse."""
-    at = index
-    for _ in range(4):
-        head = toks[at].head
-        if head == at:
-            return None
-        at = head
-        if toks[at].pos in ("VERB", "AUX") or toks[at].dep == "ROOT":
-            return at
-    return None
 
 
 def same_clause(toks, a: int, b: int) -> bool:

@@ -18,7 +18,7 @@ from vital_core.backends.offline.stated import rest_coverage
 from vital_core.backends.offline.verdict import ALIGN_MIN, WINDOW_MARGIN, ClaimVerdict, quote, written_in
 from vital_core.results.model import NOT_ENOUGH_EVIDENCE, SUPPORTED
 
-SUPPORT_SIM = 0.40          # and this close may support it ...
+SUPPORT_SIM = 0.40          # an evidence sentence this close may support a claim ...
 # ... stating this share of its words (names count 1.5, values 1), less when the sentence is closer
 SUPPORT_COVERAGE = ((0.85, 0.55), (0.75, 0.65), (-1.0, 0.75))
 # A long claim (this many content words) whose names and values are all stated is a paraphrase when
@@ -80,9 +80,15 @@ class SupportSignals:
     quote: str                  # the closest evidence sentence
 
 
+def window_of(top: list[int], sims: np.ndarray) -> list[int]:
+    """The aligned sentences close enough to the best one to support a claim together, best first."""
+    best = float(sims[top[0]])
+    return [i for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
+
+
 def support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> SupportSignals:
     best = float(sims[top[0]])
-    window = [index.analyses[i] for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
+    window = [index.analyses[i] for i in window_of(top, sims)]
     aligned = [i for i in top if float(sims[i]) >= ALIGN_MIN]
     unstated, words, coverage = _missing_parts(claim, window, index, [index.analyses[i] for i in aligned],
                                                [c for i in aligned for c in index.clauses[i]])
@@ -154,14 +160,14 @@ def rivalled(claim: Analysis, index: EvidenceIndex, window: list[int], sim: floa
     down onto the surface; Aldrin followed" does not state that Aldrin was first; "Suryavarman II had Angkor
     Wat built ..." beside "Jayavarman VII built Angkor Thom" does not state that Jayavarman VII built it). Too
     little stated for a contradiction, so not enough evidence."""
-    best = index.analyses[window[0]]
-    own_statement = rest_coverage(claim, best, soft=True) >= JOINED_RIVAL_COVERAGE
-    for i in window:
-        # the closest sentence clause by clause; one it is joined with (a claim read over two) whole too
+    # the closest sentence clause by clause; one it is joined with (a claim read over two) whole too, unless
+    # the closest sentence states the claim by itself
+    joined_too = len(window) > 1 and rest_coverage(claim, index.analyses[window[0]], soft=True) < JOINED_RIVAL_COVERAGE
+    for i in window if joined_too else window[:1]:
         for clause in index.clauses[i] if i == window[0] else index.clauses[i] or [index.analyses[i]]:
             for name in claim.names:
-                if name_found(name, clause) or not conflicts.person_like(name) or i != window[0] and own_statement:
-                    continue    # (the closest sentence itself states the claim, its person named)
+                if name_found(name, clause) or not conflicts.person_like(name):
+                    continue
                 rivals = [r for r in conflicts.competing_names(claim, clause, name) if conflicts.person_like(r)]
                 needed = RIVAL_CLAUSE_COVERAGE if i == window[0] else JOINED_RIVAL_COVERAGE
                 if rivals and rest_coverage(claim, clause, skip_names=(name,), soft=True) >= needed:

@@ -43,8 +43,8 @@ from vital_core.backends.offline.language.evidence_units import clauses_of
 from vital_core.backends.offline.language.text import words
 from vital_core.backends.offline.language.wording import substitution
 from vital_core.backends.offline.slots import slot_conflict, worded_slot_conflict
-from vital_core.backends.offline.support import rivalled, support
-from vital_core.backends.offline.verdict import ALIGN_MIN, WINDOW_MARGIN, ClaimVerdict, quote
+from vital_core.backends.offline.support import rivalled, support, window_of
+from vital_core.backends.offline.verdict import ALIGN_MIN, ClaimVerdict, quote
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
 from vital_core.scoring import deadline
 
@@ -190,8 +190,7 @@ def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex
         return verdict
     verdict = support(claim, index, top, sims)
     if verdict.verdict == SUPPORTED:
-        window = [i for i in top if float(sims[i]) >= max(ALIGN_MIN, best - WINDOW_MARGIN)]
-        verdict = rivalled(claim, index, window, best) or verdict
+        verdict = rivalled(claim, index, window_of(top, sims), best) or verdict
     if verdict.verdict != SUPPORTED and source is not None:
         return _substituted(source[0], source[1], claim.text, index) or verdict
     if verdict.verdict == NOT_ENOUGH_EVIDENCE:

@@ -43,13 +43,12 @@ def _predicate_words(claim: str, relation_only: bool = True) -> set[str]:
     left out too ("In its rough state the stone weighed ..."); the looser "spoken of" reading keeps it, as
     fewer words would let any sentence speak of the claim."""
     toks = analyse(claim)
-    root = next((t.i for t in toks if t.dep == "ROOT"), None)
+    root = next((t for t in toks if t.dep == "ROOT"), None)
     subject = _subject_span(toks) | _titles(toks)
     if relation_only and root is not None:
-        subject |= frame(toks, root)
+        subject |= frame(toks, root.i)
     words = {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
              and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME}
-    root = toks[root] if root is not None else None
     if not words and root is not None and root.lemma == "be" \
             and any(c.text.lower() == "by" for c in children(toks, root.i)):
         return {"by"}   # "The painting is by Bosch": its maker, which "was painted by" states

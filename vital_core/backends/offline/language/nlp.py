@@ -51,6 +51,19 @@ def role_names(toks: tuple[Tok, ...], i: int) -> list[Tok]:
     return [c for c in children(toks, i) if c.dep == "appos" and c.pos == "PROPN" and min(subtree(toks, c.i)) == i + 1]
 
 
+def governing_verb(toks, index: int) -> int | None:
+    """The verb a word depends on ("in 1616" -> "died"), a few steps up the parse."""
+    at = index
+    for _ in range(4):
+        head = toks[at].head
+        if head == at:
+            return None
+        at = head
+        if toks[at].pos in ("VERB", "AUX") or toks[at].dep == "ROOT":
+            return at
+    return None
+
+
 def subtree(toks: tuple[Tok, ...], i: int) -> set[int]:
     """Token ``i`` and every token below it, as indices."""
     out, todo = set(), [i]
@@ -143,14 +156,9 @@ def _stray_agents(toks: list[Tok]) -> list[Tok]:
             continue
         if not any(c.dep == "pobj" and c.pos == "PROPN" for c in children(tuple(toks), k)):
             continue
-        verb = t.head
-        for _ in range(4):
-            if toks[verb].pos == "VERB" or toks[verb].head == verb:
-                break
-            verb = toks[verb].head
-        kids = children(tuple(toks), verb)
-        deps = {c.dep for c in kids}
-        if toks[verb].pos == "VERB" and "auxpass" in deps and "agent" not in deps:
+        verb = governing_verb(toks, k)
+        deps = {c.dep for c in children(tuple(toks), verb)} if verb is not None else set()
+        if verb is not None and toks[verb].pos == "VERB" and "auxpass" in deps and "agent" not in deps:
             toks[k] = replace(t, dep="agent", head=verb)
     return toks
 
