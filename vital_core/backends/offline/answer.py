@@ -91,9 +91,12 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
     if kind == ENTITY:
         # "What was the first James Bond film?" is answered by "The first James Bond film was Dr. No", whether
         # or not the answer reads as a name
-        restating = [i for i, claim in enumerate(claims) if _restates_as_subject(claim, question)]
+        shares = [_restated_share(claim, question) for claim in claims]
+        restating = [i for i, share in enumerate(shares) if share >= RESTATED_SHARE]
         if restating:
-            return max(restating, key=lambda i: sim_rank[i])
+            # the subject that holds more of the question first: "The first of the Extraordinary Voyages was"
+            # before "Jules Verne's Extraordinary Voyages is the series ..."
+            return max(restating, key=lambda i: (shares[i], sim_rank[i]))
     # any new name: the place gazetteer is small, and a person question is often answered by a group's name
     slot = ENTITY if kind in (PERSON, PLACE) else kind
     candidates = [i for i, claim in enumerate(claims) if new_typed(extract_mentions(claim), q_mentions, slot, q_words)]
@@ -150,20 +153,40 @@ def _asked_noun(question: str) -> str:
 
 # the share of a question's content words a claim's subject must hold to restate what the question asks for
 RESTATED_SHARE = 0.75
+# ... or this share, when the subject holds the question's ordinal or superlative
+RANKED_RESTATED_SHARE = 0.5
 
 
-def _restates_as_subject(claim: str, question: str) -> bool:
+def restates_as_subject(claim: str, question: str) -> bool:
     """Is the claim "<what the question asks for> is/was <something>": a form of "be" whose subject holds
     (nearly) all the question's content words and whose complement is new?"""
+    return _restated_share(claim, question) >= RESTATED_SHARE
+
+
+def _restated_share(claim: str, question: str) -> float:
+    """The share of the question's content words (at least two) that the subject of the claim's "be" holds
+    when the claim has a complement; 0 otherwise."""
     toks = analyse(claim)
     root = next((t for t in toks if t.dep == "ROOT"), None)
     subject = next((t for t in toks if t.dep == "nsubj" and root is not None and t.head == root.i), None)
     if root is None or root.lemma != "be" or subject is None or not any(
             t.dep == "attr" and t.head == root.i for t in toks):
-        return False
+        return 0.0
     asked = content_words(question)
     said = content_words(" ".join(toks[i].text for i in sorted(subtree(toks, subject.i))))
-    return len(asked) >= 2 and len(asked & said) >= RESTATED_SHARE * len(asked)
+    ranking = _ranking_words(question)
+    if len(asked) < 2 or not ranking <= said:
+        return 0.0      # "the first of ..." is asked: a subject without "first" names something else
+    share = len(asked & said) / len(asked)
+    # the ranking word held, the subject may leave out a name the question gave ("The first of the
+    # Extraordinary Voyages was ..." for "... the first of Jules Verne's Extraordinary Voyages?")
+    return max(share, RESTATED_SHARE) if ranking and share >= RANKED_RESTATED_SHARE else share
+
+
+def _ranking_words(question: str) -> set[str]:
+    """The question's ordinals and superlatives ("first", "largest"), as content-word stems."""
+    return {stem(t.text.lower()) for t in analyse(question)
+            if t.tag == "JJS" or t.text.lower() in lexicon.ORDINAL_WORDS}
 
 
 def answering_claims(question: str, kind: str, claims: list[str], evidence_sentences: list[str] | None) -> set[int]:

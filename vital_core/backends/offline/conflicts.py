@@ -15,14 +15,13 @@ from vital_core.backends.offline.language.analysis import Analysis, lemma_found,
 from vital_core.backends.offline.language.lexicon import (
     ANTONYMS,
     EVENT_QUALIFIERS,
-    GENERIC_HEADS,
     GROUP_NOUNS,
     LIFE_EVENTS,
     NAME_PARTICLES,
     NON_EXCLUSIVE,
-    ORGANISATION_WORDS,
     REFUTED_BELIEF,
     STAND_IN_DETERMINERS,
+    person_like,
 )
 from vital_core.backends.offline.language.nlp import children, governing_verb, subtree
 from vital_core.backends.offline.language.roles import relations
@@ -249,13 +248,6 @@ def _same_verb(claim: Analysis, name: str, target: Analysis, other: str) -> bool
         *(subtree(target.toks, c.i) for c in children(target.toks, theirs) if c.dep == "conj"))
     theirs_words = {target.toks[i].lemma for i in clause}
     return bool(patients & theirs_words)
-
-
-def person_like(name: str) -> bool:
-    words = {w.lower() for w in name.split()}
-    return (all(w[:1].isupper() for w in name.split() if w.lower() not in NAME_PARTICLES)
-            and not name.isupper() and len(name) > 2
-            and not words & GENERIC_HEADS and not words & ORGANISATION_WORDS)
 
 
 _ALIAS_CUES = r"(?:born|née|nee|known as|called|later|formerly|also|alias|or)"

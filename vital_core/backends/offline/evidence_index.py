@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vital_core.backends.offline import conflicts
 from vital_core.backends.offline.decompose import split_sentences
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, analyse_texts
@@ -102,7 +101,7 @@ def _with_possible_antecedents(narratives: list[list[tuple[str, str]]], by_text:
             a = by_text.get(text)
             if a is None:
                 continue
-            own = [n for n in a.names if len(n.split()) >= 2 and conflicts.person_like(n)]
+            own = [n for n in a.names if len(n.split()) >= 2 and lexicon.person_like(n)]
             if original:
                 guessed = {n for n in a.names if n not in original}
                 for unit in [a, *clauses.get(text, [])]:

@@ -38,6 +38,7 @@ from vital_core.backends.offline.answer import (
     new_typed,
     presumed_answer,
     question_predicate,
+    restates_as_subject,
     says_predicate,
     verb_says,
 )
@@ -82,6 +83,12 @@ OPEN_ENDED_FACTS = 1
 SPOKEN_OF_SHARE = 0.5
 # an open-ended request's evidence singles out what matters when it is about at most this many of its claims
 FOCUSED_FACTS = 3
+# ... and then, when it speaks of at most NARROW_SPOKEN_OF of them at all (a pasted passage, not a document
+# retelling the whole answer in other words), a claim ranked vital stays vital only when one evidence sentence
+# holds this share of its predicate words (a definition the passage touches with one word, "island", is not
+# what it judges)
+NARROW_SPOKEN_OF = 6
+NARROW_SPOKEN_OF_SHARE = 0.75
 
 _DEFINITION = re.compile(r"^[\w\"'“”().,\- ]{1,60}\s(is|are|was|were)\s(a|an)\s[\w\-]+(\s[\w\-]+)?\.?$",
                          re.IGNORECASE)
@@ -238,10 +245,11 @@ def _make_vital(ids: list[str], labels: dict[str, str], scores: list[float], thr
             _lower_to_okay(labels, scores, thresholds, i, sid)
 
 
-def _spoken_of(claims: list[str], among: list[int], evidence_sentences: list[str]) -> set[int]:
+def _spoken_of(claims: list[str], among: list[int], evidence_sentences: list[str],
+               share: float = SPOKEN_OF_SHARE) -> set[int]:
     """Those of ``among`` (claim indices) that the evidence speaks of at all: one sentence holds
     ``SPOKEN_OF_SHARE`` of the claim's predicate words, whatever its values."""
-    return {among[n] for n in addressed_by([claims[i] for i in among], evidence_sentences, SPOKEN_OF_SHARE,
+    return {among[n] for n in addressed_by([claims[i] for i in among], evidence_sentences, share,
                                            with_value=False)}
 
 
@@ -268,13 +276,16 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     # a question with a main verb ("Who *discovered* penicillin?") is answered by claims whose own main verb
     # says it: "... returned to *find* a mould" names the act only in passing
     verbal = bool(predicate) and any(t.pos == "VERB" and t.lemma in predicate for t in analyse(question))
-    if answer is not None and predicate and says_predicate(claims[answer], predicate):
+    # "What was the first of Jules Verne's Extraordinary Voyages?" has no predicate word of its own, and "The
+    # first of the Extraordinary Voyages was Five Weeks in a Balloon" answers it by restating it
+    restated = answer is not None and kind == ENTITY and not predicate and restates_as_subject(claims[answer], question)
+    if answer is not None and (predicate and says_predicate(claims[answer], predicate) or restated):
         # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
         # that names it; the response's other statements are context to that answer, at most okay.
         for i, sid in enumerate(ids):
             if i == answer:
                 _raise_to_vital(labels, scores, thresholds, i, sid)
-            elif labels[sid] == VITAL and (predicate and not says_predicate(claims[i], predicate)
+            elif labels[sid] == VITAL and (restated or predicate and not says_predicate(claims[i], predicate)
                                            or verbal and kind == PERSON and not verb_says(claims[i], predicate)
                                            or sentence_index[i] == sentence_index[answer]
                                            and main_verb(claims[i]) == main_verb(claims[answer])
@@ -329,7 +340,9 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             # is not what this evidence can judge). Evidence that covers many of them singles none out: the
             # ranking above stands.
             ranked = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
-            for i in set(ranked) - addressed - _spoken_of(claims, ranked, evidence_sentences):
+            narrow = len(_spoken_of(claims, list(range(len(claims))), evidence_sentences)) <= NARROW_SPOKEN_OF
+            share = NARROW_SPOKEN_OF_SHARE if narrow else SPOKEN_OF_SHARE
+            for i in set(ranked) - addressed - _spoken_of(claims, ranked, evidence_sentences, share):
                 _lower_to_okay(labels, scores, thresholds, i, ids[i])
             for i in addressed:
                 _raise_to_vital(labels, scores, thresholds, i, ids[i])

@@ -166,9 +166,9 @@ def rivalled(claim: Analysis, index: EvidenceIndex, window: list[int], sim: floa
     for i in window if joined_too else window[:1]:
         for clause in index.clauses[i] if i == window[0] else index.clauses[i] or [index.analyses[i]]:
             for name in claim.names:
-                if name_found(name, clause) or not conflicts.person_like(name):
+                if name_found(name, clause) or not lexicon.person_like(name):
                     continue
-                rivals = [r for r in conflicts.competing_names(claim, clause, name) if conflicts.person_like(r)]
+                rivals = [r for r in conflicts.competing_names(claim, clause, name) if lexicon.person_like(r)]
                 needed = RIVAL_CLAUSE_COVERAGE if i == window[0] else JOINED_RIVAL_COVERAGE
                 if rivals and rest_coverage(claim, clause, skip_names=(name,), soft=True) >= needed:
                     return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: the evidence says this of "

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from vital_core.backends.offline.language.answer_types import DATE, ENTITY, NUMBER, Mentions, extract_mentions
 from vital_core.backends.offline.language.frames import frame
-from vital_core.backends.offline.language.lexicon import LIGHT, STOPWORDS, TIME_FRAME
+from vital_core.backends.offline.language.lexicon import LIGHT, PHRASES, STOPWORDS, TIME_FRAME
 from vital_core.backends.offline.language.nlp import analyse, children, role_names, subtree
 from vital_core.backends.offline.language.text import stem
 
@@ -47,12 +47,27 @@ def _predicate_words(claim: str, relation_only: bool = True) -> set[str]:
     subject = _subject_span(toks) | _titles(toks)
     if relation_only and root is not None:
         subject |= frame(toks, root.i)
-    words = {stem(t.lemma.lower()) for t in toks if t.i not in subject and t.pos in ("VERB", "NOUN", "ADJ", "ADV")
-             and t.text.isalpha() and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME}
+    words = _as_phrases({stem(t.lemma.lower()) for t in toks if t.i not in subject
+                         and t.pos in ("VERB", "NOUN", "ADJ", "ADV") and t.text.isalpha()
+                         and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME}, {t.lemma for t in toks})
     if not words and root is not None and root.lemma == "be" \
             and any(c.text.lower() == "by" for c in children(toks, root.i)):
         return {"by"}   # "The painting is by Bosch": its maker, which "was painted by" states
     return words
+
+
+# the lexicon's phrases by their stems: "reached its climax" says "peak", "went online" says "launch"
+_PHRASE_STEMS = tuple((stem(word), tuple(stem(p) for p in phrase)) for word, phrases in PHRASES.items()
+                      for phrase in phrases)
+
+
+def _as_phrases(stems: set[str], lemmas: set[str]) -> set[str]:
+    """The stems with a phrase's words (all among ``lemmas``) read as the one word it says."""
+    lemma_stems = {stem(lemma.lower()) for lemma in lemmas}
+    for word, parts in _PHRASE_STEMS:
+        if all(part in lemma_stems for part in parts):
+            stems = (stems - set(parts)) | {word}
+    return stems
 
 
 def _titles(toks) -> set[int]:
@@ -92,7 +107,8 @@ def _read_evidence(sentences: tuple[str, ...]) -> tuple[tuple[frozenset[str], fr
     out = []
     for sentence in sentences:
         toks = analyse(sentence)
-        out.append((frozenset({stem(t.lemma.lower()) for t in toks} | {stem(t.text.lower()) for t in toks}),
+        stems = {stem(t.lemma.lower()) for t in toks} | {stem(t.text.lower()) for t in toks}
+        out.append((frozenset(stems | _as_phrases(set(), {t.lemma for t in toks})),
                     frozenset(_value_kinds(extract_mentions(sentence)))))
     return tuple(out)
 
@@ -100,7 +116,10 @@ def _read_evidence(sentences: tuple[str, ...]) -> tuple[tuple[frozenset[str], fr
 def _relation_verb(claim: str) -> str | None:
     """The stem of the claim's main verb, which the same relation must share ("held the top ranking" is not
     "spent 319 weeks at the top"), or None for a light one ("is 2.4 metres across")."""
-    root = next((t for t in analyse(claim) if t.dep == "ROOT"), None)
+    toks = analyse(claim)
+    root = next((t for t in toks if t.dep == "ROOT"), None)
     if root is None or root.pos != "VERB" or root.lemma.lower() in _LIGHT_PREDICATES:
         return None
-    return stem(root.lemma.lower())
+    verb = stem(root.lemma.lower())
+    said = _as_phrases({verb}, {t.lemma for t in toks})     # "reached its climax": the verb is "peak"
+    return verb if verb in said else next(iter(said - {verb}), verb)

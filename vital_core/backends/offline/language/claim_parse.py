@@ -53,6 +53,8 @@ class ClaimParse:
         return first if first >= 0 and self.toks[first].text == "," else None
 
     def comma_after(self, span: set[int]) -> int | None:
+        if self.toks[max(span)].text == "," and len(span) > 1:
+            return max(span)    # the parser hung the closing comma on the span's last word ("..., off Greece,")
         nxt = max(span) + 1
         return nxt if nxt < len(self.toks) and self.toks[nxt].text == "," else None
 
@@ -115,10 +117,37 @@ def be_form(parse: ClaimParse, noun: Tok, past: bool) -> str:
 
 
 def noun_phrase(parse: ClaimParse, head: Tok, cut: set[int]) -> str:
-    """The noun phrase of ``head`` without the pieces set off from it (clauses, appositives)."""
+    """The noun phrase of ``head`` without the pieces set off from it (clauses, appositives), and with the
+    title it ends when the parser split one ("Five Weeks in a Balloon")."""
     span = set(parse.subtree(head.i))
     for c in parse.children[head.i]:
         tok = parse.toks[c]
         if tok.dep in ("acl", "relcl", "appos", "conj", "cc", "punct") and tok.i > head.i:
             span -= parse.subtree(c)
+    if head.text[:1].isupper():
+        span |= set(range(_title_start(parse, min(span)), min(span)))
     return parse.words(span - cut)
+
+
+# the small words a title keeps in lower case between its capitalised words
+_TITLE_GLUE = {"in", "a", "an", "the", "of", "to", "on", "and", "for", "at", "from", "with", "under", "around"}
+
+
+def _title_start(parse: ClaimParse, first: int) -> int:
+    """Where a title that the parser cut at a small word starts: "Five Weeks in" before "a Balloon". Only a
+    run with a capitalised word that is no proper noun reads as a title ("Robert FitzRoy on the Beagle" is
+    two names)."""
+    toks, start, titled = parse.toks, first, False
+    j = first - 1
+    while j > 0:
+        k = j
+        while k > 0 and toks[k].text in _TITLE_GLUE:
+            k -= 1
+        if not toks[k].text[:1].isupper() or toks[k].pos == "PUNCT":
+            break
+        while k > 0 and toks[k - 1].text[:1].isupper() and toks[k - 1].pos != "PUNCT":
+            titled |= toks[k].pos != "PROPN"
+            k -= 1
+        titled |= toks[k].pos != "PROPN"
+        start, j = k, k - 1
+    return start if titled else first

@@ -266,6 +266,15 @@ def place_kind(name: str) -> str:
     return ""
 
 
+def person_like(name: str) -> bool:
+    """Could the name be a person's: capitalised words, no acronym, no generic head ("Lake Superior") and no
+    organisation word ("Scuderia Ferrari" passes; "Ferrari Group" does not)."""
+    words = {w.lower() for w in name.split()}
+    return (all(w[:1].isupper() for w in name.split() if w.lower() not in NAME_PARTICLES)
+            and not name.isupper() and len(name) > 2
+            and not words & GENERIC_HEADS and not words & ORGANISATION_WORDS)
+
+
 @lru_cache(maxsize=50_000)
 def expansions(name: str, words: bool = False) -> frozenset[str]:
     """Other ways of writing a name: its acronym, its long form, its country; with ``words``, also what

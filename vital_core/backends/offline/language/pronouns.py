@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import re
 
-from vital_core.backends.offline.language.lexicon import DEMONYMS, FUNCTION_CAPS, VESSEL_WORDS, place_kind
+from vital_core.backends.offline.language.lexicon import (
+    DEMONYMS,
+    FUNCTION_CAPS,
+    VESSEL_WORDS,
+    person_like,
+    place_kind,
+)
 from vital_core.backends.offline.language.nlp import analyse
 
 # a name of two or more capitalised words, a person's most likely ("Caleb Bradham")
@@ -23,13 +29,14 @@ def sentence_subject_name(sentence: str) -> str | None:
     The parser must agree that the capitalised words open the subject: "Contrary to popular belief,
     he ..." and "Throughout the war Turing ..." do not have "Contrary" or "Throughout" as subject.
     """
-    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)\s+[a-z]",
-                     sentence)
+    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*"
+                     r"(?:\s+of\s+(?:the\s+)?[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*){0,2})?)\s+[a-z]", sentence)
     if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS or match.group(2).lower() in DEMONYMS:
         return None     # ("The English polymath Thomas Young": "English" is no subject)
     toks = analyse(sentence)
     span_end = match.end(2)
-    inside = [t for t in toks if t.start < span_end and t.text not in DEMONSTRATIVES]
+    # "The Cave of Altamira": "of" (and a "the" after it) glue one name
+    inside = [t for t in toks if t.start < span_end and t.text not in DEMONSTRATIVES and t.text not in ("of", "the")]
     if not inside or any(t.pos != "PROPN" for t in inside):
         return None
     if not any(t.dep in ("nsubj", "nsubjpass") or toks[t.head].dep in ("nsubj", "nsubjpass") for t in inside):
@@ -57,7 +64,9 @@ def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = 
         return sentence
     if LEADING_PRONOUN.match(sentence):
         personal = sentence.split()[0] in ("He", "She")
-        person_name = previous.split()[0] not in DEMONSTRATIVES and len(previous.split()) >= 2
+        # "Lake Superior" is a thing: a generic head ("lake") makes no person
+        person_name = previous.split()[0] not in DEMONSTRATIVES and len(previous.split()) >= 2 \
+            and person_like(previous)
         if personal and previous.split()[0] in DEMONSTRATIVES and not (vessel and sentence.split()[0] == "She"):
             return sentence   # a thing is "it"; a ship is "she" ("The Mary Rose was a warship ... She sank ...")
         if sentence.split()[0] == "It" and person_name:
