@@ -104,13 +104,13 @@ def _with_subject(target: Analysis, context: Context) -> Analysis:
 _LIFESPAN = re.compile(r"\((?:c\.\s*|born\s+)?\d{3,4}\s*[-–]\s*\d{2,4}\)|^\s*\d{3,4}\s*[-–]\s*\d{2,4}\b")
 
 
-def _in_lifespan(text: str, value: Value) -> bool:
+def in_lifespan(text: str, value: Value) -> bool:
     """A year of "(1678-1741)" after a name (or of that bracket read as a clause of its own): the
     person's birth or death, no other event's date."""
     return any(m.start() <= value.start < m.end() for m in _LIFESPAN.finditer(text))
 
 
-def _anchor(claim: Analysis, value: Value) -> Analysis | None:
+def anchor(claim: Analysis, value: Value) -> Analysis | None:
     """The claim's words that a value in a side clause belongs to: the verb that governs it and the content
     words next to it ("Born in Venice in 1678, he was ordained ...": 1678 belongs to "born"); None when
     the value belongs to the main verb (all of the claim is its anchor) or no content word is by it."""
@@ -148,8 +148,8 @@ def stand_in(claim: Analysis, target: Analysis) -> tuple[str, ...]:
 def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
     """A claim value whose slot the sentence fills with another value, the rest of the claim stated."""
     for value in claim.values:
-        rivals = [v for v in target.values if comparable(value, v) and not _of_another_noun(claim, target, v)
-                  and not (_in_lifespan(target.text, v) and not claim.lemmas & LIFE_EVENTS)]
+        rivals = [v for v in target.values if comparable(value, v) and not of_another_noun(claim, target, v)
+                  and not (in_lifespan(target.text, v) and not claim.lemmas & LIFE_EVENTS)]
         if not rivals or derivable(value, target):
             continue
         if any(consistent(value, v) for v in rivals):
@@ -167,8 +167,8 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
         if any(w in EVENT_QUALIFIERS and not lemma_found(w, context.joined) for w in claim.content) \
                 or not same_time(claim, target):
             continue   # another value is unknown too (a different event, another time), or the claim's own is stated
-        anchor = _anchor(claim, value)
-        if anchor is not None and not said_near(anchor, target, [token_at(target, v.start) for v in rivals],
+        bound_to = anchor(claim, value)
+        if bound_to is not None and not said_near(bound_to, target, [token_at(target, v.start) for v in rivals],
                                                  {value.dim.lstrip("#")}):
             continue   # "Born in 1678, he was ordained": 1703 stands by "priest", not by "born"
         skip = stand_in(claim, context.sentences[0]) if context.rest_needed >= 1.0 else ()
@@ -179,7 +179,7 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
     return None
 
 
-def _of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:
+def of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:
     """A value in a relative clause of a noun the claim does not speak of: "buried in the Church of San
     Domenico, which was demolished in 1869" dates the church, not the burial."""
     toks = target.toks

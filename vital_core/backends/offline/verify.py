@@ -44,6 +44,7 @@ from vital_core.backends.offline.language.text import words
 from vital_core.backends.offline.language.wording import substitution
 from vital_core.backends.offline.slots import slot_conflict, worded_slot_conflict
 from vital_core.backends.offline.support import rivalled, support, window_of
+from vital_core.backends.offline.swapped import swapped_value
 from vital_core.backends.offline.verdict import ALIGN_MIN, ClaimVerdict, quote
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
 from vital_core.scoring import deadline
@@ -191,6 +192,8 @@ def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex
     verdict = support(claim, index, top, sims)
     if verdict.verdict == SUPPORTED:
         verdict = rivalled(claim, index, window_of(top, sims), best) or verdict
+    else:
+        verdict = swapped_value(claim, index, top, sims) or verdict
     if verdict.verdict != SUPPORTED and source is not None:
         return _substituted(source[0], source[1], claim.text, index) or verdict
     if verdict.verdict == NOT_ENOUGH_EVIDENCE:

@@ -218,8 +218,9 @@ def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
         for phrase in phrases:
             if all(part in a.lemmas for part in phrase):
                 a.lemmas.add(word)
-                if all(part in a.content for part in phrase):
-                    a.content[word] = " ".join(a.content.pop(part) for part in phrase)
+                # the phrase's content words are the one word it says ("went online": "go" is a light verb)
+                if any(part in a.content for part in phrase):
+                    a.content[word] = " ".join(a.content.pop(part) for part in phrase if part in a.content)
     a.negated = _negated(toks)
     a.lemmas |= {w for w in a.negated if any(t.text.lower().endswith("less") for t in toks)}
     a.subject = _main_subject(toks, a.names)

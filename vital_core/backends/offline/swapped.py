@@ -1,0 +1,70 @@
+"""A changed value read through support: the claim with the evidence's value in place of its own is stated.
+
+``conflicts.value_conflict`` asks that the rest of a claim be stated in the sentence's words, without its
+value; a claim worded differently ("Wikipedia went online on 15 January 2004" / "was launched on 15 January
+2001", "Over that distance the horses jump 32 fences" / "The Grand National has 30 fences") says too little
+besides its value for that. Here the one value the evidence does not state is put back as the closest
+sentence gives it, and the claim so changed is judged by the support rules (``support``): when that
+sentence then supports it, the two differ only in the value, which is a contradiction. The value it puts
+back must be the sentence's only rival of the same kind, not one said of another noun, a lifespan or a sum,
+and must stand by the same words as the claim's own value.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from vital_core.backends.offline import conflicts, stated
+from vital_core.backends.offline.evidence_index import EvidenceIndex
+from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
+from vital_core.backends.offline.language.frames import frame
+from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
+from vital_core.backends.offline.language.values import Value
+from vital_core.backends.offline.stated import rest_coverage
+from vital_core.backends.offline.support import support
+from vital_core.backends.offline.verdict import ClaimVerdict, quote
+from vital_core.results.model import CONTRADICTED, SUPPORTED
+
+SWAP_REST_COVERAGE = 0.6   # of the claim's other words (its frame and a stand-in subject left out), stated
+
+
+def _rival(claim: Analysis, value: Value, sentence: Analysis) -> Value | None:
+    """The sentence's one value that fills the claim value's slot with another value, or None."""
+    if stated.derivable(value, sentence):
+        return None
+    rivals = [v for v in sentence.values if comparable(value, v) and not consistent(value, v)
+              and not stated.value_found(v, [claim]) and not conflicts.of_another_noun(claim, sentence, v)
+              and not conflicts.in_lifespan(sentence.text, v)]
+    if len(rivals) != 1 or any(consistent(value, v) for v in sentence.values):
+        return None
+    anchor = conflicts.anchor(claim, value)
+    if anchor is not None and not stated.said_near(anchor, sentence, [stated.token_at(sentence, rivals[0].start)],
+                                                   {value.dim.lstrip("#")}):
+        return None     # the rival stands by other words than the claim's value does
+    return rivals[0]
+
+
+def swapped_value(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict | None:
+    """Contradicted when the closest sentence, given the claim with its one unstated value replaced by that
+    sentence's rival value, supports it."""
+    closest = index.analyses[top[0]]
+    unstated = [v for v in claim.values if not stated.value_found(v, [closest])]
+    if len(unstated) != 1 or not claim.toks or any(not name_found(n, closest) for n in claim.names) \
+            or not stated.same_time(claim, closest):
+        return None
+    value = unstated[0]
+    rival = _rival(claim, value, closest)
+    if rival is None or claim.text[value.start:value.start + len(value.text)] != value.text:
+        return None
+    # the claim's own words must say most of the rest, its main verb among them: support alone would lean on
+    # the value put back ("The Cutty Sark was sold in 1895" is not "was launched on 22 November 1869")
+    root = next((t.i for t in claim.toks if t.dep == "ROOT"), 0)
+    skip = set(conflicts.stand_in(claim, closest)) | {claim.toks[i].lemma for i in frame(claim.toks, root)}
+    if claim.predicate and claim.predicate not in skip and not lemma_found(claim.predicate, closest, soft=True) \
+            or rest_coverage(claim, closest, tuple(skip), skip_value=value) < SWAP_REST_COVERAGE:
+        return None
+    changed = analyse_texts([claim.text[:value.start] + rival.text + claim.text[value.start + len(value.text):]])[0]
+    if support(changed, index, top, sims).verdict != SUPPORTED:
+        return None
+    return ClaimVerdict(CONTRADICTED, f"{mismatch_reason(value, rival)}, in a sentence that states the rest of the claim — "
+                                      f"\"{quote(index.sentences[top[0]])}\"", index.sentences[top[0]],
+                        float(sims[top[0]]))
