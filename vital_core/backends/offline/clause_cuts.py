@@ -79,7 +79,9 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
     Titan rocket" -> "... was launched on 5 September 1977", "... from Cape Canaveral", "... on a Titan
     rocket". Only for a verb whose other children are its subject, objects and auxiliaries."""
     root = parse.root
-    if root.pos != "VERB" or parse.child(root.i, *SUBJECT_DEPS) is None:
+    # a "be" of place ("are in Maranello beside the Fiorano circuit") has modifiers as a verb has
+    locative = root.lemma == "be" and parse.child(root.i, "attr", "acomp", "auxpass", "aux") is None
+    if root.pos != "VERB" and not locative or parse.child(root.i, *SUBJECT_DEPS) is None:
         return None
     kids = [parse.toks[c] for c in parse.children[root.i]]
     subject = parse.child(root.i, *SUBJECT_DEPS)

@@ -17,6 +17,7 @@ from vital_core.backends.offline import conflicts, stated
 from vital_core.backends.offline.evidence_index import EvidenceIndex
 from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
 from vital_core.backends.offline.language.frames import frame
+from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import rest_coverage
@@ -43,6 +44,21 @@ def _rival(claim: Analysis, value: Value, sentence: Analysis) -> Value | None:
     return rivals[0]
 
 
+def _roles_kept(claim: Analysis, sentence: Analysis) -> bool:
+    """Each name of the claim that acts or is acted on does so in the sentence too (not "Kasparov beat Deep
+    Blue" against "Deep Blue defeated Garry Kasparov")."""
+    for name in claim.names:
+        mine = conflicts.role(claim, name)
+        theirs = {conflicts.role(sentence, other) for other in sentence.names
+                  if name_found(name, stated.as_name(other)) or name_found(other, stated.as_name(name))}
+        if mine in _ACTING and theirs & _ACTING and mine not in theirs:
+            return False
+    return True
+
+
+_ACTING = {"doer", "undergoer"}
+
+
 def swapped_value(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict | None:
     """Contradicted when the closest sentence, given the claim with its one unstated value replaced by that
     sentence's rival value, supports it."""
@@ -51,6 +67,9 @@ def swapped_value(claim: Analysis, index: EvidenceIndex, top: list[int], sims: n
     if len(unstated) != 1 or not claim.toks or any(not name_found(n, closest) for n in claim.names) \
             or not stated.same_time(claim, closest):
         return None
+    if any(w in EVENT_QUALIFIERS and not lemma_found(w, closest) for w in claim.content) \
+            or not _roles_kept(claim, closest):
+        return None     # "first held in 1903" is not "its 100th edition in 2013"; "Kasparov beat Deep Blue"
     value = unstated[0]
     rival = _rival(claim, value, closest)
     if rival is None or claim.text[value.start:value.start + len(value.text)] != value.text:
