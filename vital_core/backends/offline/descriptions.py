@@ -5,7 +5,8 @@
 * a place set off after the subject: "Crater Lake, in the Cascade Range of southern Oregon, reaches ..." ->
   "Crater Lake reaches ..." and "Crater Lake is in the Cascade Range of southern Oregon";
 * an indefinite description set off at the end ("was called twttr, a name written without vowels");
-* a second complement of "is" after a comma ("is 11.1 centimetres tall, small enough to hold in one hand").
+* a second complement of "is" after a comma ("is 11.1 centimetres tall, small enough to hold in one hand");
+* a second subject of a "be" of place ("Its headquarters and main factory are in Maranello").
 
 Evidence that states the relation names the person or the subject, seldom the description too; left in,
 the description sinks the claim ("the evidence does not mention Scottish"). ``clause_cuts`` tries these after
@@ -124,4 +125,27 @@ def second_complement(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     return cut, [f"{noun_phrase(parse, subject, cut)} {root.text} {parse.words(body)}"]
 
 
-SHAPES = (title_before_name, place_of_subject, described_value, second_complement)
+def shared_place(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A second subject of a "be" of place: "Its headquarters and main factory are in Maranello" -> "Its
+    headquarters are in Maranello" and "Its main factory is in Maranello". Only after a plural first subject
+    (the verb stays right for it) and for a place ("X and Y met in 1990" did it together)."""
+    root, subject = parse.root, parse.toks[t.head]
+    if t.dep != "conj" or subject.dep not in SUBJECT_DEPS or subject.head != root.i or root.lemma != "be" \
+            or not (subject.tag in ("NNS", "NNPS") or subject.lemma.endswith("s")) or t.pos != "NOUN" or parse.child(t.i, "conj", "cc") is not None \
+            or parse.child(root.i, "attr", "acomp", "auxpass", "aux") is not None \
+            or not any(parse.toks[c].dep == "prep" and parse.toks[c].lemma in LOCATIVE for c in parse.children[root.i]):
+        return None
+    cc = parse.child(subject.i, "cc")
+    if cc is None or not cc.i < t.i:
+        return None
+    owner = parse.child(subject.i, "poss", "det")
+    second = parse.words(span)
+    if owner is not None and parse.child(t.i, "poss", "det") is None:
+        second = f"{owner.text} {second}"
+    rest = parse.words({k.i for k in parse.toks if k.i > root.i})
+    return span | {cc.i}, [f"{second[:1].upper() + second[1:]} {be_form(parse, t, parse.past(root))} {rest}"]
+
+
+SHAPES = (title_before_name, place_of_subject, described_value, second_complement, shared_place)
+# shapes whose piece stands between the subject and its verb without commas
+INSIDE_SUBJECT = (shared_place,)

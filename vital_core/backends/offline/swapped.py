@@ -15,9 +15,10 @@ import numpy as np
 
 from vital_core.backends.offline import conflicts, stated
 from vital_core.backends.offline.evidence_index import EvidenceIndex
-from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
+from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found, name_mismatch
+from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.frames import frame
-from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS
+from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, LOCATIVE
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import rest_coverage
@@ -59,31 +60,74 @@ def _roles_kept(claim: Analysis, sentence: Analysis) -> bool:
 _ACTING = {"doer", "undergoer"}
 
 
+def _same_subject(claim: Analysis, sentence: Analysis) -> bool:
+    """The claim's subject is stated in the sentence: its name, its noun, or a bare noun standing for the
+    sentence's named subject ("The summit stands at ..." / "Mount Kinabalu is ... high")."""
+    root = next((t for t in claim.toks if t.dep == "ROOT"), None)
+    subject = next((t for t in claim.toks if t.dep in ("nsubj", "nsubjpass") and root is not None
+                    and t.head == root.i), None)
+    if subject is None or subject.pos == "PRON":
+        return True
+    named = [n for n in claim.names if claim.toks[claim.names[n]].i == subject.i]
+    if named:
+        return name_found(named[0], sentence)
+    return lemma_found(subject.lemma, sentence) or subject.lemma in conflicts.stand_in(claim, sentence)
+
+
+def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
+    """The sentence's one name after the same preposition of place or making as the claim's ``name`` ("in
+    Modena" / "in Maranello"), not a name the claim gives, or None."""
+    word = _word_before(claim.text, name)
+    if word not in LOCATIVE and word != "by":
+        return None
+    rivals = [other for other in sentence.names if _word_before(sentence.text, other) == word
+              and not name_found(other, claim) and other not in sentence.guessed]
+    return rivals[0] if len(rivals) == 1 else None
+
+
+def _word_before(text: str, name: str) -> str:
+    at = text.find(name)
+    before = text[:at].split() if at > 0 else []
+    return before[-1].lower() if before else ""
+
+
 def swapped_value(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict | None:
-    """Contradicted when the closest sentence, given the claim with its one unstated value replaced by that
-    sentence's rival value, supports it."""
+    """Contradicted when the closest sentence, given the claim with its one unstated value (or name) replaced
+    by that sentence's rival, supports it."""
     closest = index.analyses[top[0]]
-    unstated = [v for v in claim.values if not stated.value_found(v, [closest])]
-    if len(unstated) != 1 or not claim.toks or any(not name_found(n, closest) for n in claim.names) \
-            or not stated.same_time(claim, closest):
+    values = [v for v in claim.values if not stated.value_found(v, [closest])]
+    names = [n for n in claim.names if not name_found(n, closest)]
+    if len(values) + len(names) != 1 or not claim.toks or not stated.same_time(claim, closest):
         return None
     if any(w in EVENT_QUALIFIERS and not lemma_found(w, closest) for w in claim.content) \
-            or not _roles_kept(claim, closest):
+            or not _roles_kept(claim, closest) or not _same_subject(claim, closest):
         return None     # "first held in 1903" is not "its 100th edition in 2013"; "Kasparov beat Deep Blue"
-    value = unstated[0]
-    rival = _rival(claim, value, closest)
-    if rival is None or claim.text[value.start:value.start + len(value.text)] != value.text:
+    if values:
+        value, name = values[0], None
+        rival = _rival(claim, value, closest)
+        mine, theirs = value.text, rival.text if rival is not None else ""
+        at = value.start if claim.text[value.start:value.start + len(value.text)] == value.text else -1
+    else:
+        value, name = None, names[0]
+        mine, theirs = name, _rival_name(claim, name, closest) or ""
+        at = claim.text.find(name)
+    if not theirs or at < 0:
         return None
     # the claim's own words must say most of the rest, its main verb among them: support alone would lean on
     # the value put back ("The Cutty Sark was sold in 1895" is not "was launched on 22 November 1869")
     root = next((t.i for t in claim.toks if t.dep == "ROOT"), 0)
     skip = set(conflicts.stand_in(claim, closest)) | {claim.toks[i].lemma for i in frame(claim.toks, root)}
     if claim.predicate and claim.predicate not in skip and not lemma_found(claim.predicate, closest, soft=True) \
-            or rest_coverage(claim, closest, tuple(skip), skip_value=value) < SWAP_REST_COVERAGE:
+            or rest_coverage(claim, closest, tuple(skip), skip_names=(name,) if name else (),
+                             skip_value=value) < SWAP_REST_COVERAGE:
         return None
-    changed = analyse_texts([claim.text[:value.start] + rival.text + claim.text[value.start + len(value.text):]])[0]
-    if support(changed, index, top, sims).verdict != SUPPORTED:
+    text = claim.text[:at] + theirs + claim.text[at + len(mine):]
+    changed, vector = analyse_texts([text])[0], embed([text])[0]
+    changed_sims = index.vectors @ vector
+    changed_top = [int(i) for i in np.argsort(-changed_sims, kind="stable")[:len(top)]]
+    if changed_top[0] != top[0] or support(changed, index, changed_top, changed_sims).verdict != SUPPORTED:
         return None
-    return ClaimVerdict(CONTRADICTED, f"{mismatch_reason(value, rival)}, in a sentence that states the rest of the claim — "
+    why = mismatch_reason(value, rival) if value is not None else name_mismatch(name, theirs)
+    return ClaimVerdict(CONTRADICTED, f"{why}, in a sentence that states the rest of the claim — "
                                       f"\"{quote(index.sentences[top[0]])}\"", index.sentences[top[0]],
                         float(sims[top[0]]))

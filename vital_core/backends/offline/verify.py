@@ -173,7 +173,7 @@ def verify_claim(claim: Analysis, claim_vector: np.ndarray, index: EvidenceIndex
     if best < ALIGN_MIN:
         # a changed name or value lowers the cosine most in a short claim ("The first contest was held in
         # Montreux"): the same relation with another value is still read, on the parse alone
-        changed = _changed_slot(claim, index, sims)
+        changed = _changed_slot(claim, index, sims) or swapped_value(claim, index, top, sims)
         if changed is not None:
             return changed
         return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: no evidence sentence is about this claim "
