@@ -33,8 +33,10 @@ from vital_core.backends.offline.clause_shapes import (
     measures,
     with_commas,
 )
-from vital_core.backends.offline.language.claim_parse import ClaimParse
+from vital_core.backends.offline.language import lexicon
+from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, noun_phrase
 from vital_core.backends.offline.language.lexicon import (
+    FOUNDING_VERBS,
     KEPT_ADVERBS,
     MONTHS,
     PHRASAL_VERBS,
@@ -157,6 +159,30 @@ def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: 
     return claims if all(enough(c) for c in claims) else None
 
 
+def made_thing_split(parse: ClaimParse) -> list[str] | None:
+    """What was made, and when and where, apart from who made it: "Gerard Philips and his father Frederik set
+    up Philips in 1891 in Eindhoven" -> "Gerard Philips and his father Frederik set up Philips", "Philips was
+    set up in 1891", "Philips was set up in Eindhoven". Only for a verb that brings a thing into being (a
+    prize won in 1903 is not a prize of 1903), in the past, with a named maker and a thing made."""
+    root = parse.root
+    subject, thing, particle = parse.child(root.i, "nsubj"), parse.child(root.i, "dobj"), parse.child(root.i, "prt")
+    founding = root.lemma in FOUNDING_VERBS or particle is not None and \
+        (root.lemma, particle.lemma) in {tuple(p) for p in lexicon.PHRASES.get("found", ())}
+    if root.pos != "VERB" or root.tag != "VBD" or not founding or subject is None or thing is None \
+            or thing.pos not in ("NOUN", "PROPN") or subject.pos == "PRON" or subject.i > root.i:
+        return None
+    kids = [parse.toks[c] for c in parse.children[root.i]]
+    mods = [k for k in kids if k.dep == "prep" and k.i > thing.i and parse.child(k.i, "pobj") is not None]
+    if not mods or any(k.dep not in {"nsubj", "dobj", "prt", "prep", "punct"} for k in kids):
+        return None
+    spans = [parse.subtree(m.i) for m in mods]
+    made = noun_phrase(parse, thing, set().union(*spans))
+    participle = lexicon.IRREGULAR_PARTICIPLES.get(root.lemma, root.text.lower())
+    verb = f"{be_form(parse, thing, True)} {participle}" + (f" {particle.text}" if particle is not None else "")
+    maker = parse.words({t.i for t in parse.toks} - set().union(*spans))
+    return [maker] + [f"{made[:1].upper() + made[1:]} {verb} {parse.words(span)}" for span in spans]
+
+
 def _detail_cut(parse: ClaimParse) -> tuple[str, str, bool] | None:
     """(the claim without a detail, the detail as a claim, whether the detail claim may be cut further) for
     a time of day or a manner adverb (whose detail claim is the claim as written: cut no further)."""
@@ -207,7 +233,7 @@ def cut_claim(claim: str, finish, depth: int = 0) -> list[str]:
                     if atom not in out:
                         out.append(atom)
             return out
-    pieces = modifier_split(parse)
+    pieces = made_thing_split(parse) or modifier_split(parse)
     if pieces is not None:
         out = []
         for piece in pieces:

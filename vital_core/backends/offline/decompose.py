@@ -33,6 +33,7 @@ from vital_core.backends.offline.language.pronouns import (
     FULL_NAME,
     LEADING_PRONOUN,
     Antecedents,
+    replace_object_pronoun,
     replace_subject_pronoun,
     sentence_subject_name,
 )
@@ -321,7 +322,7 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None, vesse
     text = sentence.strip()
     for n, aside in enumerate(asides):
         text = text.replace(aside, f"\u27e8{n}\u27e9", 1)
-    text = replace_subject_pronoun(text, previous_subject, vessel)
+    text = replace_object_pronoun(replace_subject_pronoun(text, previous_subject, vessel), previous_subject)
     claims: list[str] = []
     subject = sentence_subject_name(text)
     for n, clause in enumerate(split_clauses(text)):

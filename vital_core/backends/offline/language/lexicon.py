@@ -200,6 +200,11 @@ LIST_VERBS: frozenset[str] = _set("list_verbs")
 MEASURE_VERBS: frozenset[str] = _set("measure_verbs")
 # Verbs whose "by" names the maker: "The painting is by Bosch" says what "was painted by Bosch" does.
 MAKING_VERBS: frozenset[str] = _set("making_verbs")
+# Verbs that bring a thing into being: when and where it was done is said of the thing, apart from its maker
+# ("Gerard Philips set it up in 1891" -> "Philips was set up in 1891").
+FOUNDING_VERBS: frozenset[str] = _set("founding_verbs")
+# Past participles that are not the verb's past tense ("wrote" / "written"); a regular verb's are the same.
+IRREGULAR_PARTICIPLES: dict = _map("irregular_participles")
 # Words a lead-in ends with before a list's item ("protectors of | the East Sea").
 LEAD_IN_WORDS: frozenset[str] = _set("lead_in_words")
 # Nouns that introduce a title: "the novel Pride and Prejudice".

@@ -51,6 +51,12 @@ LEADING_PRONOUN = re.compile(r"^(He|She|It|They)\b")
 CLEFT = re.compile(r"^[Ii]t\s+(?:was|is)\b.*\b(?:who|that)\b")   # "it was Champollion who ...": no antecedent
 
 
+def _a_person(name: str) -> bool:
+    """A full name that is likely a person's, whom "it" never stands for ("Lake Superior" is a thing: a
+    generic head, "lake", makes no person; "Philips" alone may be a company)."""
+    return name.split()[0] not in DEMONSTRATIVES and len(name.split()) >= 2 and person_like(name)
+
+
 def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = False) -> str:
     """The sentence with its main subject pronoun replaced by ``previous`` (a name).
 
@@ -64,9 +70,7 @@ def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = 
         return sentence
     if LEADING_PRONOUN.match(sentence):
         personal = sentence.split()[0] in ("He", "She")
-        # "Lake Superior" is a thing: a generic head ("lake") makes no person
-        person_name = previous.split()[0] not in DEMONSTRATIVES and len(previous.split()) >= 2 \
-            and person_like(previous)
+        person_name = _a_person(previous)
         if personal and previous.split()[0] in DEMONSTRATIVES and not (vessel and sentence.split()[0] == "She"):
             return sentence   # a thing is "it"; a ship is "she" ("The Mary Rose was a warship ... She sank ...")
         if sentence.split()[0] == "It" and person_name:
@@ -87,6 +91,22 @@ def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = 
         if t.text in for_thing and a_thing and t.i > 0 and toks[t.i - 1].text == "," \
                 and not any(k.dep in ("ccomp", "xcomp", "csubj") and k.head == t.head for k in toks):
             return sentence[:t.start] + previous[:1].lower() + previous[1:] + sentence[t.start + len(t.text):]
+    return sentence
+
+
+def replace_object_pronoun(sentence: str, previous: str | None) -> str:
+    """The sentence with the main verb's object "it" replaced by ``previous`` when that is a thing's name and
+    the subject is someone else ("Philips is a company. Gerard Philips set it up in 1891" -> "... set Philips
+    up in 1891"), so that what was done to the thing can be said of it."""
+    if not previous or not re.search(r"\bit\b", sentence) or _a_person(previous):
+        return sentence
+    toks = analyse(sentence)
+    subject = next((t for t in toks if t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT"), None)
+    for t in toks:
+        if t.text == "it" and t.dep == "dobj" and toks[t.head].dep == "ROOT" and subject is not None \
+                and subject.pos != "PRON":
+            name = previous[:1].lower() + previous[1:] if previous.split()[0] in DEMONSTRATIVES else previous
+            return sentence[:t.start] + name + sentence[t.start + len(t.text):]
     return sentence
 
 
