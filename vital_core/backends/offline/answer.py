@@ -24,6 +24,7 @@ from vital_core.backends.offline.language.answer_types import (
 from vital_core.backends.offline.language.lexicon import LOCATIVE, QUESTION_LIGHT_VERBS, STOPWORDS
 from vital_core.backends.offline.language.nlp import analyse, subtree
 from vital_core.backends.offline.language.text import stem, words
+from vital_core.backends.offline.language.values import extract_values
 
 
 def content_words(text: str) -> set[str]:
@@ -110,8 +111,11 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
             return bool(new_typed(mentions, q_mentions, PERSON, q_words))
         return kind != PLACE or bool(new_typed(mentions, q_mentions, ENTITY, q_words) - mentions.years)
     exact = {i for i in candidates if names_it(i)}
-    asked = _asked_noun(question)
+    asked, counted = _asked_noun(question), _counted_noun(question) if kind == NUMBER else ""
     return max(candidates, key=lambda i: (
+        # "How many *fences* ...?" is answered by the claim that counts fences ("jump 30 fences"), not by one
+        # counting runners ("cut from 40 to 34 runners")
+        bool(counted) and any(v.dim == f"#{counted}" for v in extract_values(claims[i])),
         # "Which *museum* holds ...?" is answered by the claim naming a museum ("the National Museum of ...")
         bool(asked) and any(asked in words(n) for n in new_typed(extract_mentions(claims[i]), q_mentions,
                                                                    ENTITY, q_words)),
@@ -141,6 +145,13 @@ def _places_a_name(claim: str, question_words: set[str]) -> bool:
     return any(
         t.dep == "pobj" and t.pos == "PROPN" and toks[t.head].lemma in _LOCATIVE and toks[t.head].head == root.i
         for t in toks)
+
+
+def _counted_noun(question: str) -> str:
+    """The lemma of the noun a "how many" question counts ("How many fences ..." -> "fence"), or ""."""
+    toks = [t for t in analyse(question) if t.pos != "PUNCT"]
+    return next((toks[k + 2].lemma for k in range(len(toks) - 2) if toks[k].text.lower() == "how"
+                 and toks[k + 1].text.lower() == "many" and toks[k + 2].pos == "NOUN"), "")
 
 
 def _asked_noun(question: str) -> str:
