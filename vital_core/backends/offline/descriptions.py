@@ -6,7 +6,8 @@
   "Crater Lake reaches ..." and "Crater Lake is in the Cascade Range of southern Oregon";
 * an indefinite description set off at the end ("was called twttr, a name written without vowels");
 * a second complement of "is" after a comma ("is 11.1 centimetres tall, small enough to hold in one hand");
-* a second subject of a "be" of place ("Its headquarters and main factory are in Maranello").
+* a second subject of a "be" of place ("Its headquarters and main factory are in Maranello");
+* the region of a place the subject lies near ("lies near the town of Santillana del Mar in Cantabria").
 
 Evidence that states the relation names the person or the subject, seldom the description too; left in,
 the description sinks the claim ("the evidence does not mention Scottish"). ``clause_cuts`` tries these after
@@ -146,6 +147,34 @@ def shared_place(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     return span | {cc.i}, [f"{second[:1].upper() + second[1:]} {be_form(parse, t, parse.past(root))} {rest}"]
 
 
-SHAPES = (title_before_name, place_of_subject, described_value, second_complement, shared_place)
+_LYING = {"lie", "be", "stand", "sit"}
+
+
+def near_place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """The region of a place the subject lies near is the subject's too: "The cave lies near the town of
+    Santillana del Mar in Cantabria" -> "The cave lies near the town of Santillana del Mar", "The cave lies in
+    Cantabria" and "Santillana del Mar is in Cantabria"."""
+    root, subject = parse.root, parse.child(parse.root.i, *SUBJECT_DEPS)
+    place = parse.toks[t.head]
+    if t.dep != "prep" or t.lemma != "in" or place.pos not in ("PROPN", "NOUN") or root.lemma not in _LYING \
+            or subject is None or subject.pos == "PRON" or max(span) != max(parse.subtree(root.i)) - 1 \
+            or any(parse.toks[k].pos not in ("PROPN", "ADP", "DET") for k in span):
+        return None
+    up = place
+    for _ in range(4):      # up through "the town of" to "near" on the verb
+        if up.head == up.i or up.pos not in ("ADP", "NOUN", "PROPN") or up.lemma == "near":
+            break
+        up = parse.toks[up.head]
+    if up.lemma != "near" or up.head != root.i:
+        return None
+    region = parse.words(span - {t.i})
+    town = noun_phrase(parse, place, span)
+    rest = {k.i for k in parse.toks if k.i not in span and (k.i <= root.i or k.i in parse.subtree(subject.i))}
+    return span, [f"{parse.words(rest - {k.i for k in parse.toks if k.pos == 'PUNCT'})} in {region}",
+                  f"{town[:1].upper() + town[1:]} is in {region}"]
+
+
+SHAPES = (title_before_name, place_of_subject, described_value, second_complement, shared_place,
+          near_place_in_region)
 # shapes whose piece stands between the subject and its verb without commas
 INSIDE_SUBJECT = (shared_place,)
