@@ -163,13 +163,14 @@ def made_thing_split(parse: ClaimParse) -> list[str] | None:
     """What was made, and when and where, apart from who made it: "Gerard Philips and his father Frederik set
     up Philips in 1891 in Eindhoven" -> "Gerard Philips and his father Frederik set up Philips", "Philips was
     set up in 1891", "Philips was set up in Eindhoven". Only for a verb that brings a thing into being (a
-    prize won in 1903 is not a prize of 1903), in the past, with a named maker and a thing made."""
+    prize won in 1903 is not a prize of 1903), in the past, with a named maker and a named thing made (a thing
+    named by a common noun, "designed the tower in 1887", stays with its maker)."""
     root = parse.root
     subject, thing, particle = parse.child(root.i, "nsubj"), parse.child(root.i, "dobj"), parse.child(root.i, "prt")
     founding = root.lemma in FOUNDING_VERBS or particle is not None and \
         (root.lemma, particle.lemma) in {tuple(p) for p in lexicon.PHRASES.get("found", ())}
     if root.pos != "VERB" or root.tag != "VBD" or not founding or subject is None or thing is None \
-            or thing.pos not in ("NOUN", "PROPN") or subject.pos == "PRON" or subject.i > root.i:
+            or thing.pos != "PROPN" or subject.pos == "PRON" or subject.i > root.i:
         return None
     kids = [parse.toks[c] for c in parse.children[root.i]]
     mods = [k for k in kids if k.dep == "prep" and k.i > thing.i and parse.child(k.i, "pobj") is not None]

@@ -341,8 +341,14 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             # ranking above stands.
             ranked = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
             narrow = len(_spoken_of(claims, list(range(len(claims))), evidence_sentences)) <= NARROW_SPOKEN_OF
-            share = NARROW_SPOKEN_OF_SHARE if narrow else SPOKEN_OF_SHARE
-            for i in set(ranked) - addressed - _spoken_of(claims, ranked, evidence_sentences, share):
+            kept = _spoken_of(claims, ranked, evidence_sentences, NARROW_SPOKEN_OF_SHARE if narrow else SPOKEN_OF_SHARE)
+            if narrow:
+                # a date or a number the passage speaks of loosely, beside one of its own kind, is still its fact
+                dated = [i for i in ranked if new_typed(extract_mentions(claims[i]), Mentions(), DATE)
+                         or new_typed(extract_mentions(claims[i]), Mentions(), NUMBER)]
+                kept |= {dated[n] for n in addressed_by([claims[i] for i in dated], evidence_sentences,
+                                                        SPOKEN_OF_SHARE)}
+            for i in set(ranked) - addressed - kept:
                 _lower_to_okay(labels, scores, thresholds, i, ids[i])
             for i in addressed:
                 _raise_to_vital(labels, scores, thresholds, i, ids[i])

@@ -18,7 +18,7 @@ from vital_core.backends.offline.evidence_index import EvidenceIndex
 from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found, name_mismatch
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.frames import frame
-from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, LOCATIVE
+from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, LOCATIVE, nested, place_kind
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import rest_coverage
@@ -34,6 +34,9 @@ def _rival(claim: Analysis, value: Value, sentence: Analysis) -> Value | None:
     if stated.derivable(value, sentence):
         return None
     rivals = [v for v in sentence.values if comparable(value, v) and not consistent(value, v)
+              # the claim's other end of a span ("from about 1644 to 1737") is no rival; a measure said again in
+              # other units ("8,019 metres, or roughly 26,545 feet") is no other end
+              and not any(consistent(other, v) for other in claim.values if other is not value and not other.is_measure)
               and not stated.value_found(v, [claim]) and not conflicts.of_another_noun(claim, sentence, v)
               and not conflicts.in_lifespan(sentence.text, v)]
     if len(rivals) != 1 or any(consistent(value, v) for v in sentence.values):
@@ -82,7 +85,14 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
         return None
     rivals = [other for other in sentence.names if _word_before(sentence.text, other) == word
               and not name_found(other, claim) and other not in sentence.guessed]
-    return rivals[0] if len(rivals) == 1 else None
+    if len(rivals) != 1:
+        return None
+    # a place the lexicon knows beside one it does not may hold it ("in Andalusia" / "in Spain"); two it knows
+    # must be of one kind and apart; two it does not know are read as two places of one kind
+    kinds = (place_kind(name), place_kind(rivals[0]))
+    if any(kinds) and (kinds[0] != kinds[1] or nested(name, rivals[0])):
+        return None
+    return rivals[0]
 
 
 def _word_before(text: str, name: str) -> str:
@@ -125,7 +135,8 @@ def swapped_value(claim: Analysis, index: EvidenceIndex, top: list[int], sims: n
     changed, vector = analyse_texts([text])[0], embed([text])[0]
     changed_sims = index.vectors @ vector
     changed_top = [int(i) for i in np.argsort(-changed_sims, kind="stable")[:len(top)]]
-    if changed_top[0] != top[0] or support(changed, index, changed_top, changed_sims).verdict != SUPPORTED:
+    # that sentence by itself: the rest may not come from another one joined with it
+    if changed_top[0] != top[0] or support(changed, index, changed_top[:1], changed_sims).verdict != SUPPORTED:
         return None
     why = mismatch_reason(value, rival) if value is not None else name_mismatch(name, theirs)
     return ClaimVerdict(CONTRADICTED, f"{why}, in a sentence that states the rest of the claim — "
