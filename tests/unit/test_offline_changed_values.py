@@ -1,0 +1,105 @@
+"""Offline rules of the twelfth round (issue 19): a changed value read through support (``swapped``), the made
+thing apart from its maker, the object "it", places said beside the subject, "it" after a thing's name, and
+the importance of a narrow passage and of a question restated. Sentences of their own, not the dev sets'."""
+from __future__ import annotations
+
+from vital_core.backends.offline.answer import presumed_answer, restates_as_subject
+from vital_core.backends.offline.decompose import decompose, decompose_sentence
+from vital_core.backends.offline.language.pronouns import resolve_pronouns, sentence_subject_name
+from vital_core.backends.offline.verify import verify_claims
+from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
+
+
+def _one(claim: str, passage: str):
+    return verify_claims([claim], [Document(id="P", text=passage)])[0]
+
+
+def test_a_changed_value_in_other_words_is_contradicted_quoting_both_values():
+    passage = "The Hubble telescope was launched on 24 April 1990 aboard the shuttle Discovery."
+    wrong = _one("The Hubble telescope went up on 24 April 1992.", passage)
+    assert wrong.verdict == CONTRADICTED and "1992" in wrong.reason and "1990" in wrong.reason
+    assert _one("The Hubble telescope went up on 24 April 1990.", passage).verdict != CONTRADICTED
+
+
+def test_a_changed_measure_said_of_a_part_or_with_a_unit_said_again():
+    passage = "Mount Olympus is 2,917 metres high and is the highest mountain in Greece."
+    assert _one("The summit stands at 2,971 metres.", passage).verdict == CONTRADICTED
+    assert _one("The summit stands at 2,917 metres.", passage).verdict == SUPPORTED
+    # the closest sentence, given the claim with its own value put back, supports it
+    passage = "Mount Elbrus rises to 5,642 metres above sea level."
+    wrong = _one("Mount Elbrus rises to 5,462 metres, or roughly 18,510 feet.", passage)
+    assert wrong.verdict == CONTRADICTED and "states the rest of the claim" in wrong.reason
+
+
+def test_a_value_of_another_event_or_with_reversed_roles_is_not_a_changed_value():
+    # "first staged" is not the anniversary; the rival is another event's date
+    passage = "The Proms, which marked their 125th season in 2019, are held each summer in London."
+    assert _one("The Proms were first staged in 1895.", passage).verdict != CONTRADICTED
+    # the claim's roles are the other way round: not the same statement with another year
+    passage = "In 1972 Bobby Fischer defeated Boris Spassky in Reykjavik."
+    assert _one("Spassky beat Fischer in their first match in 1970.", passage).verdict != CONTRADICTED
+    # a claim whose verb the sentence does not say ("sold" / "launched") keeps its own value
+    passage = "The clipper was launched on 12 March 1868 at Greenock."
+    assert _one("The clipper was sold in 1890.", passage).verdict == NOT_ENOUGH_EVIDENCE
+
+
+def test_the_other_end_of_a_span_is_no_rival():
+    passage = "The painter died in October 1669 and was buried in the Westerkerk."
+    assert _one("The painter lived from 1606 to 1669.", passage).verdict != CONTRADICTED
+
+
+def test_a_changed_place_after_the_same_preposition_is_contradicted():
+    passage = "Lamborghini is headquartered in Sant'Agata Bolognese, where its factory opened in 1963."
+    assert _one("Its headquarters are in Castelfranco.", passage).verdict == CONTRADICTED
+    # a city the lexicon knows beside a town it does not may hold it
+    assert _one("Its headquarters are in Bologna.", passage).verdict != CONTRADICTED
+    assert _one("Its headquarters are in Sant'Agata Bolognese.", passage).verdict == SUPPORTED
+
+
+def test_a_region_beside_a_country_is_not_a_changed_place():
+    # the lexicon knows Spain and not Catalonia: one may hold the other
+    passage = "The Sagrada Familia is a basilica in Spain, designed by Antoni Gaudi."
+    assert _one("The Sagrada Familia is in Catalonia.", passage).verdict != CONTRADICTED
+
+
+def test_the_made_thing_is_split_from_its_maker_when_it_is_named():
+    claims = [c for _, cs in decompose("Bosch is a German engineering firm. Robert Bosch set it up in 1886 in "
+                                       "Stuttgart.") for c in cs]
+    assert "Bosch was set up in 1886." in claims and "Bosch was set up in Stuttgart." in claims
+    assert any(c.startswith("Robert Bosch set Bosch up") for c in claims)
+    # a thing named by a common noun stays with its maker; a prize won is no thing made
+    assert decompose_sentence("Charles Garnier designed the opera house in 1861.") == [
+        "Charles Garnier designed the opera house in 1861."]
+    assert decompose_sentence("Pearl Buck won the Nobel Prize in 1938.") == ["Pearl Buck won the Nobel Prize in 1938."]
+
+
+def test_it_after_a_things_name_is_that_thing_but_not_after_a_persons():
+    assert resolve_pronouns(["Lake Baikal is the deepest lake on Earth.", "It holds a fifth of the world's fresh "
+                             "water."])[1].startswith("Lake Baikal holds")
+    assert resolve_pronouns(["Emily Bronte wrote one novel.", "It was published in 1847."])[1].startswith("It was")
+    assert sentence_subject_name("The Palace of Westminster stands on the Thames.") == "The Palace of Westminster"
+
+
+def test_places_said_beside_the_subject_are_claims_of_their_own():
+    assert decompose_sentence("Its offices and main warehouse are in Leeds, beside the canal.") == [
+        "Its offices are in Leeds.", "Its offices are beside the canal.", "Its main warehouse is in Leeds.",
+        "Its main warehouse is beside the canal."]
+    claims = decompose_sentence("The abbey lies near the village of Cerne Abbas in Dorset.")
+    assert "The abbey lies in Dorset." in claims and "The abbey lies near the village of Cerne Abbas." in claims
+    # a singular first subject keeps the claim whole (its verb would not agree), and so does a shared act
+    assert decompose_sentence("The library and the archive are in York.") == ["The library and the archive are in York."]
+
+
+def test_a_question_without_a_predicate_word_is_answered_by_the_claim_restating_it():
+    question = "What was the first of Agatha Christie's Poirot novels?"
+    claims = ["Agatha Christie's Poirot novels are the books that made her the best-selling novelist of all time.",
+              "The first of the Poirot novels was The Mysterious Affair at Styles."]
+    assert restates_as_subject(claims[1], question)
+    assert not restates_as_subject(claims[0], question)     # no "first": it names something else
+    import numpy as np
+    assert presumed_answer(question, claims, np.array([1.0, 0.0]), set()) == 1
+
+
+def test_a_split_title_is_one_noun_phrase():
+    claims = decompose_sentence("Her second book was Death on the Nile, published in 1937.")
+    assert "Death on the Nile was published in 1937." in claims
