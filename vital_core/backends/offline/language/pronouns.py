@@ -10,7 +10,9 @@ import re
 
 from vital_core.backends.offline.language.lexicon import (
     DEMONYMS,
+    FOUNDING_VERBS,
     FUNCTION_CAPS,
+    PHRASES,
     VESSEL_WORDS,
     person_like,
     place_kind,
@@ -95,15 +97,20 @@ def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = 
 
 
 def replace_object_pronoun(sentence: str, previous: str | None) -> str:
-    """The sentence with the main verb's object "it" replaced by ``previous`` when that is a thing's name and
-    the subject is someone else ("Philips is a company. Gerard Philips set it up in 1891" -> "... set Philips
-    up in 1891"), so that what was done to the thing can be said of it."""
+    """The sentence with the main verb's object "it" replaced by ``previous`` when that is a thing's name, the
+    subject is someone else and the verb brings the thing into being ("Philips is a company. Gerard Philips set
+    it up in 1891" -> "... set Philips up in 1891"), so that when and where it was made can be said of it.
+    After another verb "it" is as often the thing last acted on ("The Louvre bought the painting. Thieves
+    stole it"), so it stays."""
     if not previous or not re.search(r"\bit\b", sentence) or _a_person(previous):
         return sentence
     toks = analyse(sentence)
     subject = next((t for t in toks if t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT"), None)
     for t in toks:
-        if t.text == "it" and t.dep == "dobj" and toks[t.head].dep == "ROOT" and subject is not None \
+        verb = toks[t.head]
+        particle = next((p.lemma for p in toks if p.dep == "prt" and p.head == verb.i), "")
+        founding = verb.lemma in FOUNDING_VERBS or (verb.lemma, particle) in {tuple(p) for p in PHRASES.get("found", ())}
+        if t.text == "it" and t.dep == "dobj" and verb.dep == "ROOT" and founding and subject is not None \
                 and subject.pos != "PRON":
             name = previous[:1].lower() + previous[1:] if previous.split()[0] in DEMONSTRATIVES else previous
             return sentence[:t.start] + name + sentence[t.start + len(t.text):]
