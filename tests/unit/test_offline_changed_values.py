@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from vital_core.backends.offline.answer import presumed_answer, restates_as_subject
 from vital_core.backends.offline.decompose import decompose, decompose_sentence
-from vital_core.backends.offline.language.pronouns import resolve_pronouns, sentence_subject_name
+from vital_core.backends.offline.language.pronouns import resolve_pronouns
 from vital_core.backends.offline.verify import verify_claims
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
 
@@ -80,7 +80,6 @@ def test_it_after_a_things_name_is_that_thing_but_not_after_a_persons():
     assert resolve_pronouns(["Lake Baikal is the deepest lake on Earth.", "It holds a fifth of the world's fresh "
                              "water."])[1].startswith("Lake Baikal holds")
     assert resolve_pronouns(["Emily Bronte wrote one novel.", "It was published in 1847."])[1].startswith("It was")
-    assert sentence_subject_name("The Palace of Westminster stands on the Thames.") == "The Palace of Westminster"
 
 
 def test_places_said_beside_the_subject_are_claims_of_their_own():

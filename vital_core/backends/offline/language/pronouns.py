@@ -31,14 +31,13 @@ def sentence_subject_name(sentence: str) -> str | None:
     The parser must agree that the capitalised words open the subject: "Contrary to popular belief,
     he ..." and "Throughout the war Turing ..." do not have "Contrary" or "Throughout" as subject.
     """
-    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*"
-                     r"(?:\s+of\s+(?:the\s+)?[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*){0,2})?)\s+[a-z]", sentence)
+    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)\s+[a-z]",
+                     sentence)
     if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS or match.group(2).lower() in DEMONYMS:
         return None     # ("The English polymath Thomas Young": "English" is no subject)
     toks = analyse(sentence)
     span_end = match.end(2)
-    # "The Cave of Altamira": "of" (and a "the" after it) glue one name
-    inside = [t for t in toks if t.start < span_end and t.text not in DEMONSTRATIVES and t.text not in ("of", "the")]
+    inside = [t for t in toks if t.start < span_end and t.text not in DEMONSTRATIVES]
     if not inside or any(t.pos != "PROPN" for t in inside):
         return None
     if not any(t.dep in ("nsubj", "nsubjpass") or toks[t.head].dep in ("nsubj", "nsubjpass") for t in inside):
