@@ -3,63 +3,59 @@ thing apart from its maker, the object "it", places said beside the subject, "it
 the importance of a narrow passage and of a question restated. Sentences of their own, not the dev sets'."""
 from __future__ import annotations
 
+from tests.support.offline_verdict import verdict_on
 from vital_core.backends.offline.answer import presumed_answer, restates_as_subject
 from vital_core.backends.offline.decompose import decompose, decompose_sentence
 from vital_core.backends.offline.language.pronouns import resolve_pronouns
-from vital_core.backends.offline.verify import verify_claims
-from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
-
-
-def _one(claim: str, passage: str):
-    return verify_claims([claim], [Document(id="P", text=passage)])[0]
+from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED
 
 
 def test_a_changed_value_in_other_words_is_contradicted_quoting_both_values():
     passage = "The Hubble telescope was launched on 24 April 1990 aboard the shuttle Discovery."
-    wrong = _one("The Hubble telescope went up on 24 April 1992.", passage)
+    wrong = verdict_on("The Hubble telescope went up on 24 April 1992.", passage)
     assert wrong.verdict == CONTRADICTED and "1992" in wrong.reason and "1990" in wrong.reason
-    assert _one("The Hubble telescope went up on 24 April 1990.", passage).verdict != CONTRADICTED
+    assert verdict_on("The Hubble telescope went up on 24 April 1990.", passage).verdict != CONTRADICTED
 
 
 def test_a_changed_measure_said_of_a_part_or_with_a_unit_said_again():
     passage = "Mount Olympus is 2,917 metres high and is the highest mountain in Greece."
-    assert _one("The summit stands at 2,971 metres.", passage).verdict == CONTRADICTED
-    assert _one("The summit stands at 2,917 metres.", passage).verdict == SUPPORTED
+    assert verdict_on("The summit stands at 2,971 metres.", passage).verdict == CONTRADICTED
+    assert verdict_on("The summit stands at 2,917 metres.", passage).verdict == SUPPORTED
     # the closest sentence, given the claim with its own value put back, supports it
     passage = "Mount Elbrus rises to 5,642 metres above sea level."
-    wrong = _one("Mount Elbrus rises to 5,462 metres, or roughly 18,510 feet.", passage)
+    wrong = verdict_on("Mount Elbrus rises to 5,462 metres, or roughly 18,510 feet.", passage)
     assert wrong.verdict == CONTRADICTED and "states the rest of the claim" in wrong.reason
 
 
 def test_a_value_of_another_event_or_with_reversed_roles_is_not_a_changed_value():
     # "first staged" is not the anniversary; the rival is another event's date
     passage = "The Proms, which marked their 125th season in 2019, are held each summer in London."
-    assert _one("The Proms were first staged in 1895.", passage).verdict != CONTRADICTED
+    assert verdict_on("The Proms were first staged in 1895.", passage).verdict != CONTRADICTED
     # the claim's roles are the other way round: not the same statement with another year
     passage = "In 1972 Bobby Fischer defeated Boris Spassky in Reykjavik."
-    assert _one("Spassky beat Fischer in their first match in 1970.", passage).verdict != CONTRADICTED
+    assert verdict_on("Spassky beat Fischer in their first match in 1970.", passage).verdict != CONTRADICTED
     # a claim whose verb the sentence does not say ("sold" / "launched") keeps its own value
     passage = "The clipper was launched on 12 March 1868 at Greenock."
-    assert _one("The clipper was sold in 1890.", passage).verdict == NOT_ENOUGH_EVIDENCE
+    assert verdict_on("The clipper was sold in 1890.", passage).verdict == NOT_ENOUGH_EVIDENCE
 
 
 def test_the_other_end_of_a_span_is_no_rival():
     passage = "The painter died in October 1669 and was buried in the Westerkerk."
-    assert _one("The painter lived from 1606 to 1669.", passage).verdict != CONTRADICTED
+    assert verdict_on("The painter lived from 1606 to 1669.", passage).verdict != CONTRADICTED
 
 
 def test_a_changed_place_after_the_same_preposition_is_contradicted():
     passage = "Lamborghini is headquartered in Sant'Agata Bolognese, where its factory opened in 1963."
-    assert _one("Its headquarters are in Castelfranco.", passage).verdict == CONTRADICTED
+    assert verdict_on("Its headquarters are in Castelfranco.", passage).verdict == CONTRADICTED
     # a city the lexicon knows beside a town it does not may hold it
-    assert _one("Its headquarters are in Bologna.", passage).verdict != CONTRADICTED
-    assert _one("Its headquarters are in Sant'Agata Bolognese.", passage).verdict == SUPPORTED
+    assert verdict_on("Its headquarters are in Bologna.", passage).verdict != CONTRADICTED
+    assert verdict_on("Its headquarters are in Sant'Agata Bolognese.", passage).verdict == SUPPORTED
 
 
 def test_a_region_beside_a_country_is_not_a_changed_place():
     # the lexicon knows Spain and not Catalonia: one may hold the other
     passage = "The Sagrada Familia is a basilica in Spain, designed by Antoni Gaudi."
-    assert _one("The Sagrada Familia is in Catalonia.", passage).verdict != CONTRADICTED
+    assert verdict_on("The Sagrada Familia is in Catalonia.", passage).verdict != CONTRADICTED
 
 
 def test_the_made_thing_is_split_from_its_maker_when_it_is_named():
@@ -72,7 +68,8 @@ def test_the_made_thing_is_split_from_its_maker_when_it_is_named():
         "Charles Garnier designed the opera house in 1861."]
     assert decompose_sentence("Pearl Buck won the Nobel Prize in 1938.") == ["Pearl Buck won the Nobel Prize in 1938."]
     # after a verb that makes nothing, "it" may be the thing last acted on: it stays
-    claims = [c for _, cs in decompose("The Prado bought the altarpiece in 1936. Thieves stole it in 1961.") for c in cs]
+    text = "The Prado bought the altarpiece in 1936. Thieves stole it in 1961."
+    claims = [c for _, cs in decompose(text) for c in cs]
     assert "Thieves stole it in 1961." in claims
 
 
@@ -89,7 +86,8 @@ def test_places_said_beside_the_subject_are_claims_of_their_own():
     claims = decompose_sentence("The abbey lies near the village of Cerne Abbas in Dorset.")
     assert "The abbey lies in Dorset." in claims and "The abbey lies near the village of Cerne Abbas." in claims
     # a singular first subject keeps the claim whole (its verb would not agree), and so does a shared act
-    assert decompose_sentence("The library and the archive are in York.") == ["The library and the archive are in York."]
+    sentence = "The library and the archive are in York."
+    assert decompose_sentence(sentence) == [sentence]
 
 
 def test_a_question_without_a_predicate_word_is_answered_by_the_claim_restating_it():

@@ -3,17 +3,13 @@ appositives and relative clauses that the first cuts left whole, a changed value
 parser hangs on a span of time, the words that frame a relation, and the answer to "When was X?"."""
 from __future__ import annotations
 
+from tests.support.offline_verdict import verdict_on
 from vital_core.backends.base import Evidence
 from vital_core.backends.offline import OfflineBackend
 from vital_core.backends.offline.decompose import decompose, decompose_sentence
 from vital_core.backends.offline.language.answer_types import is_open_ended
-from vital_core.backends.offline.verify import verify_claims
 from vital_core.results.model import CONTRADICTED, SUPPORTED, VITAL, Document, Subclaim
 from vital_core.scoring.pipeline import run_sync
-
-
-def _one(claim: str, passage: str):
-    return verify_claims([claim], [Document(id="P", text=passage)])[0]
 
 
 def test_a_plural_appositive_after_two_names_describes_both():
@@ -81,25 +77,26 @@ def test_a_measure_before_an_after_clause_is_one_time_and_no_preposition_is_stra
 
 def test_a_changed_name_in_a_list_of_two_is_contradicted_and_initials_are_no_name():
     passage = "The comic was created by Alan Moore and Dave Gibbons."
-    v = _one("The comic was created by the writer Alan Moore and the artist Brian Bolland.", passage)
+    v = verdict_on("The comic was created by the writer Alan Moore and the artist Brian Bolland.", passage)
     assert v.verdict == CONTRADICTED and "Brian Bolland" in v.reason and "Dave Gibbons" in v.reason
-    assert _one("The comic was created by the writer Alan Moore and the artist Dave Gibbons.",
-                passage).verdict == SUPPORTED
+    assert verdict_on("The comic was created by the writer Alan Moore and the artist Dave Gibbons.",
+                      passage).verdict == SUPPORTED
     # "John Smith" and "Jane Stone" share initials, "J. S. Bach" is written with them
-    assert _one("The song was written by Jane Stone.", "The song was written by John Smith.").verdict == CONTRADICTED
-    assert _one("Johann Sebastian Bach was born in Eisenach.",
-                "The composer J. S. Bach was born at Eisenach in Thuringia.").verdict == SUPPORTED
+    verdict = verdict_on("The song was written by Jane Stone.", "The song was written by John Smith.")
+    assert verdict.verdict == CONTRADICTED
+    assert verdict_on("Johann Sebastian Bach was born in Eisenach.",
+                      "The composer J. S. Bach was born at Eisenach in Thuringia.").verdict == SUPPORTED
 
 
 def test_a_place_hung_on_a_span_of_time_and_two_venues_are_compared():
-    v = _one("Andrea Amati worked for almost his entire life in Brescia.", "Andrea Amati worked in Cremona.")
+    v = verdict_on("Andrea Amati worked for almost his entire life in Brescia.", "Andrea Amati worked in Cremona.")
     assert v.verdict == CONTRADICTED and "Brescia" in v.reason
-    v = _one("Since 1753 the codex has been kept at Trinity College Library.",
-             "The Codex Leicester is kept at the Bodleian Library.")
+    v = verdict_on("Since 1753 the codex has been kept at Trinity College Library.",
+                   "The Codex Leicester is kept at the Bodleian Library.")
     assert v.verdict == CONTRADICTED
     # a building may stand in a town: no conflict without both being buildings
-    assert _one("The codex has been kept at the Bodleian Library.",
-                "The Codex Leicester is kept in Oxford.").verdict != CONTRADICTED
+    assert verdict_on("The codex has been kept at the Bodleian Library.",
+                      "The Codex Leicester is kept in Oxford.").verdict != CONTRADICTED
 
 
 def test_a_frame_is_no_part_of_the_relation_a_changed_value_is_compared_on():
@@ -108,8 +105,8 @@ def test_a_frame_is_no_part_of_the_relation_a_changed_value_is_compared_on():
     toks = analyse("In its rough state the stone weighed 3,106 carats, a little over 600 grams.")
     framed = {toks[i].text for i in frame(toks, next(t.i for t in toks if t.dep == "ROOT"))}
     assert {"rough", "state", "600", "grams"} <= framed and "weighed" not in framed
-    v = _one("In its rough state the stone weighed 3,016 carats.",
-             "The Cullinan diamond weighed 3,106 carats when it was found.")
+    v = verdict_on("In its rough state the stone weighed 3,016 carats.",
+                   "The Cullinan diamond weighed 3,106 carats when it was found.")
     assert v.verdict == CONTRADICTED and "3,106" in v.reason
 
 
@@ -138,9 +135,9 @@ def test_a_time_of_day_is_one_value_compared_as_a_time_not_two_numbers():
     assert [(v.kind, v.text) for v in extract_values("The storm struck at 4:15 a.m. on 2 May 1933.")] == [
         ("time", "4:15 a.m."), ("date", "2 May 1933")]
     assert extract_mentions("The storm struck at 4:15.").numbers == set()
-    v = _one("The storm struck at 4:15.", "The storm struck at 5:40 in the morning.")
+    v = verdict_on("The storm struck at 4:15.", "The storm struck at 5:40 in the morning.")
     assert v.verdict == CONTRADICTED and v.reason.startswith("time mismatch") and "5:40" in v.reason
-    assert _one("The storm struck at 4:15.", "The storm struck at 4:15 a.m.").verdict == SUPPORTED
+    assert verdict_on("The storm struck at 4:15.", "The storm struck at 4:15 a.m.").verdict == SUPPORTED
 
 
 def test_how_tall_is_answered_by_a_height_not_by_a_span_of_time():

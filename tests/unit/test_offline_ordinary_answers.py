@@ -5,14 +5,10 @@ for the evidence's named subject, and the false contradictions this round remove
 the dev set's."""
 from __future__ import annotations
 
+from tests.support.offline_verdict import verdict_on
 from vital_core.backends.offline.decompose import decompose_sentence
 from vital_core.backends.offline.language.nlp import analyse
-from vital_core.backends.offline.verify import verify_claims
-from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED, Document
-
-
-def _one(claim: str, passage: str):
-    return verify_claims([claim], [Document(id="P", text=passage)])[0]
+from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED
 
 
 def test_a_role_before_a_full_name_is_a_claim_of_its_own():
@@ -56,33 +52,34 @@ def test_a_relative_clause_the_parser_hangs_on_the_verb_goes_to_the_noun_before_
 
 def test_is_by_fills_the_makers_slot_of_was_painted_by():
     passage = "The Night Watch was painted by Rembrandt van Rijn in 1642."
-    assert _one("The painting is by Frans Hals.", passage).verdict == CONTRADICTED
-    assert _one("The painting is by Rembrandt van Rijn.", passage).verdict != CONTRADICTED
+    assert verdict_on("The painting is by Frans Hals.", passage).verdict == CONTRADICTED
+    assert verdict_on("The painting is by Rembrandt van Rijn.", passage).verdict != CONTRADICTED
 
 
 def test_a_measure_verb_is_said_by_a_sentence_giving_the_measure():
     passage = "Lake Toba has a maximum depth of 505 metres, the deepest in Indonesia."
-    assert _one("Lake Toba reaches a maximum depth of 505 metres.", passage).verdict == SUPPORTED
-    wrong = _one("Lake Toba reaches a maximum depth of 550 metres.", passage)
+    assert verdict_on("Lake Toba reaches a maximum depth of 505 metres.", passage).verdict == SUPPORTED
+    wrong = verdict_on("Lake Toba reaches a maximum depth of 550 metres.", passage)
     assert wrong.verdict == CONTRADICTED and "550 metres" in wrong.reason and "505 metres" in wrong.reason
 
 
 def test_a_bare_subject_stands_for_the_named_one_only_when_all_the_rest_is_stated():
     passage = "The Lion Man of Hohlenstein is 31 centimetres tall and was carved from mammoth ivory."
-    supported = _one("The figure is 31 centimetres tall.", passage)
+    supported = verdict_on("The figure is 31 centimetres tall.", passage)
     assert supported.verdict == SUPPORTED and "Lion Man" in supported.reason
-    assert _one("The figure is 31 centimetres wide.", passage).verdict == NOT_ENOUGH_EVIDENCE
-    assert _one("The figure is 13 centimetres tall.", passage).verdict == CONTRADICTED
+    assert verdict_on("The figure is 31 centimetres wide.", passage).verdict == NOT_ENOUGH_EVIDENCE
+    assert verdict_on("The figure is 13 centimetres tall.", passage).verdict == CONTRADICTED
 
 
 def test_a_word_the_vocabulary_does_not_know_is_stated_only_as_written():
     passage = "The app was originally called grmbl before it was renamed."
-    assert _one("At first the service was called grumbler.", passage).verdict != SUPPORTED
+    assert verdict_on("At first the service was called grumbler.", passage).verdict != SUPPORTED
 
 
 def test_another_person_is_a_rival_only_on_the_same_verb():
     passage = "She was raised in Leeds, and she and her brother were trained from childhood by their uncle, Tom."
-    verdict = _one("Ann Lister grew up in Leeds, where she and her brother were coached by their uncle, Tom Lister.",
+    verdict = verdict_on("Ann Lister grew up in Leeds, where she and her brother were coached by their uncle, "
+                         "Tom Lister.",
                    passage)
     assert verdict.verdict != CONTRADICTED
 
@@ -90,12 +87,12 @@ def test_another_person_is_a_rival_only_on_the_same_verb():
 def test_a_value_in_a_relative_clause_of_another_noun_is_no_rival():
     passage = "Gerhard Mercator died in December 1594 and was buried in the church of Saint Salvator, which was " \
               "rebuilt in 1752."
-    assert _one("Gerhard Mercator lived from 1512 to 1594.", passage).verdict != CONTRADICTED
+    assert verdict_on("Gerhard Mercator lived from 1512 to 1594.", passage).verdict != CONTRADICTED
 
 
 def test_a_measure_verb_is_not_said_by_a_measure_of_something_else():
     passage = "Grey kangaroos stand about 2 metres tall and can hop at more than 60 km/h."
-    assert _one("A grey kangaroo can cover 8 metres in a single bound.", passage).verdict != CONTRADICTED
+    assert verdict_on("A grey kangaroo can cover 8 metres in a single bound.", passage).verdict != CONTRADICTED
 
 
 def test_a_passives_by_after_a_time_is_its_agent_but_not_after_a_work():
@@ -110,15 +107,15 @@ def test_a_passives_by_after_a_time_is_its_agent_but_not_after_a_work():
 def test_a_claim_read_over_two_sentences_is_not_supported_when_one_gives_the_act_to_another_person():
     passage = ("The Chola king Rajaraja I had the Brihadeeswarar Temple built in the early 1000s as his royal "
                "temple. A later ruler, Rajendra I, built the new capital of Gangaikonda Cholapuram.")
-    verdict = _one("It was built in the early 1000s by Rajendra I as his royal temple.", passage)
+    verdict = verdict_on("It was built in the early 1000s by Rajendra I as his royal temple.", passage)
     assert verdict.verdict != SUPPORTED
-    verdict = _one("The Brihadeeswarar Temple was built in the early 1000s by Rajendra I.", passage)
+    verdict = verdict_on("The Brihadeeswarar Temple was built in the early 1000s by Rajendra I.", passage)
     assert verdict.verdict == CONTRADICTED and "Rajaraja I" in verdict.reason
 
 
 def test_the_rival_is_the_person_of_the_same_act_not_one_in_a_coordinated_clause():
     passage = "Valve announced in 2012 that it would buy the studio, and Jansen left the company once the deal closed."
-    verdict = _one("Pixelbeard left the company after the sale.", passage)
+    verdict = verdict_on("Pixelbeard left the company after the sale.", passage)
     assert "names Jansen" in verdict.reason and "names Valve" not in verdict.reason
 
 
@@ -147,19 +144,19 @@ def test_an_indefinite_description_describes_the_noun_before_its_comma():
 
 def test_reaching_a_climax_is_peaking():
     passage = "The eruption of Mount Pelee peaked on 8 May 1902, destroying the town of Saint-Pierre."
-    assert _one("The eruption reached its climax on 8 May 1902.", passage).verdict == SUPPORTED
+    assert verdict_on("The eruption reached its climax on 8 May 1902.", passage).verdict == SUPPORTED
 
 
 def test_a_sum_of_two_different_counts_states_no_value():
     passage = "Over that distance the riders clear 30 fences, taking most of them twice on two circuits."
-    verdict = _one("Over that distance the riders clear 32 fences.", passage)
+    verdict = verdict_on("Over that distance the riders clear 32 fences.", passage)
     assert verdict.verdict == CONTRADICTED and "30" in verdict.reason
     # a year and a span of years still add up
-    assert _one("The bridge opened in 1838.", "Work began in 1835, and the bridge opened three years "
+    assert verdict_on("The bridge opened in 1838.", "Work began in 1835, and the bridge opened three years "
                                               "later.").verdict == SUPPORTED
 
 
 def test_one_surname_with_two_first_names_is_two_people():
     passage = "At the end of the film the twin Walt Tenor gives a heartfelt speech to the town."
-    verdict = _one("At the end of the film Bob Tenor gives a heartfelt speech to the town.", passage)
+    verdict = verdict_on("At the end of the film Bob Tenor gives a heartfelt speech to the town.", passage)
     assert verdict.verdict == CONTRADICTED and "Walt Tenor" in verdict.reason

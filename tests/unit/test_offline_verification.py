@@ -1,6 +1,7 @@
 """Offline verification on small hand-made cases: real verdicts, reasons that say why."""
 from __future__ import annotations
 
+from tests.support.offline_verdict import verdict_on
 from vital_core.backends.offline.verify import NO_EVIDENCE_REASON, verify_claims
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, NOT_JUDGED, SUPPORTED, Document
 
@@ -94,51 +95,49 @@ def test_the_reference_checked_against_itself_is_never_substituted():
     assert [v.verdict for v in got] == [SUPPORTED, SUPPORTED], [v.reason for v in got]
 
 
-def _one(claim: str, passage: str):
-    return verify_claims([claim], [Document(id="P", text=passage)])[0]
-
-
 def test_numbers_units_and_dates_are_compared_after_normalising():
-    assert _one("The bridge's main span is 1.28 km long.",
-                "The bridge's main span measures 1,280 metres between its towers.").verdict == SUPPORTED
-    assert _one("The probe landed on the Moon on 20 July 1969.",
-                "The probe touched down on the Moon on July 20, 1969.").verdict == SUPPORTED
-    v = _one("The tower is about 330 feet tall.", "The tower stands 330 metres above the ground.")
+    assert verdict_on("The bridge's main span is 1.28 km long.",
+                      "The bridge's main span measures 1,280 metres between its towers.").verdict == SUPPORTED
+    assert verdict_on("The probe landed on the Moon on 20 July 1969.",
+                      "The probe touched down on the Moon on July 20, 1969.").verdict == SUPPORTED
+    v = verdict_on("The tower is about 330 feet tall.", "The tower stands 330 metres above the ground.")
     assert v.verdict == CONTRADICTED and "330 feet" in v.reason and "330 metres" in v.reason
 
 
 def test_demonyms_abbreviations_and_nested_places_are_not_conflicts():
-    assert _one("Claude Monet was a painter from France.", "Claude Monet was a French painter.").verdict == SUPPORTED
-    assert _one("NASA was established in 1958.",
-                "The National Aeronautics and Space Administration was created in 1958.").verdict == SUPPORTED
-    assert _one("Alan Turing was a British mathematician.",
-                "Alan Turing was an English mathematician.").verdict != CONTRADICTED
-    assert _one("The festival is held in Bavaria.", "The festival takes place every autumn in Germany.").verdict \
+    verdict = verdict_on("Claude Monet was a painter from France.", "Claude Monet was a French painter.")
+    assert verdict.verdict == SUPPORTED
+    assert verdict_on("NASA was established in 1958.",
+                      "The National Aeronautics and Space Administration was created in 1958.").verdict == SUPPORTED
+    assert verdict_on("Alan Turing was a British mathematician.",
+                      "Alan Turing was an English mathematician.").verdict != CONTRADICTED
+    assert verdict_on("The festival is held in Bavaria.", "The festival takes place every autumn in Germany.").verdict \
         == NOT_ENOUGH_EVIDENCE
-    v = _one("Roald Amundsen was a Swedish explorer.", "Roald Amundsen, the explorer from Norway, led the expedition.")
+    v = verdict_on("Roald Amundsen was a Swedish explorer.",
+                   "Roald Amundsen, the explorer from Norway, led the expedition.")
     assert v.verdict == CONTRADICTED and "Swedish" in v.reason
 
 
 def test_roles_negation_and_a_value_bound_to_another_fact():
-    assert _one("Kasparov defeated Deep Blue in 1997.",
-                "In 1997 Deep Blue beat Garry Kasparov.").verdict == CONTRADICTED
-    assert _one("Deep Blue defeated Kasparov in 1997.",
-                "Garry Kasparov lost his 1997 match against Deep Blue.").verdict \
+    assert verdict_on("Kasparov defeated Deep Blue in 1997.",
+                      "In 1997 Deep Blue beat Garry Kasparov.").verdict == CONTRADICTED
+    assert verdict_on("Deep Blue defeated Kasparov in 1997.",
+                      "Garry Kasparov lost his 1997 match against Deep Blue.").verdict \
         == SUPPORTED
-    assert _one("Gandhi won the Nobel Peace Prize.", "Gandhi never received the Nobel Peace Prize.").verdict \
+    assert verdict_on("Gandhi won the Nobel Peace Prize.", "Gandhi never received the Nobel Peace Prize.").verdict \
         == CONTRADICTED
-    assert _one("An octopus has two hearts.", "An octopus has three hearts: two of them pump blood through the gills."
-                ).verdict == CONTRADICTED
+    assert verdict_on("An octopus has two hearts.",
+                      "An octopus has three hearts: two of them pump blood through the gills.").verdict == CONTRADICTED
     # about 2,200 aboard is not contradicted by 1,500 who died: another fact
-    assert _one("About 2,200 people were aboard the ship.", "More than 1,500 people died when the ship sank.").verdict \
-        == NOT_ENOUGH_EVIDENCE
+    verdict = verdict_on("About 2,200 people were aboard the ship.", "More than 1,500 people died when the ship sank.")
+    assert verdict.verdict == NOT_ENOUGH_EVIDENCE
 
 
 def test_a_fact_the_evidence_is_silent_about_is_not_contradicted_and_reasons_read_as_words():
-    v = _one("Marie Curie was born in Warsaw.", "Pierre Curie was born in Paris in 1859.")
+    v = verdict_on("Marie Curie was born in Warsaw.", "Pierre Curie was born in Paris in 1859.")
     assert v.verdict == NOT_ENOUGH_EVIDENCE and "Marie Curie" in v.reason
-    v = _one("Alexander Fleming discovered penicillin in 1928 at St Mary's Hospital in London.",
-             "In 1928 Alexander Fleming came across penicillin.")
+    v = verdict_on("Alexander Fleming discovered penicillin in 1928 at St Mary's Hospital in London.",
+                   "In 1928 Alexander Fleming came across penicillin.")
     assert v.verdict == NOT_ENOUGH_EVIDENCE
     assert "St Mary" in v.reason and "In 1928 Alexander Fleming" in v.reason
 
@@ -218,8 +217,8 @@ def test_names_with_titles_initials_and_derived_forms():
 
 
 def test_a_phrase_states_a_verb_and_a_group_makes_its_owner_the_doer():
-    assert _one("More than 300 sailors died in the storm.",
-                "More than 300 sailors lost their lives in the storm.").verdict == SUPPORTED
+    assert verdict_on("More than 300 sailors died in the storm.",
+                      "More than 300 sailors lost their lives in the storm.").verdict == SUPPORTED
     docs = [Document(id="D1", text="Ada Brennan's laboratory at Leeds isolated the first stable sample of the "
                                    "compound. Years later a cheaper synthetic method was devised by Tomas Ruiz.")]
     v = verdict("The first stable sample of the compound was isolated by Tomas Ruiz's laboratory at Leeds.", docs)
@@ -236,60 +235,61 @@ def test_a_clause_that_says_the_claim_of_another_person_does_not_support_it():
 
 
 def test_a_count_whose_noun_has_modifiers_is_not_a_rival_of_another_count():
-    v = _one("Six of the seven species of marine turtle live on the reef.",
-             "The reef hosts 1,500 fish species and six of the seven marine turtle species.")
+    v = verdict_on("Six of the seven species of marine turtle live on the reef.",
+                   "The reef hosts 1,500 fish species and six of the seven marine turtle species.")
     assert v.verdict != CONTRADICTED, v.reason
 
 
 def test_a_value_that_the_sentence_gives_to_something_else_does_not_state_the_claim():
-    v = _one("Canada has 12 provinces.", "Canada has 10 provinces and 3 territories, 12 if Nunavut is split.")
+    v = verdict_on("Canada has 12 provinces.", "Canada has 10 provinces and 3 territories, 12 if Nunavut is split.")
     assert v.verdict != SUPPORTED or "12" not in v.reason
-    v = _one("A grown dog normally has 28 teeth.",
-             "Puppies have 28 milk teeth, which are later replaced by 42 permanent teeth in grown dogs.")
+    v = verdict_on("A grown dog normally has 28 teeth.",
+                   "Puppies have 28 milk teeth, which are later replaced by 42 permanent teeth in grown dogs.")
     assert v.verdict != SUPPORTED, v.reason
-    v = _one("The league has 18 clubs.",
-             "The league consists of 20 clubs: the 18 founding clubs plus two promoted ones.")
+    v = verdict_on("The league has 18 clubs.",
+                   "The league consists of 20 clubs: the 18 founding clubs plus two promoted ones.")
     assert v.verdict == CONTRADICTED and "20" in v.reason, v.reason
 
 
 def test_a_value_in_a_side_clause_conflicts_only_with_a_rival_by_its_own_words():
-    v = _one("Born in Lyon in 1790, he was appointed a judge and became known as the Iron Judge.",
+    v = verdict_on("Born in Lyon in 1790, he was appointed a judge and became known as the Iron Judge.",
              "A native of Lyon, he was made a judge in 1821; his severity earned him the nickname the Iron Judge.")
     assert v.verdict != CONTRADICTED, v.reason
-    assert _one("The ferry crossing lasted about 108 minutes.",
-                "The ferry crossing lasted roughly an hour and 48 minutes.").verdict == SUPPORTED
+    assert verdict_on("The ferry crossing lasted about 108 minutes.",
+                      "The ferry crossing lasted roughly an hour and 48 minutes.").verdict == SUPPORTED
 
 
 def test_acronyms_iso_dates_particles_and_refuted_sayings():
-    assert _one("A CT scanner uses X-rays to build images of the body.",
+    assert verdict_on("A CT scanner uses X-rays to build images of the body.",
                 "Computed tomography builds images of the body from many X-ray measurements.").verdict == SUPPORTED
-    assert _one("The treaty was signed on 4 March 1801.", "The treaty was signed on 1801-03-04.").verdict == SUPPORTED
-    v = _one("La Celestina was written by Garcilaso de la Vega.", "Fernando de Rojas wrote La Celestina.")
+    verdict = verdict_on("The treaty was signed on 4 March 1801.", "The treaty was signed on 1801-03-04.")
+    assert verdict.verdict == SUPPORTED
+    v = verdict_on("La Celestina was written by Garcilaso de la Vega.", "Fernando de Rojas wrote La Celestina.")
     assert v.verdict == CONTRADICTED and "Fernando de Rojas" in v.reason, v.reason
-    assert _one("Bats can see.", "The saying that bats are not able to see is a myth: most species see well."
+    assert verdict_on("Bats can see.", "The saying that bats are not able to see is a myth: most species see well."
                 ).verdict != CONTRADICTED
-    assert _one("The village lies in the Lake District.",
-                "It is the largest village in the county that is not on a lake.").verdict != CONTRADICTED
+    assert verdict_on("The village lies in the Lake District.",
+                      "It is the largest village in the county that is not on a lake.").verdict != CONTRADICTED
 
 
 def test_roles_through_a_sale_a_participle_and_a_demonym():
     passage = "In 1819 the United States bought Florida from Spain under the Adams-Onis Treaty."
-    assert _one("Spain sold Florida to the United States in 1819.", passage).verdict == SUPPORTED
-    v = _one("The United States sold Florida to Spain in 1819.", passage)
+    assert verdict_on("Spain sold Florida to the United States in 1819.", passage).verdict == SUPPORTED
+    v = verdict_on("The United States sold Florida to Spain in 1819.", passage)
     assert v.verdict == CONTRADICTED and "roles reversed" in v.reason, v.reason
-    v = _one("Ken Rosewall beat Rod Laver in the 1969 final.",
-             "Rod Laver took the 1969 title, overcoming Ken Rosewall in a four-set final.")
+    v = verdict_on("Ken Rosewall beat Rod Laver in the 1969 final.",
+                   "Rod Laver took the 1969 title, overcoming Ken Rosewall in a four-set final.")
     assert v.verdict == CONTRADICTED, v.reason
-    v = _one("In 1571 the Ottoman fleet defeated the Holy League.",
-             "In 1571 the Ottoman navy was beaten by the Holy League at Lepanto.")
+    v = verdict_on("In 1571 the Ottoman fleet defeated the Holy League.",
+                   "In 1571 the Ottoman navy was beaten by the Holy League at Lepanto.")
     assert v.verdict == CONTRADICTED, v.reason
 
 
 def test_a_lifespan_in_brackets_is_no_rival_for_another_event():
     passage = "Giovanni Pierluigi da Palestrina (1525-1594) was the leading composer of Roman church music."
-    assert _one("The mass was written by Palestrina, the leading composer of Roman church music, around 1562.",
-                passage).verdict != CONTRADICTED
-    assert _one("Palestrina was born in 1530.", passage).verdict != SUPPORTED
+    assert verdict_on("The mass was written by Palestrina, the leading composer of Roman church music, around 1562.",
+                      passage).verdict != CONTRADICTED
+    assert verdict_on("Palestrina was born in 1530.", passage).verdict != SUPPORTED
 
 
 def test_an_opposite_word_conflicts_only_where_the_rest_of_the_claim_is_said():
@@ -314,28 +314,28 @@ SLOTS = [
 
 def test_a_changed_name_or_value_in_the_same_relation_is_contradicted_and_the_reason_quotes_both():
     for claim, passage, expected, values in SLOTS:
-        result = _one(claim, passage)
+        result = verdict_on(claim, passage)
         assert result.verdict == expected, (claim, result.reason)
         assert all(v in result.reason for v in values), result.reason
 
 
 def test_the_same_relation_with_a_place_that_may_contain_the_other_or_the_same_value_is_no_contradiction():
-    assert _one("Ada Lovelace was born in England.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
+    assert verdict_on("Ada Lovelace was born in England.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
         != CONTRADICTED
-    assert _one("Ada Lovelace was born in Marylebone.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
+    assert verdict_on("Ada Lovelace was born in Marylebone.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
         != CONTRADICTED
     # a building stands inside a town
-    assert _one("The premiere was held in the Teatro Regio.", "The premiere of the opera was held in Turin in 1896."
-                ).verdict != CONTRADICTED
+    assert verdict_on("The premiere was held in the Teatro Regio.",
+                      "The premiere of the opera was held in Turin in 1896.").verdict != CONTRADICTED
     # a name with "the" after "in" is a building or an institution, a town goes without
-    assert _one("The gala was held in the Palais Garnier.", "The gala was held in Paris in 1875.").verdict \
+    assert verdict_on("The gala was held in the Palais Garnier.", "The gala was held in Paris in 1875.").verdict \
         != CONTRADICTED
     # another subject with the same verb is another statement
-    assert _one("Babbage was born in Walworth.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
+    assert verdict_on("Babbage was born in Walworth.", "Ada Lovelace was born in Marylebone in 1815.").verdict \
         != CONTRADICTED
     # a range whose two ends the sentence states in other words
-    assert _one("The show ran for ten seasons, from September 1994 to May 2004.",
-                "The show ran for ten seasons, premiering on September 22, 1994, and ending on May 6, 2004."
+    assert verdict_on("The show ran for ten seasons, from September 1994 to May 2004.",
+                      "The show ran for ten seasons, premiering on September 22, 1994, and ending on May 6, 2004."
                 ).verdict != CONTRADICTED
 
 
@@ -389,7 +389,7 @@ WORDED = [
 
 def test_another_value_after_the_same_words_is_contradicted_and_the_reason_quotes_both():
     for claim, passage, values in WORDED:
-        result = _one(claim, passage)
+        result = verdict_on(claim, passage)
         assert result.verdict == CONTRADICTED, (claim, result.reason)
         assert all(v in result.reason for v in values), result.reason
 
@@ -402,23 +402,23 @@ def test_the_same_words_before_another_value_said_of_something_else_or_at_anothe
                                            "A radio mast was added to its top in 1957."])
     assert worded_slot_conflict(claim, tower, [tower]) is not None
     assert worded_slot_conflict(claim, tower, [tower, antenna]) is None
-    assert _one("Today the tower rises to 330 metres.", "When completed, the tower rose to 300 metres."
+    assert verdict_on("Today the tower rises to 330 metres.", "When completed, the tower rose to 300 metres."
                 ).verdict != CONTRADICTED
     # after a preposition the words must follow on: "the Nobel Prize in" is not "the Pulitzer Prize for Fiction in"
-    assert _one("Toni Morrison won the Pulitzer Prize for Beloved and the Nobel Prize in Literature in 1993.",
-                "Beloved earned her the Pulitzer Prize for Fiction in 1988.").verdict != CONTRADICTED
+    assert verdict_on("Toni Morrison won the Pulitzer Prize for Beloved and the Nobel Prize in Literature in 1993.",
+                      "Beloved earned her the Pulitzer Prize for Fiction in 1988.").verdict != CONTRADICTED
     # a town may lie inside a city
-    assert _one("He was born in Clontarf.", "Stoker was born in Dublin in 1847.").verdict != CONTRADICTED
+    assert verdict_on("He was born in Clontarf.", "Stoker was born in Dublin in 1847.").verdict != CONTRADICTED
     # rounding: 9.6 is 9.58 written to one decimal
-    assert _one("Bolt ran the 100 metres in 9.6 seconds.", "Bolt ran the 100 metres in 9.58 seconds in Berlin."
+    assert verdict_on("Bolt ran the 100 metres in 9.6 seconds.", "Bolt ran the 100 metres in 9.58 seconds in Berlin."
                 ).verdict != CONTRADICTED
 
 
 def test_a_rough_conversion_beside_an_exact_figure_does_not_state_another_figure():
     passage = "Mount Elbrus rises to 5,642 metres, or roughly 18,510 feet, above the Caucasus."
-    assert _one("Mount Elbrus rises to 5,624 metres.", passage).verdict != SUPPORTED
-    assert _one("Mount Elbrus rises to 5,642 metres.", passage).verdict == SUPPORTED
-    assert _one("Mount Elbrus rises to about 18,500 feet.", passage).verdict == SUPPORTED
+    assert verdict_on("Mount Elbrus rises to 5,624 metres.", passage).verdict != SUPPORTED
+    assert verdict_on("Mount Elbrus rises to 5,642 metres.", passage).verdict == SUPPORTED
+    assert verdict_on("Mount Elbrus rises to about 18,500 feet.", passage).verdict == SUPPORTED
 
 
 def test_after_a_verb_the_shared_words_may_have_other_words_between():

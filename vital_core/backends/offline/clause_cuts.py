@@ -61,7 +61,8 @@ def _structural_cut(parse: ClaimParse) -> Cut | None:
             if root.i in span:
                 continue
             # a piece between the subject and its verb must be set off by commas on both sides
-            if subject is not None and subject.i < min(span) < root.i and shape not in UNMARKED_INSIDE_SUBJECT + descriptions.INSIDE_SUBJECT \
+            if subject is not None and subject.i < min(span) < root.i \
+                    and shape not in UNMARKED_INSIDE_SUBJECT + descriptions.INSIDE_SUBJECT \
                     and not (parse.comma_before(span) is not None and parse.comma_after(span) is not None):
                 continue
             cut = shape(parse, t, span)

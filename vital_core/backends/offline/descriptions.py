@@ -132,7 +132,8 @@ def shared_place(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     (the verb stays right for it) and for a place ("X and Y met in 1990" did it together)."""
     root, subject = parse.root, parse.toks[t.head]
     if t.dep != "conj" or subject.dep not in SUBJECT_DEPS or subject.head != root.i or root.lemma != "be" \
-            or not (subject.tag in ("NNS", "NNPS") or subject.lemma.endswith("s")) or t.pos != "NOUN" or parse.child(t.i, "conj", "cc") is not None \
+            or not (subject.tag in ("NNS", "NNPS") or subject.lemma.endswith("s")) or t.pos != "NOUN" \
+            or parse.child(t.i, "conj", "cc") is not None \
             or parse.child(root.i, "attr", "acomp", "auxpass", "aux") is not None \
             or not any(parse.toks[c].dep == "prep" and parse.toks[c].lemma in LOCATIVE for c in parse.children[root.i]):
         return None

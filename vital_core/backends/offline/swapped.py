@@ -15,7 +15,13 @@ import numpy as np
 
 from vital_core.backends.offline import conflicts, stated
 from vital_core.backends.offline.evidence_index import EvidenceIndex
-from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found, name_mismatch
+from vital_core.backends.offline.language.analysis import (
+    Analysis,
+    analyse_texts,
+    lemma_found,
+    name_found,
+    name_mismatch,
+)
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.frames import frame
 from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, LOCATIVE, nested, place_kind

@@ -108,7 +108,8 @@ def replace_object_pronoun(sentence: str, previous: str | None) -> str:
     for t in toks:
         verb = toks[t.head]
         particle = next((p.lemma for p in toks if p.dep == "prt" and p.head == verb.i), "")
-        founding = verb.lemma in FOUNDING_VERBS or (verb.lemma, particle) in {tuple(p) for p in PHRASES.get("found", ())}
+        founding = verb.lemma in FOUNDING_VERBS \
+            or (verb.lemma, particle) in {tuple(p) for p in PHRASES.get("found", ())}
         if t.text == "it" and t.dep == "dobj" and verb.dep == "ROOT" and founding and subject is not None \
                 and subject.pos != "PRON":
             name = previous[:1].lower() + previous[1:] if previous.split()[0] in DEMONSTRATIVES else previous
