@@ -7,7 +7,9 @@ besides its value for that. Here the one value the evidence does not state is pu
 sentence gives it, and the claim so changed is judged by the support rules (``support``): when that
 sentence then supports it, the two differ only in the value, which is a contradiction. The value it puts
 back must be the sentence's only rival of the same kind, not one said of another noun, a lifespan or a sum,
-and must stand by the same words as the claim's own value.
+and must stand by the same words as the claim's own value. A place name after the same preposition is read
+the same way ("Its headquarters are in Modena" / "is headquartered in Maranello"), but never a place the
+lexicon knows against one it does not, which may hold it ("in Andalusia" / "in Spain").
 """
 from __future__ import annotations
 
