@@ -36,7 +36,6 @@ from vital_core.backends.offline.clause_shapes import (
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, noun_phrase
 from vital_core.backends.offline.language.lexicon import (
-    FOUNDING_VERBS,
     KEPT_ADVERBS,
     MONTHS,
     PHRASAL_VERBS,
@@ -168,20 +167,19 @@ def made_thing_split(parse: ClaimParse) -> list[str] | None:
     named by a common noun, "designed the tower in 1887", stays with its maker)."""
     root = parse.root
     subject, thing, particle = parse.child(root.i, "nsubj"), parse.child(root.i, "dobj"), parse.child(root.i, "prt")
-    founding = root.lemma in FOUNDING_VERBS or particle is not None and \
-        (root.lemma, particle.lemma) in {tuple(p) for p in lexicon.PHRASES.get("found", ())}
-    if root.pos != "VERB" or root.tag != "VBD" or not founding or subject is None or thing is None \
-            or thing.pos != "PROPN" or subject.pos == "PRON" or subject.i > root.i:
+    if root.pos != "VERB" or root.tag != "VBD" or not lexicon.founding(root.lemma, particle.lemma if particle else "") \
+            or subject is None or thing is None or thing.pos != "PROPN" or subject.pos == "PRON" or subject.i > root.i:
         return None
     kids = [parse.toks[c] for c in parse.children[root.i]]
     mods = [k for k in kids if k.dep == "prep" and k.i > thing.i and parse.child(k.i, "pobj") is not None]
     if not mods or any(k.dep not in {"nsubj", "dobj", "prt", "prep", "punct"} for k in kids):
         return None
     spans = [parse.subtree(m.i) for m in mods]
-    made = noun_phrase(parse, thing, set().union(*spans))
+    when_and_where = set().union(*spans)
+    made = noun_phrase(parse, thing, when_and_where)
     participle = lexicon.IRREGULAR_PARTICIPLES.get(root.lemma, root.text.lower())
     verb = f"{be_form(parse, thing, True)} {participle}" + (f" {particle.text}" if particle is not None else "")
-    maker = parse.words({t.i for t in parse.toks} - set().union(*spans))
+    maker = parse.words({t.i for t in parse.toks} - when_and_where)
     return [maker] + [f"{made[:1].upper() + made[1:]} {verb} {parse.words(span)}" for span in spans]
 
 

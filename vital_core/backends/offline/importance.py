@@ -340,12 +340,14 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             # is not what this evidence can judge). Evidence that covers many of them singles none out: the
             # ranking above stands.
             ranked = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
-            narrow = len(_spoken_of(claims, list(range(len(claims))), evidence_sentences)) <= NARROW_SPOKEN_OF
-            kept = _spoken_of(claims, ranked, evidence_sentences, NARROW_SPOKEN_OF_SHARE if narrow else SPOKEN_OF_SHARE)
-            if narrow:
+            # each claim is read on its own, so the ranked ones the evidence speaks of are among all it speaks of
+            spoken = _spoken_of(claims, list(range(len(claims))), evidence_sentences)
+            kept = spoken & set(ranked)
+            if len(spoken) <= NARROW_SPOKEN_OF:
+                kept = _spoken_of(claims, ranked, evidence_sentences, NARROW_SPOKEN_OF_SHARE)
                 # a date or a number the passage speaks of loosely, beside one of its own kind, is still its fact
-                dated = [i for i in ranked if new_typed(extract_mentions(claims[i]), Mentions(), DATE)
-                         or new_typed(extract_mentions(claims[i]), Mentions(), NUMBER)]
+                dated = [i for i in ranked if any(new_typed(extract_mentions(claims[i]), Mentions(), kind)
+                                                  for kind in (DATE, NUMBER))]
                 kept |= {dated[n] for n in addressed_by([claims[i] for i in dated], evidence_sentences,
                                                         SPOKEN_OF_SHARE)}
             for i in set(ranked) - addressed - kept:

@@ -203,6 +203,14 @@ MAKING_VERBS: frozenset[str] = _set("making_verbs")
 # Verbs that bring a thing into being: when and where it was done is said of the thing, apart from its maker
 # ("Gerard Philips set it up in 1891" -> "Philips was set up in 1891").
 FOUNDING_VERBS: frozenset[str] = _set("founding_verbs")
+_FOUNDING_PHRASES = frozenset(tuple(phrase) for phrase in PHRASES.get("found", ()))
+
+
+def founding(verb: str, particle: str = "") -> bool:
+    """Does the verb (with its particle: "set up") bring a thing into being (``FOUNDING_VERBS``)?"""
+    return verb in FOUNDING_VERBS or (verb, particle) in _FOUNDING_PHRASES
+
+
 # Past participles that are not the verb's past tense ("wrote" / "written"); a regular verb's are the same.
 IRREGULAR_PARTICIPLES: dict = _map("irregular_participles")
 # Words a lead-in ends with before a list's item ("protectors of | the East Sea").

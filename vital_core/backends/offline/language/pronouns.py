@@ -10,10 +10,9 @@ import re
 
 from vital_core.backends.offline.language.lexicon import (
     DEMONYMS,
-    FOUNDING_VERBS,
     FUNCTION_CAPS,
-    PHRASES,
     VESSEL_WORDS,
+    founding,
     person_like,
     place_kind,
 )
@@ -107,11 +106,10 @@ def replace_object_pronoun(sentence: str, previous: str | None) -> str:
     subject = next((t for t in toks if t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT"), None)
     for t in toks:
         verb = toks[t.head]
+        if t.text != "it" or t.dep != "dobj" or verb.dep != "ROOT" or subject is None or subject.pos == "PRON":
+            continue
         particle = next((p.lemma for p in toks if p.dep == "prt" and p.head == verb.i), "")
-        founding = verb.lemma in FOUNDING_VERBS \
-            or (verb.lemma, particle) in {tuple(p) for p in PHRASES.get("found", ())}
-        if t.text == "it" and t.dep == "dobj" and verb.dep == "ROOT" and founding and subject is not None \
-                and subject.pos != "PRON":
+        if founding(verb.lemma, particle):
             name = previous[:1].lower() + previous[1:] if previous.split()[0] in DEMONSTRATIVES else previous
             return sentence[:t.start] + name + sentence[t.start + len(t.text):]
     return sentence
