@@ -1,6 +1,8 @@
 """Offline importance: answers ranked vital, background lower, calibrated labels, stable order."""
 from __future__ import annotations
 
+import pytest
+
 from vital_core.backends.offline import OfflineBackend
 from vital_core.backends.offline.language.answer_types import DATE, NUMBER, PERSON, PLACE, question_type
 from vital_core.results.model import LESS_IMPORTANT, OKAY, TIER_RANK, VITAL, Subclaim
@@ -276,3 +278,47 @@ def test_a_question_for_a_measure_asks_for_a_number():
     assert question_type("What is the women's marathon world record?") == NUMBER
     assert question_type("What is the height of Aconcagua?") == NUMBER
     assert question_type("What is the record label of Adele?") != NUMBER
+
+
+GROTTO = ["The Grotto of Ferrand is known for its painted walls.",
+          "The Grotto lies near the village of Orsac.",
+          "The Grotto lies in Ardeche.",
+          "The Grotto lies on the eastern edge of the plateau.",
+          "The paintings were found in 1921."]
+
+
+def test_where_is_with_no_verb_is_answered_by_the_claim_placing_it_by_name_and_the_loose_places_are_detail():
+    labels = _labels_of("Where is the Grotto of Ferrand?", GROTTO)
+    assert labels["The Grotto lies in Ardeche."] == VITAL
+    assert [c for c, label in labels.items() if label == VITAL] == ["The Grotto lies in Ardeche."]
+
+
+def test_where_is_keeps_a_second_claim_placing_it_by_name_vital():
+    labels = _labels_of("Where is the Grotto of Ferrand?", [
+        "The Grotto is not located in Provence.", "The Grotto lies in Ardeche.",
+        "The Grotto is known for its painted walls and its bats."])
+    # a premise corrected by name is as much the answer as the place itself
+    assert labels["The Grotto is not located in Provence."] == VITAL == labels["The Grotto lies in Ardeche."]
+
+
+CANAL = ["The Ostend Canal runs from the coast to Bruges.", "The canal was dug by hand.",
+         "Barges carried coal and timber along it."]
+
+
+@pytest.mark.parametrize("dated_claim", ["The Ostend Canal was opened in 1827.",
+                                         "The Ostend Canal was formally opened by King William in 1827."])
+def test_a_narrow_passage_that_speaks_of_a_dated_claim_with_no_date_beside_does_not_make_it_vital(dated_claim):
+    claims = [Subclaim(id=f"S{i + 1}", text=t, sentence_index=i) for i, t in enumerate([dated_claim] + CANAL)]
+    query = "Tell me about the Ostend Canal."
+    # a name beside is no date ("opened by Mayor Jan Peeters" does not judge "opened ... in 1827")
+    undated = _evidence("The canal was opened by Mayor Jan Peeters with a ceremony on the quay. Locks came later.")
+    dated = _evidence("The canal was opened in the spring of 1827. Locks came later.")
+    assert run_sync(OfflineBackend().rank(query, claims, undated)).labels["S1"] != VITAL
+    assert run_sync(OfflineBackend().rank(query, claims, dated)).labels["S1"] == VITAL
+
+
+def test_a_word_of_a_name_in_the_evidence_says_no_relation():
+    from vital_core.backends.offline.language.addressed import addressed_by
+    claim = ["Spain made peace in the Treaty of Utrecht."]
+    assert addressed_by(claim, ["A monument known as the Gate of Peace stands in the square of Madrid."]) == set()
+    assert addressed_by(claim, ["Spain made peace with Britain at Utrecht in 1713."]) == {0}

@@ -121,7 +121,7 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
                                                                    ENTITY, q_words)),
         # "Where ...?" is answered where a name is the place of the verb ("hangs in the Rijksmuseum"), not by
         # one named in passing ("... a project called Operation Night Watch")
-        kind == PLACE and _places_a_name(claims[i], q_words),
+        kind == PLACE and places_a_name(claims[i], q_words),
         says_predicate(claims[i], predicate),
         # the question's own verb before a synonym of it ("opened its first store" before "was started by")
         bool(predicate & {t.lemma for t in analyse(claims[i])}),
@@ -132,7 +132,7 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
 _LOCATIVE = LOCATIVE | {"inside"}
 
 
-def _places_a_name(claim: str, question_words: set[str]) -> bool:
+def places_a_name(claim: str, question_words: set[str]) -> bool:
     """Is a proper name the object of "in"/"at"/... on the claim's main verb, said of what the question asks
     about ("The painting hangs in the Rijksmuseum"; not "The Rijksmuseum is in Amsterdam")?"""
     toks = analyse(claim)

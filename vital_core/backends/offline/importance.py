@@ -36,6 +36,7 @@ from vital_core.backends.offline.answer import (
     content_words,
     main_verb,
     new_typed,
+    places_a_name,
     presumed_answer,
     question_predicate,
     restates_as_subject,
@@ -279,13 +280,19 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     # "What was the first of Jules Verne's Extraordinary Voyages?" has no predicate word of its own, and "The
     # first of the Extraordinary Voyages was Five Weeks in a Balloon" answers it by restating it
     restated = answer is not None and kind == ENTITY and not predicate and restates_as_subject(claims[answer], question)
-    if answer is not None and (predicate and says_predicate(claims[answer], predicate) or restated):
+    # "Where is the Cave of Altamira?" (no verb of its own) is answered by the claim that places it by name
+    # ("The Cave lies in Cantabria"), not by one that places it loosely ("on the northern coast of Spain");
+    # another claim placing it by name stays ("... are not located in New Mexico; they are ... in Colorado")
+    q_words = set(words(question))
+    placed = answer is not None and kind == PLACE and not predicate and places_a_name(claims[answer], q_words)
+    if answer is not None and (predicate and says_predicate(claims[answer], predicate) or restated or placed):
         # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
         # that names it; the response's other statements are context to that answer, at most okay.
         for i, sid in enumerate(ids):
             if i == answer:
                 _raise_to_vital(labels, scores, thresholds, i, sid)
-            elif labels[sid] == VITAL and (restated or predicate and not says_predicate(claims[i], predicate)
+            elif labels[sid] == VITAL and (restated or placed and not places_a_name(claims[i], q_words)
+                                           or predicate and not says_predicate(claims[i], predicate)
                                            or verbal and kind == PERSON and not verb_says(claims[i], predicate)
                                            or sentence_index[i] == sentence_index[answer]
                                            and main_verb(claims[i]) == main_verb(claims[answer])
@@ -344,12 +351,15 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             spoken = _spoken_of(claims, list(range(len(claims))), evidence_sentences)
             kept = spoken & set(ranked)
             if len(spoken) <= NARROW_SPOKEN_OF:
-                kept = _spoken_of(claims, ranked, evidence_sentences, NARROW_SPOKEN_OF_SHARE)
-                # a date or a number the passage speaks of loosely, beside one of its own kind, is still its fact
+                # a date or a number the passage speaks of loosely, beside one of its own kind, is still its fact;
+                # one it speaks of with no date or number beside is not ("published by Macmillan" does not
+                # judge "It was published in 1865")
                 dated = [i for i in ranked if any(new_typed(extract_mentions(claims[i]), Mentions(), kind)
                                                   for kind in (DATE, NUMBER))]
+                kept = _spoken_of(claims, [i for i in ranked if i not in dated], evidence_sentences,
+                                  NARROW_SPOKEN_OF_SHARE)
                 kept |= {dated[n] for n in addressed_by([claims[i] for i in dated], evidence_sentences,
-                                                        SPOKEN_OF_SHARE)}
+                                                        SPOKEN_OF_SHARE, kinds_of=frozenset((DATE, NUMBER)))}
             for i in set(ranked) - addressed - kept:
                 _lower_to_okay(labels, scores, thresholds, i, ids[i])
             for i in addressed:

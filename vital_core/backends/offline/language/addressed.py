@@ -83,15 +83,18 @@ def _value_kinds(mentions: Mentions) -> set[str]:
 
 
 def addressed_by(claims: list[str], evidence_sentences: list[str], share: float = ADDRESSED_SHARE,
-                 with_value: bool = True) -> set[int]:
+                 with_value: bool = True, kinds_of: frozenset[str] | None = None) -> set[int]:
     """The claims the evidence is about: one evidence sentence holds (nearly) all of the claim's predicate
     words and a value of the same kind (a date, a number, a name) - whatever the value, so that a changed
     year is as much about the evidence as the right one ("The bridge opened on 19 March 1936" against "...
-    opened on 19 March 1932"). ``share`` and ``with_value`` loosen it."""
+    opened on 19 March 1932"). ``share`` and ``with_value`` loosen it; ``kinds_of`` narrows the kinds of
+    value that count (a date or a number only: any sentence names something)."""
     evidence = _read_evidence(tuple(evidence_sentences))
     out = set()
     for i, claim in enumerate(claims):
         predicate, kinds = _predicate_words(claim, with_value), _value_kinds(extract_mentions(without_subject(claim)))
+        if kinds_of is not None:
+            kinds &= kinds_of
         verb = _relation_verb(claim)
         if predicate and (kinds or not with_value) and any(
                 len(predicate & words_) >= share * len(predicate) and (kinds & ev_kinds or not with_value)
@@ -106,7 +109,8 @@ def _read_evidence(sentences: tuple[str, ...]) -> tuple[tuple[frozenset[str], fr
     of an example, which are ranked against the same evidence."""
     out = []
     for sentence in sentences:
-        toks = analyse(sentence)
+        # a word of a name says no relation ("the Cairn of Peace" is not "made peace"), as in a claim
+        toks = [t for t in analyse(sentence) if t.pos != "PROPN"]
         stems = {stem(t.lemma.lower()) for t in toks} | {stem(t.text.lower()) for t in toks}
         out.append((frozenset(stems | _as_phrases(set(), {t.lemma for t in toks})),
                     frozenset(_value_kinds(extract_mentions(sentence)))))
