@@ -103,3 +103,22 @@ def test_a_question_without_a_predicate_word_is_answered_by_the_claim_restating_
 def test_a_split_title_is_one_noun_phrase():
     claims = decompose_sentence("Her second book was Death on the Nile, published in 1937.")
     assert "Death on the Nile was published in 1937." in claims
+
+
+def test_an_opening_decade_is_a_modifier_of_its_own():
+    claims = [c for _, cs in decompose("Since the 1820s the chalice has been kept at the Abbey of Saint-Denis.")
+              for c in cs]
+    assert "The chalice has been kept at the Abbey of Saint-Denis." in claims
+    passage = "The chalice is kept at the Abbey of Saint-Denis."
+    assert verdict_on("The chalice has been kept at the Abbey of Saint-Denis.", passage).verdict == SUPPORTED
+
+
+def test_a_measure_said_again_in_other_units_is_stated_by_the_measure_and_excuses_no_changed_value():
+    # 1,200 carats are 240 grams: the rough figure beside it agrees with the evidence's exact one
+    passage = "The meteorite weighed 1,200 carats when it was found."
+    assert verdict_on("The meteorite weighed 1,200 carats, a little over 200 grams.", passage).verdict == SUPPORTED
+    assert verdict_on("The meteorite weighed 1,200 carats, about 500 grams.", passage).verdict != SUPPORTED
+    # the same rough figure beside the evidence's exact one does not state a changed exact one
+    passage = "The meteorite weighed 1,200 carats, a little over 200 grams, when it was found."
+    wrong = verdict_on("The meteorite weighed 1,020 carats, a little over 200 grams.", passage)
+    assert wrong.verdict == CONTRADICTED and "1,020" in wrong.reason and "1,200" in wrong.reason

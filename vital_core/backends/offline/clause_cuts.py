@@ -22,6 +22,8 @@ The parse and the word forms a cut claim needs are ``language.claim_parse``'s.
 """
 from __future__ import annotations
 
+import re
+
 from vital_core.backends.offline import descriptions
 from vital_core.backends.offline.clause_shapes import (
     SHAPES,
@@ -76,6 +78,10 @@ _CORE = {"nsubj", "nsubjpass", "aux", "auxpass", "neg", "dobj", "attr", "acomp",
          "punct", "advmod", "expl"}
 
 
+# "the 1660s", which the parser reads as a noun
+_DECADE = re.compile(r"\d{3,4}s")
+
+
 def modifier_split(parse: ClaimParse) -> list[str] | None:
     """One claim per modifier of the main verb: "was launched on 5 September 1977 from Cape Canaveral on a
     Titan rocket" -> "... was launched on 5 September 1977", "... from Cape Canaveral", "... on a Titan
@@ -91,8 +97,8 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
     # sentence before its subject dates it, they are modifiers of the verb like those after it; without a
     # date ("In the east the wall reaches ...") they stay with the sentence, whose claims keep them
     opening = [k for k in kids if k.dep in ("prep", "npadvmod") and max(parse.subtree(k.i)) < subject.i]
-    dated = any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in MONTHS for k in opening
-                for i in parse.subtree(k.i))
+    dated = any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in MONTHS or _DECADE.fullmatch(parse.toks[i].text)
+                for k in opening for i in parse.subtree(k.i))
     mods = [k for k in kids if (k.dep in _MODIFIERS and k.i > root.i or dated and k in opening)
             and (k.dep != "npadvmod" or measures(parse, k))]
     kept: set[int] = set()

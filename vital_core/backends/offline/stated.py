@@ -107,12 +107,17 @@ def value_found(value: Value, targets: list[Analysis]) -> bool:
         return True
     same_head = [v for t in targets for v in t.values if comparable(value, v)]
     pool = same_head if value.dim.startswith("#") and same_head else [v for t in targets for v in t.values]
-    exact = [v for v in pool if not v.approx and comparable(value, v)]
+    return any(compatible(value, v) for v in beside_exact(value, pool)) or any(derivable(value, t) for t in targets)
+
+
+def beside_exact(value: Value, values: list[Value]) -> list[Value]:
+    """``values`` less the rough ones when an exact one of the same kind differs from the claim's exact
+    ``value``: "8,091 metres, or roughly 26,545 feet" does not state "8,019 metres", nor "3,106 carats, a
+    little over 600 grams" "3,016 carats" - the rough figure says the exact one again."""
+    exact = [v for v in values if not v.approx and comparable(value, v)]
     if exact and not value.approx and not any(compatible(value, v) for v in exact):
-        # "8,091 metres, or roughly 26,545 feet": the exact figure differs, and the rough one beside it does
-        # not state "8,019 metres"
-        pool = [v for v in pool if not v.approx]
-    return any(compatible(value, v) for v in pool) or any(derivable(value, t) for t in targets)
+        return [v for v in values if not v.approx]
+    return values
 
 
 def said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: set[str],
@@ -158,7 +163,7 @@ def token_at(sentence: Analysis, offset: int) -> int:
 
 
 def _spots(value: Value, sentence: Analysis) -> list[int]:
-    return [token_at(sentence, v.start) for v in sentence.values if compatible(value, v)
+    return [token_at(sentence, v.start) for v in beside_exact(value, sentence.values) if compatible(value, v)
             and (comparable(value, v) or not value.dim.startswith("#") or value.dim == "#")]
 
 
