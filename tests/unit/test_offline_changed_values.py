@@ -122,3 +122,26 @@ def test_a_measure_said_again_in_other_units_is_stated_by_the_measure_and_excuse
     passage = "The meteorite weighed 1,200 carats, a little over 200 grams, when it was found."
     wrong = verdict_on("The meteorite weighed 1,020 carats, a little over 200 grams.", passage)
     assert wrong.verdict == CONTRADICTED and "1,020" in wrong.reason and "1,200" in wrong.reason
+
+
+def test_took_place_says_only_that_the_event_happened_so_its_date_is_judged():
+    passage = "The Battle of Hastings was fought on 14 October 1066 between the Normans and the English."
+    assert verdict_on("The battle took place on 14 October 1066.", passage).verdict == SUPPORTED
+    wrong = verdict_on("The battle took place on 14 October 1067.", passage)
+    assert wrong.verdict == CONTRADICTED and "1067" in wrong.reason and "1066" in wrong.reason
+
+
+def test_the_hours_of_a_day_and_a_place_south_of_somewhere_are_details_of_their_own():
+    claims = [c for _, cs in decompose("The fire broke out in the early hours of 2 September 1666 on Pudding Lane, "
+                                       "just east of the bridge.") for c in cs]
+    assert "The fire broke out on 2 September 1666." in claims
+    assert "The fire broke out in the early hours." in claims
+    assert "The fire broke out just east of the bridge." in claims
+    # the parser ends "of 2 September" at the day when the phrase opens the sentence; the day is the month's
+    claims = [c for _, cs in decompose("In the early hours of 15 April 1912 the ship sank.") for c in cs]
+    assert "On 15 April 1912 the ship sank." in claims
+
+
+def test_a_race_run_somewhere_is_held_there():
+    passage = "The Derby is held at Epsom Downs every June."
+    assert verdict_on("The race is run at Epsom Downs.", passage).verdict == SUPPORTED

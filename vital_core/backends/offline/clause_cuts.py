@@ -99,7 +99,9 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
     opening = [k for k in kids if k.dep in ("prep", "npadvmod") and max(parse.subtree(k.i)) < subject.i]
     dated = any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in MONTHS or _DECADE.fullmatch(parse.toks[i].text)
                 for k in opening for i in parse.subtree(k.i))
-    mods = [k for k in kids if (k.dep in _MODIFIERS and k.i > root.i or dated and k in opening)
+    # "..., just south of the border": an adverb of place with its "of" is a modifier like a preposition
+    mods = [k for k in kids if ((k.dep in _MODIFIERS or k.dep == "advmod" and parse.child(k.i, "prep") is not None)
+                                and k.i > root.i or dated and k in opening)
             and (k.dep != "npadvmod" or measures(parse, k))]
     kept: set[int] = set()
     own = next((m for m in mods if m.i > root.i), None)
@@ -204,12 +206,18 @@ def _detail_cut(parse: ClaimParse) -> tuple[str, str, bool] | None:
             if not any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in MONTHS for i in date):
                 continue
             prep = parse.toks[t.head]
-            without_time = everything - {det.i, t.i, of.i}
+            # "in the early hours of 28 March 1979": the hours go with their adjective, said as written
+            said = {det.i, t.i} | {c for c in parse.children[t.i] if parse.toks[c].dep == "amod"}
+            without_time = everything - said - {of.i}
             without_date = everything - parse.subtree(prep.i)
             detail = parse.words({i for i in without_date if i < prep.i})
             rest = parse.words({i for i in without_date if i > prep.i})
-            return (parse.words(without_time), f"{detail} {TIMES_OF_DAY[t.lemma]}" + (f" {rest}" if rest else ""),
-                    True)
+            time = TIMES_OF_DAY[t.lemma] or f"{prep.text} {parse.words(said)}"
+            # a day is "on" it ("in the early hours of 28 March" -> "on 28 March")
+            on = "on" if prep.lemma == "in" and any(parse.toks[i].pos == "NUM" for i in date) else prep.text
+            dated = " ".join(p for p in (parse.words({i for i in without_time if i < prep.i}), on,
+                                         parse.words({i for i in without_time if i > prep.i})) if p)
+            return dated, f"{detail} {time}" + (f" {rest}" if rest else ""), True
         # "..., which made it the tallest ...": "which" stands for the whole statement, so the statement
         # is a claim without it and the claim as written keeps the consequence
         if t.dep in ("relcl", "advcl", "ccomp") and t.lemma in SENTENTIAL_VERBS \

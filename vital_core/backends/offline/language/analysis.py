@@ -220,11 +220,16 @@ def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
                 a.lemmas.add(word)
                 # the phrase's content words are the one word it says ("went online": "go" is a light verb)
                 if any(part in a.content for part in phrase):
-                    a.content[word] = " ".join(a.content.pop(part) for part in phrase if part in a.content)
+                    said = " ".join(a.content.pop(part) for part in phrase if part in a.content)
+                    if word not in LIGHT:
+                        a.content[word] = said
     a.negated = _negated(toks)
     a.lemmas |= {w for w in a.negated if any(t.text.lower().endswith("less") for t in toks)}
     a.subject = _main_subject(toks, a.names)
     a.predicate = _predicate(toks)
+    if any(word in LIGHT and a.predicate in phrase and all(part in a.lemmas for part in phrase)
+           for word, phrases in lexicon.PHRASES.items() for phrase in phrases):
+        a.predicate = ""    # "took place": an event happened, which any verb of the event says
     return a
 
 

@@ -14,6 +14,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
+from vital_core.backends.offline.language.lexicon import MONTHS
 from vital_core.scoring import deadline
 
 CACHE_SIZE = 20_000
@@ -99,7 +100,22 @@ def _tokens(doc) -> tuple[Tok, ...]:
     toks = [Tok(t.i, t.text, _LEMMA_FIXES.get(t.text.lower(), t.lemma_.lower()), t.pos_, t.dep_, t.head.i, t.idx,
                 t.tag_)
             for t in doc]
-    return tuple(_stray_agents(_stray_relatives(_regnal_numbers(toks))))
+    return tuple(_stray_agents(_stray_relatives(_regnal_numbers(_split_dates(toks)))))
+
+
+def _split_dates(toks: list[Tok]) -> list[Tok]:
+    """"In the early hours of 15 April 1912 the ship sank": the parser may end the phrase at the day and hang
+    the month on the verb; the day is the month's, and the month takes the day's place."""
+    for k, t in enumerate(toks[:-1]):
+        month = toks[k + 1]
+        if t.pos != "NUM" or t.dep != "pobj" or month.lemma not in MONTHS or month.head == k or t.head == k + 1:
+            continue
+        for j, other in enumerate(toks):
+            if other.head == k and j != k:
+                toks[j] = replace(other, head=month.i)
+        toks[k + 1] = replace(month, dep="pobj", head=t.head)
+        toks[k] = replace(t, dep="nummod", head=month.i)
+    return toks
 
 
 _NAME_BEFORE_NUMERAL = {"npadvmod", "compound", "nsubj", "nsubjpass", "nmod", "appos", "ROOT"}
