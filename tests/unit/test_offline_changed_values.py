@@ -145,3 +145,21 @@ def test_the_hours_of_a_day_and_a_place_south_of_somewhere_are_details_of_their_
 def test_a_race_run_somewhere_is_held_there():
     passage = "The Derby is held at Epsom Downs every June."
     assert verdict_on("The race is run at Epsom Downs.", passage).verdict == SUPPORTED
+
+
+def test_a_changed_maker_is_read_against_the_sentence_that_names_the_right_one_though_another_is_closer():
+    passage = ("Pong was developed by Atari and released in American arcades in 1972. The game was a hit, and its "
+               "designer spent months making more machines by hand.")
+    wrong = verdict_on("The game was made by Namco.", passage)
+    assert wrong.verdict == CONTRADICTED and "Namco" in wrong.reason and "Atari" in wrong.reason
+    assert verdict_on("The game was made by Atari.", passage).verdict == SUPPORTED
+
+
+def test_a_height_said_with_a_verb_is_stated_by_a_height_said_with_an_adjective():
+    passage = "The Spinnaker Tower is 170 metres tall and was opened in 2005."
+    assert verdict_on("The tower rises to 170 metres.", passage).verdict == SUPPORTED
+    assert verdict_on("The tower rises to 107 metres.", passage).verdict == CONTRADICTED
+    sentence = "Mont Blanc stands 4,806 metres above sea level in the Graian Alps."
+    claims = [c for _, cs in decompose(sentence) for c in cs]
+    assert "Mont Blanc stands 4,806 metres above sea level." in claims
+    assert "Mont Blanc stands in the Graian Alps." in claims

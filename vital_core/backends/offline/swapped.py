@@ -3,8 +3,8 @@
 ``conflicts.value_conflict`` asks that the rest of a claim be stated in the sentence's words, without its
 value; a claim worded differently ("Wikipedia went online on 15 January 2004" / "was launched on 15 January
 2001", "Over that distance the horses jump 32 fences" / "The Grand National has 30 fences") says too little
-besides its value for that. Here the one value the evidence does not state is put back as the closest
-sentence gives it, and the claim so changed is judged by the support rules (``support``): when that
+besides its value for that. Here the one value the evidence does not state is put back as one of the closest
+sentences gives it, and the claim so changed is judged by the support rules (``support``): when that
 sentence then supports it, the two differ only in the value, which is a contradiction. The value it puts
 back must be the sentence's only rival of the same kind, not one said of another noun, a lifespan or a sum,
 and must stand by the same words as the claim's own value. A place name after the same preposition is read
@@ -31,10 +31,11 @@ from vital_core.backends.offline.language.value_match import comparable, consist
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import rest_coverage
 from vital_core.backends.offline.support import support
-from vital_core.backends.offline.verdict import ClaimVerdict, quote
+from vital_core.backends.offline.verdict import ALIGN_MIN, ClaimVerdict, quote
 from vital_core.results.model import CONTRADICTED, SUPPORTED
 
 SWAP_REST_COVERAGE = 0.6   # of the claim's other words (its frame and a stand-in subject left out), stated
+SWAP_SENTENCES = 3         # the closest sentences tried, each by itself
 
 
 def _rival(claim: Analysis, value: Value, sentence: Analysis) -> Value | None:
@@ -110,9 +111,21 @@ def _word_before(text: str, name: str) -> str:
 
 
 def swapped_value(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict | None:
-    """Contradicted when the closest sentence, given the claim with its one unstated value (or name) replaced
-    by that sentence's rival, supports it."""
-    closest = index.analyses[top[0]]
+    """Contradicted when one of the closest sentences, given the claim with its one unstated value (or name)
+    replaced by that sentence's rival, supports it. The changed value lowers the claim's similarity to the
+    sentence that gives the right one ("The game was made by Sega" is closer to "Its designer spent about a
+    year on the game" than to "... was developed by Taito"), so the closest few are tried, each by itself."""
+    # the closest however far (the changed name may be most of the claim), the next ones when aligned
+    for k in top[:1] + [i for i in top[1:SWAP_SENTENCES] if float(sims[i]) >= ALIGN_MIN]:
+        verdict = _swapped_in(claim, index, k, len(top), sims)
+        if verdict is not None:
+            return verdict
+    return None
+
+
+def _swapped_in(claim: Analysis, index: EvidenceIndex, k: int, among: int, sims: np.ndarray) -> ClaimVerdict | None:
+    """``swapped_value`` for the evidence sentence ``k``."""
+    closest = index.analyses[k]
     values = [v for v in claim.values if not stated.value_found(v, [closest])]
     names = [n for n in claim.names if not name_found(n, closest)]
     if len(values) + len(names) != 1 or not claim.toks or not stated.same_time(claim, closest):
@@ -142,11 +155,10 @@ def swapped_value(claim: Analysis, index: EvidenceIndex, top: list[int], sims: n
     text = claim.text[:at] + theirs + claim.text[at + len(mine):]
     changed, vector = analyse_texts([text])[0], embed([text])[0]
     changed_sims = index.vectors @ vector
-    changed_top = [int(i) for i in np.argsort(-changed_sims, kind="stable")[:len(top)]]
-    # that sentence by itself: the rest may not come from another one joined with it
-    if changed_top[0] != top[0] or support(changed, index, changed_top[:1], changed_sims).verdict != SUPPORTED:
+    changed_top = [int(i) for i in np.argsort(-changed_sims, kind="stable")[:among]]
+    # that sentence by itself, and the closest to the claim so changed: the rest may not come from another one
+    if changed_top[0] != k or support(changed, index, changed_top[:1], changed_sims).verdict != SUPPORTED:
         return None
     why = mismatch_reason(value, rival) if value is not None else name_mismatch(name, theirs)
     return ClaimVerdict(CONTRADICTED, f"{why}, in a sentence that states the rest of the claim — "
-                                      f"\"{quote(index.sentences[top[0]])}\"", index.sentences[top[0]],
-                        float(sims[top[0]]))
+                                      f"\"{quote(index.sentences[k])}\"", index.sentences[k], float(sims[k]))

@@ -258,9 +258,10 @@ def lemma_found(lemma: str, target: Analysis, soft: bool = False) -> bool:
     if len(lemma) > 5 and any(_key(other) == _key(lemma) for other in target.lemmas if len(other) > 4):
         return True
     if lemma in MEASURE_VERBS and any(v.is_measure for v in target.values) \
-            and not any(t.dep == "npadvmod" and target.toks[t.head].lemma in DIMENSION_WORDS for t in target.toks):
+            and not any(t.dep == "npadvmod" and target.toks[t.head].lemma in DIMENSION_WORDS
+                        and target.toks[t.head].lemma not in MEASURE_VERBS[lemma] for t in target.toks):
         # "reaches a depth of 594 metres" is said by "has a depth of 594 metres"; not by "stands 1.8 metres
-        # tall", which measures something of its own
+        # tall", which measures something of its own; "rises to 158 metres" is said by "is 158 metres tall"
         return True
     if {lemma + "ing", lemma[:-1] + "ing"} & target.lemmas and len(lemma) > 3:
         return True     # the act's noun: "The painting is by Bosch" says it was painted by him

@@ -197,7 +197,9 @@ DETERMINERS: frozenset[str] = _set("determiners")
 LIST_VERBS: frozenset[str] = _set("list_verbs")
 # Verbs that only say a measure of their subject ("reaches a depth of 594 metres", "covers 82,100 square
 # kilometres"): stated by any sentence that gives a measure.
-MEASURE_VERBS: frozenset[str] = _set("measure_verbs")
+# a verb that gives a measure, with the dimension words that say it too ("rises to 158 metres" / "is 158 metres
+# tall"; a depth is not a height)
+MEASURE_VERBS: dict = _map("measure_verbs")
 # Verbs whose "by" names the maker: "The painting is by Bosch" says what "was painted by Bosch" does.
 MAKING_VERBS: frozenset[str] = _set("making_verbs")
 # Verbs that bring a thing into being: when and where it was done is said of the thing, apart from its maker

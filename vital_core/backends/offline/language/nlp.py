@@ -100,7 +100,7 @@ def _tokens(doc) -> tuple[Tok, ...]:
     toks = [Tok(t.i, t.text, _LEMMA_FIXES.get(t.text.lower(), t.lemma_.lower()), t.pos_, t.dep_, t.head.i, t.idx,
                 t.tag_)
             for t in doc]
-    return tuple(_stray_agents(_stray_relatives(_regnal_numbers(_split_dates(toks)))))
+    return tuple(_stray_agents(_stray_relatives(_regnal_numbers(_above_sea_level(_split_dates(toks))))))
 
 
 def _split_dates(toks: list[Tok]) -> list[Tok]:
@@ -115,6 +115,18 @@ def _split_dates(toks: list[Tok]) -> list[Tok]:
                 toks[j] = replace(other, head=month.i)
         toks[k + 1] = replace(month, dep="pobj", head=t.head)
         toks[k] = replace(t, dep="nummod", head=month.i)
+    return toks
+
+
+def _above_sea_level(toks: list[Tok]) -> list[Tok]:
+    """"stands 2,962 metres above sea level in the Wetterstein range": the parser hangs the place on "level";
+    it is where the verb's subject stands."""
+    for k, t in enumerate(toks):
+        level = toks[t.head]
+        if t.dep != "prep" or t.lemma not in ("in", "on", "at") or k != level.i + 1 or level.lemma != "level" \
+                or level.dep != "pobj" or toks[level.head].lemma not in ("above", "below"):
+            continue
+        toks[k] = replace(t, head=toks[level.head].head)
     return toks
 
 
