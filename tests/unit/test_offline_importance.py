@@ -322,3 +322,22 @@ def test_a_word_of_a_name_in_the_evidence_says_no_relation():
     claim = ["Spain made peace in the Treaty of Utrecht."]
     assert addressed_by(claim, ["A monument known as the Gate of Peace stands in the square of Madrid."]) == set()
     assert addressed_by(claim, ["Spain made peace with Britain at Utrecht in 1713."]) == {0}
+
+
+def test_how_deep_is_answered_by_the_claim_giving_a_length_not_by_a_count_nor_its_consequence():
+    from vital_core.backends.offline.importance import rank_claims
+    claims = ["Loch Morar is a freshwater loch in the Highlands.", "The loch has more than twenty islands.",
+              "At its deepest point it reaches 310 metres.",
+              "At its deepest point it reaches 310 metres, which makes it the second-deepest loch in Scotland.",
+              "A monster is said to live in it."]
+    labels, _, _ = rank_claims("How deep is Loch Morar?", [f"S{i}" for i in range(5)], claims, [0, 1, 2, 2, 3])
+    assert [sid for sid, label in labels.items() if label == VITAL] == ["S2"]
+
+
+def test_a_measure_or_a_place_is_what_the_evidence_is_about_whatever_words_give_it():
+    from vital_core.backends.offline.language.addressed import addressed_by
+    assert addressed_by(["The tower rises to 135 metres."], ["The Spire of Dublin is 120 metres tall."]) == {0}
+    assert addressed_by(["The hoard lies in Staffordshire."], ["The Mercian hoard is in Staffordshire."]) == {0}
+    # a count is no length, and a verb of its own is not a place
+    assert addressed_by(["The tower rises to 135 metres."], ["The Spire of Dublin has 120 steps."]) == set()
+    assert addressed_by(["The hoard was found in Staffordshire."], ["The Mercian hoard is in Staffordshire."]) == set()

@@ -21,7 +21,7 @@ from vital_core.backends.offline.language.answer_types import (
     is_open_ended,
     question_type,
 )
-from vital_core.backends.offline.language.lexicon import LOCATIVE, QUESTION_LIGHT_VERBS, STOPWORDS
+from vital_core.backends.offline.language.lexicon import ASKED_DIMENSIONS, LOCATIVE, QUESTION_LIGHT_VERBS, STOPWORDS
 from vital_core.backends.offline.language.nlp import analyse, subtree
 from vital_core.backends.offline.language.text import stem, words
 from vital_core.backends.offline.language.values import extract_values
@@ -112,10 +112,16 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
         return kind != PLACE or bool(new_typed(mentions, q_mentions, ENTITY, q_words) - mentions.years)
     exact = {i for i in candidates if names_it(i)}
     asked, counted = _asked_noun(question), _counted_noun(question) if kind == NUMBER else ""
+    adjective, dimension = asked_dimension(question) if kind == NUMBER else ("", "")
     return max(candidates, key=lambda i: (
         # "How many *fences* ...?" is answered by the claim that counts fences ("jump 30 fences"), not by one
         # counting runners ("cut from 40 to 34 runners")
         bool(counted) and any(v.dim == f"#{counted}" for v in extract_values(claims[i])),
+        # "How *deep* ...?" by a length ("reaches 501 metres"), not a count ("has more than fifty peaks"), and
+        # first by the one that says the adjective ("At its *deepest* point it reaches ..." before "Its average
+        # depth is ...")
+        measures(claims[i], dimension),
+        bool(adjective) and adjective in {t.lemma for t in analyse(claims[i])},
         # "Which *museum* holds ...?" is answered by the claim naming a museum ("the National Museum of ...")
         bool(asked) and any(asked in words(n) for n in new_typed(extract_mentions(claims[i]), q_mentions,
                                                                    ENTITY, q_words)),
@@ -125,7 +131,9 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
         says_predicate(claims[i], predicate),
         # the question's own verb before a synonym of it ("opened its first store" before "was started by")
         bool(predicate & {t.lemma for t in analyse(claims[i])}),
-        i in exact, sim_rank[i]))
+        i in exact,
+        # the statement before its detail ("... reaches 501 metres" before "..., which makes it the ...")
+        not any(j != i and claims[j].rstrip(".") in claims[i] for j in candidates), sim_rank[i]))
 
 
 # where a place is said: the lexicon's "in", "at", ..., and "inside"
@@ -145,6 +153,19 @@ def places_a_name(claim: str, question_words: set[str]) -> bool:
     return any(
         t.dep == "pobj" and t.pos == "PROPN" and toks[t.head].lemma in _LOCATIVE and toks[t.head].head == root.i
         for t in toks)
+
+
+def asked_dimension(question: str) -> tuple[str, str]:
+    """(the adjective, its dimension) of a "how <adjective>" question ("How deep is ...?" -> ("deep",
+    "length")), or ("", "")."""
+    toks = [t for t in analyse(question) if t.pos != "PUNCT"]
+    return next(((toks[k + 1].lemma, ASKED_DIMENSIONS[toks[k + 1].lemma]) for k in range(len(toks) - 1)
+                 if toks[k].text.lower() == "how" and toks[k + 1].lemma in ASKED_DIMENSIONS), ("", ""))
+
+
+def measures(claim: str, dimension: str) -> bool:
+    """Does the claim give a measure of ``dimension``?"""
+    return bool(dimension) and any(v.dim == dimension for v in extract_values(claim))
 
 
 def _counted_noun(question: str) -> str:

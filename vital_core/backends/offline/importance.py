@@ -33,8 +33,10 @@ import numpy as np
 
 from vital_core.backends.offline.answer import (
     answering_claims,
+    asked_dimension,
     content_words,
     main_verb,
+    measures,
     new_typed,
     places_a_name,
     presumed_answer,
@@ -285,13 +287,24 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     # another claim placing it by name stays ("... are not located in New Mexico; they are ... in Colorado")
     q_words = set(words(question))
     placed = answer is not None and kind == PLACE and not predicate and places_a_name(claims[answer], q_words)
-    if answer is not None and (predicate and says_predicate(claims[answer], predicate) or restated or placed):
+    # "How deep is Lake Tahoe?" is answered by the claim giving a length ("At its deepest point it reaches 501
+    # metres"); one that measures nothing of the kind ("The massif has more than fifty peaks") is context
+    # ... when the evidence, if any, is about that claim
+    dimension = asked_dimension(question)[1] if kind == NUMBER and not predicate else ""
+    measure_answered = answer is not None and measures(claims[answer], dimension) \
+        and (not evidence_sentences or bool(addressed_by([claims[answer]], evidence_sentences)))
+    if answer is not None and (predicate and says_predicate(claims[answer], predicate) or restated or placed
+                               or measure_answered):
         # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
         # that names it; the response's other statements are context to that answer, at most okay.
         for i, sid in enumerate(ids):
             if i == answer:
                 _raise_to_vital(labels, scores, thresholds, i, sid)
             elif labels[sid] == VITAL and (restated or placed and not places_a_name(claims[i], q_words)
+                                           or measure_answered and not measures(claims[i], dimension)
+                                           # the answer with a consequence ("..., which makes it the ..."),
+                                           # a statement of its own
+                                           or claims[i].startswith(claims[answer].rstrip(".") + ", which")
                                            or predicate and not says_predicate(claims[i], predicate)
                                            or verbal and kind == PERSON and not verb_says(claims[i], predicate)
                                            or sentence_index[i] == sentence_index[answer]

@@ -12,9 +12,19 @@ from functools import lru_cache
 
 from vital_core.backends.offline.language.answer_types import DATE, ENTITY, NUMBER, Mentions, extract_mentions
 from vital_core.backends.offline.language.frames import frame
-from vital_core.backends.offline.language.lexicon import LIGHT, PHRASES, STOPWORDS, TIME_FRAME
+from vital_core.backends.offline.language.lexicon import (
+    DIMENSION_WORDS,
+    LIGHT,
+    LOCATIVE,
+    MEASURE_VERBS,
+    PHRASES,
+    POSITION_VERBS,
+    STOPWORDS,
+    TIME_FRAME,
+)
 from vital_core.backends.offline.language.nlp import analyse, children, role_names, subtree
 from vital_core.backends.offline.language.text import stem
+from vital_core.backends.offline.language.values import extract_values
 
 # the share of a claim's predicate words one evidence sentence must hold, next to a value of the claim's kind
 ADDRESSED_SHARE = 0.75
@@ -47,13 +57,40 @@ def _predicate_words(claim: str, relation_only: bool = True) -> set[str]:
     subject = _subject_span(toks) | _titles(toks)
     if relation_only and root is not None:
         subject |= frame(toks, root.i)
+    # a measure or a place, whatever words give it (``_MEASURE_STEMS``)
+    loose = _measured(claim) | _placed(toks)
     words = _as_phrases({stem(t.lemma.lower()) for t in toks if t.i not in subject
                          and t.pos in ("VERB", "NOUN", "ADJ", "ADV") and t.text.isalpha()
-                         and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME}, {t.lemma for t in toks})
+                         and t.lemma.lower() not in _LIGHT_PREDICATES | STOPWORDS | _FRAME},
+                        {t.lemma for t in toks})
+    words |= loose
     if not words and root is not None and root.lemma == "be" \
             and any(c.text.lower() == "by" for c in children(toks, root.i)):
         return {"by"}   # "The painting is by Bosch": its maker, which "was painted by" states
     return words
+
+
+# A measure or a place is its own relation, whatever words give it: "rises to 158 metres", "is 158 metres tall"
+# and "stands 2,962 metres above sea level" all say a length ("#length"); "lies in Suffolk" and "is in Suffolk"
+# say where it is ("#place"). A sentence that gives the same one says all the words that may give it.
+_MEASURE_STEMS = frozenset(stem(w) for w in set(MEASURE_VERBS) | DIMENSION_WORDS | {"altitude", "elevation"})
+_POSITION_STEMS = frozenset(stem(w) for w in POSITION_VERBS)
+PLACE_RELATION = "#place"
+
+
+def _measured(text: str) -> set[str]:
+    """The dimensions of the text's measures, as pseudo-words ("#length")."""
+    return {f"#{v.dim}" for v in extract_values(text) if v.is_measure and v.dim and not v.dim.startswith("#")}
+
+
+def _placed(toks) -> set[str]:
+    """{PLACE_RELATION} when the main verb says only where its subject is, by name ("lies in Suffolk", "is
+    located near Woodbridge", "is in Cantabria"), else empty."""
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    if root is None or root.lemma not in POSITION_VERBS | {"be"}:
+        return set()
+    return {PLACE_RELATION} if any(c.dep == "prep" and c.lemma in LOCATIVE and any(
+        p.dep == "pobj" and p.pos == "PROPN" for p in children(toks, c.i)) for c in children(toks, root.i)) else set()
 
 
 # the lexicon's phrases by their stems: "reached its climax" says "peak", "went online" says "launch"
@@ -97,10 +134,21 @@ def addressed_by(claims: list[str], evidence_sentences: list[str], share: float 
             kinds &= kinds_of
         verb = _relation_verb(claim)
         if predicate and (kinds or not with_value) and any(
-                len(predicate & words_) >= share * len(predicate) and (kinds & ev_kinds or not with_value)
+                len(_said(predicate, words_)) >= share * len(predicate) and (kinds & ev_kinds or not with_value)
                 and (verb is None or verb in words_ or not with_value) for words_, ev_kinds in evidence):
             out.add(i)
     return out
+
+
+def _said(predicate: set[str], stems: frozenset[str]) -> set[str]:
+    """The predicate words a sentence says: its own, and the words of a measure or a place both give."""
+    said = predicate & stems
+    shared = said & {w for w in said if w.startswith("#")}
+    if shared - {PLACE_RELATION}:
+        said |= predicate & _MEASURE_STEMS
+    if PLACE_RELATION in shared:
+        said |= predicate & _POSITION_STEMS
+    return said
 
 
 @lru_cache(maxsize=16)
@@ -112,6 +160,7 @@ def _read_evidence(sentences: tuple[str, ...]) -> tuple[tuple[frozenset[str], fr
         # a word of a name says no relation ("the Cairn of Peace" is not "made peace"), as in a claim
         toks = [t for t in analyse(sentence) if t.pos != "PROPN"]
         stems = {stem(t.lemma.lower()) for t in toks} | {stem(t.text.lower()) for t in toks}
+        stems |= _measured(sentence) | _placed(analyse(sentence))
         out.append((frozenset(stems | _as_phrases(set(), {t.lemma for t in toks})),
                     frozenset(_value_kinds(extract_mentions(sentence)))))
     return tuple(out)
@@ -122,7 +171,8 @@ def _relation_verb(claim: str) -> str | None:
     "spent 319 weeks at the top"), or None for a light one ("is 2.4 metres across")."""
     toks = analyse(claim)
     root = next((t for t in toks if t.dep == "ROOT"), None)
-    if root is None or root.pos != "VERB" or root.lemma.lower() in _LIGHT_PREDICATES:
+    if root is None or root.pos != "VERB" or root.lemma.lower() in _LIGHT_PREDICATES \
+            or root.lemma in MEASURE_VERBS and _measured(claim) or _placed(toks):
         return None
     verb = stem(root.lemma.lower())
     said = _as_phrases({verb}, {t.lemma for t in toks})     # "reached its climax": the verb is "peak"

@@ -200,6 +200,10 @@ LIST_VERBS: frozenset[str] = _set("list_verbs")
 # a verb that gives a measure, with the dimension words that say it too ("rises to 158 metres" / "is 158 metres
 # tall"; a depth is not a height)
 MEASURE_VERBS: dict = _map("measure_verbs")
+# verbs that say where a thing is and nothing more, with "in"/"at"...: "lies in Suffolk" is "is in Suffolk"
+POSITION_VERBS: frozenset[str] = _set("position_verbs")
+# "How *deep* is ...?" asks for a measure of this dimension
+ASKED_DIMENSIONS: dict = _map("asked_dimensions")
 # Verbs whose "by" names the maker: "The painting is by Bosch" says what "was painted by Bosch" does.
 MAKING_VERBS: frozenset[str] = _set("making_verbs")
 # Verbs that bring a thing into being: when and where it was done is said of the thing, apart from its maker
