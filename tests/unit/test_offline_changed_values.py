@@ -3,7 +3,7 @@ thing apart from its maker, the object "it", places said beside the subject, "it
 the importance of a narrow passage and of a question restated. Sentences of their own, not the dev sets'."""
 from __future__ import annotations
 
-from tests.support.offline_verdict import verdict_on
+from tests.support.offline_verdict import contradicted_quoting, verdict_on
 from vital_core.backends.offline.answer import presumed_answer, restates_as_subject
 from vital_core.backends.offline.decompose import decompose, decompose_sentence
 from vital_core.backends.offline.language.pronouns import resolve_pronouns
@@ -12,8 +12,7 @@ from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTE
 
 def test_a_changed_value_in_other_words_is_contradicted_quoting_both_values():
     passage = "The Hubble telescope was launched on 24 April 1990 aboard the shuttle Discovery."
-    wrong = verdict_on("The Hubble telescope went up on 24 April 1992.", passage)
-    assert wrong.verdict == CONTRADICTED and "1992" in wrong.reason and "1990" in wrong.reason
+    assert contradicted_quoting("The Hubble telescope went up on 24 April 1992.", passage, "1992", "1990")
     assert verdict_on("The Hubble telescope went up on 24 April 1990.", passage).verdict != CONTRADICTED
 
 
@@ -23,8 +22,8 @@ def test_a_changed_measure_said_of_a_part_or_with_a_unit_said_again():
     assert verdict_on("The summit stands at 2,917 metres.", passage).verdict == SUPPORTED
     # the closest sentence, given the claim with its own value put back, supports it
     passage = "Mount Elbrus rises to 5,642 metres above sea level."
-    wrong = verdict_on("Mount Elbrus rises to 5,462 metres, or roughly 18,510 feet.", passage)
-    assert wrong.verdict == CONTRADICTED and "states the rest of the claim" in wrong.reason
+    assert contradicted_quoting("Mount Elbrus rises to 5,462 metres, or roughly 18,510 feet.", passage,
+                                "states the rest of the claim")
 
 
 def test_a_value_of_another_event_or_with_reversed_roles_is_not_a_changed_value():
@@ -120,15 +119,14 @@ def test_a_measure_said_again_in_other_units_is_stated_by_the_measure_and_excuse
     assert verdict_on("The meteorite weighed 1,200 carats, about 500 grams.", passage).verdict != SUPPORTED
     # the same rough figure beside the evidence's exact one does not state a changed exact one
     passage = "The meteorite weighed 1,200 carats, a little over 200 grams, when it was found."
-    wrong = verdict_on("The meteorite weighed 1,020 carats, a little over 200 grams.", passage)
-    assert wrong.verdict == CONTRADICTED and "1,020" in wrong.reason and "1,200" in wrong.reason
+    assert contradicted_quoting("The meteorite weighed 1,020 carats, a little over 200 grams.", passage,
+                                "1,020", "1,200")
 
 
 def test_took_place_says_only_that_the_event_happened_so_its_date_is_judged():
     passage = "The Battle of Hastings was fought on 14 October 1066 between the Normans and the English."
     assert verdict_on("The battle took place on 14 October 1066.", passage).verdict == SUPPORTED
-    wrong = verdict_on("The battle took place on 14 October 1067.", passage)
-    assert wrong.verdict == CONTRADICTED and "1067" in wrong.reason and "1066" in wrong.reason
+    assert contradicted_quoting("The battle took place on 14 October 1067.", passage, "1067", "1066")
 
 
 def test_the_hours_of_a_day_and_a_place_south_of_somewhere_are_details_of_their_own():
@@ -150,8 +148,7 @@ def test_a_race_run_somewhere_is_held_there():
 def test_a_changed_maker_is_read_against_the_sentence_that_names_the_right_one_though_another_is_closer():
     passage = ("Pong was developed by Atari and released in American arcades in 1972. The game was a hit, and its "
                "designer spent months making more machines by hand.")
-    wrong = verdict_on("The game was made by Namco.", passage)
-    assert wrong.verdict == CONTRADICTED and "Namco" in wrong.reason and "Atari" in wrong.reason
+    assert contradicted_quoting("The game was made by Namco.", passage, "Namco", "Atari")
     assert verdict_on("The game was made by Atari.", passage).verdict == SUPPORTED
 
 

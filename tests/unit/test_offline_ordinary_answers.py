@@ -5,7 +5,7 @@ for the evidence's named subject, and the false contradictions this round remove
 the dev set's."""
 from __future__ import annotations
 
-from tests.support.offline_verdict import verdict_on
+from tests.support.offline_verdict import contradicted_quoting, verdict_on
 from vital_core.backends.offline.decompose import decompose_sentence
 from vital_core.backends.offline.language.nlp import analyse
 from vital_core.results.model import CONTRADICTED, NOT_ENOUGH_EVIDENCE, SUPPORTED
@@ -59,8 +59,7 @@ def test_is_by_fills_the_makers_slot_of_was_painted_by():
 def test_a_measure_verb_is_said_by_a_sentence_giving_the_measure():
     passage = "Lake Toba has a maximum depth of 505 metres, the deepest in Indonesia."
     assert verdict_on("Lake Toba reaches a maximum depth of 505 metres.", passage).verdict == SUPPORTED
-    wrong = verdict_on("Lake Toba reaches a maximum depth of 550 metres.", passage)
-    assert wrong.verdict == CONTRADICTED and "550 metres" in wrong.reason and "505 metres" in wrong.reason
+    assert contradicted_quoting("Lake Toba reaches a maximum depth of 550 metres.", passage, "550 metres", "505 metres")
 
 
 def test_a_bare_subject_stands_for_the_named_one_only_when_all_the_rest_is_stated():
