@@ -160,3 +160,11 @@ def test_a_height_said_with_a_verb_is_stated_by_a_height_said_with_an_adjective(
     claims = [c for _, cs in decompose(sentence) for c in cs]
     assert "Mont Blanc stands 4,806 metres above sea level." in claims
     assert "Mont Blanc stands in the Graian Alps." in claims
+
+
+def test_a_maker_noun_names_whom_by_names():
+    passage = "The Moonstone was written by Wilkie Collins, who was born in London in 1824."
+    assert verdict_on("Its author was Wilkie Collins.", passage).verdict == SUPPORTED
+    assert contradicted_quoting("Its author was Charles Reade.", passage, "Charles Reade", "Wilkie Collins")
+    # a maker of another kind is not the one "by" names
+    assert verdict_on("Its illustrator was Charles Reade.", passage).verdict != CONTRADICTED

@@ -26,7 +26,7 @@ from vital_core.backends.offline.language.analysis import (
 )
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.frames import frame
-from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, LOCATIVE, nested, place_kind
+from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, LOCATIVE, MAKER_NOUNS, nested, place_kind
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import rest_coverage
@@ -90,6 +90,8 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
     """The sentence's one name after the same preposition of place or making as the claim's ``name`` ("in
     Modena" / "in Maranello"), not a name the claim gives, or None."""
     word = _word_before(claim.text, name)
+    if word in ("is", "was") and _said_of_maker(claim):
+        word = "by"     # "Its author was Elizabeth Gaskell" / "was written by Anna Sewell"
     if word not in LOCATIVE and word != "by":
         return None
     rivals = [other for other in sentence.names if _word_before(sentence.text, other) == word
@@ -102,6 +104,11 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
     if any(kinds) and (kinds[0] != kinds[1] or nested(name, rivals[0])):
         return None
     return rivals[0]
+
+
+def _said_of_maker(claim: Analysis) -> bool:
+    """Is the claim's subject a maker noun ("Its author was ...")?"""
+    return any(t.dep == "nsubj" and claim.toks[t.head].dep == "ROOT" and t.lemma in MAKER_NOUNS for t in claim.toks)
 
 
 def _word_before(text: str, name: str) -> str:
@@ -148,6 +155,8 @@ def _swapped_in(claim: Analysis, index: EvidenceIndex, k: int, among: int, sims:
     # the value put back ("The Cutty Sark was sold in 1895" is not "was launched on 22 November 1869")
     root = next((t.i for t in claim.toks if t.dep == "ROOT"), 0)
     skip = set(conflicts.stand_in(claim, closest)) | {claim.toks[i].lemma for i in frame(claim.toks, root)}
+    if name:
+        skip |= {w.lower() for w in name.split()}     # "was Elizabeth Gaskell": the name is the complement
     if claim.predicate and claim.predicate not in skip and not lemma_found(claim.predicate, closest, soft=True) \
             or rest_coverage(claim, closest, tuple(skip), skip_names=(name,) if name else (),
                              skip_value=value) < SWAP_REST_COVERAGE:

@@ -200,6 +200,8 @@ LIST_VERBS: frozenset[str] = _set("list_verbs")
 # a verb that gives a measure, with the dimension words that say it too ("rises to 158 metres" / "is 158 metres
 # tall"; a depth is not a height)
 MEASURE_VERBS: dict = _map("measure_verbs")
+# nouns for who made a thing: "Its author was Anna Sewell" names whom "written by" names
+MAKER_NOUNS: frozenset[str] = _set("maker_nouns")
 # verbs that say where a thing is and nothing more, with "in"/"at"...: "lies in Suffolk" is "is in Suffolk"
 POSITION_VERBS: frozenset[str] = _set("position_verbs")
 # "How *deep* is ...?" asks for a measure of this dimension
