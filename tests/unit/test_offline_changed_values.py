@@ -168,3 +168,26 @@ def test_a_maker_noun_names_whom_by_names():
     assert contradicted_quoting("Its author was Charles Reade.", passage, "Charles Reade", "Wilkie Collins")
     # a maker of another kind is not the one "by" names
     assert verdict_on("Its illustrator was Charles Reade.", passage).verdict != CONTRADICTED
+
+
+def test_it_after_a_name_the_text_defined_as_a_thing_is_that_thing_but_not_after_a_person_or_a_work_of_theirs():
+    def claims_of(text):
+        return [c for _, cs in decompose(text) for c in cs]
+    assert "Maes Howe lies on Mainland." in claims_of("Maes Howe is a chambered cairn. It lies on Mainland.")
+    assert "It was published in 1847." in claims_of("Anne Bronte was the author of Agnes Grey. It was published "
+                                                     "in 1847.")
+    assert "It was published in 1847." in claims_of("Anne Bronte was an English novelist. It was published in 1847.")
+
+
+def test_a_description_the_parser_hangs_on_the_verb_after_a_name_and_its_comma_is_the_names():
+    from dataclasses import replace
+
+    from vital_core.backends.offline.language.nlp import _stray_appositives, analyse
+    toks = list(analyse("Jarlshof lies on the south tip of Mainland, the largest island in Shetland."))
+    island = next(t for t in toks if t.text == "island")
+    root = next(t for t in toks if t.dep == "ROOT")
+    # as the parser reads it in some sentences: a bare noun phrase on the verb
+    toks[island.i] = replace(island, dep="npadvmod", head=root.i)
+    mainland = next(t for t in toks if t.text == "Mainland")
+    repaired = _stray_appositives(toks)[island.i]
+    assert repaired.dep == "appos" and repaired.head == mainland.i

@@ -314,15 +314,16 @@ def _inside_title(left: str, items: list[str]) -> bool:
             and not any(i.lower().strip(".,") in PLACE_WORDS for i in singles))
 
 
-def decompose_sentence(sentence: str, previous_subject: str | None = None, vessel: bool = False) -> list[str]:
+def decompose_sentence(sentence: str, previous_subject: str | None = None, vessel: bool = False,
+                       defined: bool = False) -> list[str]:
     """Atomic, self-contained claims of one sentence (at least the sentence itself). ``vessel``: the previous
-    subject is a ship, which "she" may stand for."""
+    subject is a ship, which "she" may stand for; ``defined``: the text said what it is, so "It" may too."""
     # Hide parentheticals so their commas do not cut lists; restored at the end.
     asides = _PAREN.findall(sentence)
     text = sentence.strip()
     for n, aside in enumerate(asides):
         text = text.replace(aside, f"\u27e8{n}\u27e9", 1)
-    text = replace_object_pronoun(replace_subject_pronoun(text, previous_subject, vessel), previous_subject)
+    text = replace_object_pronoun(replace_subject_pronoun(text, previous_subject, vessel, defined), previous_subject)
     claims: list[str] = []
     subject = sentence_subject_name(text)
     for n, clause in enumerate(split_clauses(text)):
@@ -347,6 +348,6 @@ def decompose(text: str) -> list[tuple[str, list[str]]]:
     seen = Antecedents()
     for sentence in split_sentences(text):
         deadline.check()
-        out.append((sentence, decompose_sentence(sentence, seen.for_sentence(sentence), seen.vessel)))
+        out.append((sentence, decompose_sentence(sentence, seen.for_sentence(sentence), seen.vessel, seen.defined)))
         seen.saw(sentence)
     return out

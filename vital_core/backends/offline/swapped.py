@@ -135,8 +135,9 @@ def _swapped_in(claim: Analysis, index: EvidenceIndex, k: int, among: int, sims:
     closest = index.analyses[k]
     values = [v for v in claim.values if not stated.value_found(v, [closest])]
     names = [n for n in claim.names if not name_found(n, closest)]
-    if len(values) + len(names) != 1 or not claim.toks or not stated.same_time(claim, closest):
-        return None
+    if len(values) + len(names) != 1 or not claim.toks or not stated.same_time(claim, closest) \
+            or not any(t.dep == "ROOT" and t.pos in ("VERB", "AUX") for t in claim.toks):
+        return None     # (a claim with no main verb is a fragment the rules left: "Tomb Raider published by ...")
     if any(w in EVENT_QUALIFIERS and not lemma_found(w, closest) for w in claim.content) \
             or not _roles_kept(claim, closest) or not _same_subject(claim, closest):
         return None     # "first held in 1903" is not "its 100th edition in 2013"; "Kasparov beat Deep Blue"

@@ -100,7 +100,8 @@ def _tokens(doc) -> tuple[Tok, ...]:
     toks = [Tok(t.i, t.text, _LEMMA_FIXES.get(t.text.lower(), t.lemma_.lower()), t.pos_, t.dep_, t.head.i, t.idx,
                 t.tag_)
             for t in doc]
-    return tuple(_stray_agents(_stray_relatives(_regnal_numbers(_above_sea_level(_split_dates(toks))))))
+    return tuple(_stray_agents(_stray_relatives(_regnal_numbers(_stray_appositives(_above_sea_level(
+        _split_dates(toks)))))))
 
 
 def _split_dates(toks: list[Tok]) -> list[Tok]:
@@ -127,6 +128,20 @@ def _above_sea_level(toks: list[Tok]) -> list[Tok]:
                 or level.dep != "pobj" or toks[level.head].lemma not in ("above", "below"):
             continue
         toks[k] = replace(t, head=toks[level.head].head)
+    return toks
+
+
+def _stray_appositives(toks: list[Tok]) -> list[Tok]:
+    """"... on the west coast of Mainland, the largest island in Orkney": the parser may hang the description
+    after the comma on the verb as a bare noun phrase; it describes the name before the comma."""
+    for k, t in enumerate(toks):
+        if t.dep != "npadvmod" or t.pos != "NOUN" or not any(c.dep == "det" for c in children(tuple(toks), k)):
+            continue
+        first = min(subtree(tuple(toks), k))
+        if first < 2 or toks[first - 1].text != "," or toks[first - 2].pos != "PROPN" \
+                or toks[first - 2].dep not in ("pobj", "dobj"):
+            continue
+        toks[k] = replace(t, dep="appos", head=first - 2)
     return toks
 
 

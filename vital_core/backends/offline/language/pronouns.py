@@ -11,6 +11,9 @@ import re
 from vital_core.backends.offline.language.lexicon import (
     DEMONYMS,
     FUNCTION_CAPS,
+    MAKER_NOUNS,
+    ROLE_NOUNS,
+    TITLES,
     VESSEL_WORDS,
     founding,
     person_like,
@@ -57,14 +60,16 @@ def _a_person(name: str) -> bool:
     return name.split()[0] not in DEMONSTRATIVES and len(name.split()) >= 2 and person_like(name)
 
 
-def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = False) -> str:
+def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = False, defined: bool = False) -> str:
     """The sentence with its main subject pronoun replaced by ``previous`` (a name).
 
     A leading He/She/It/They always; after an opening phrase ("In 1936 he published ...") he, she and they
     for a person, "it" (or a ship's "she") for a thing ("The Battle of ..."; only right after the phrase's
     comma), and only when the parser makes the pronoun the main verb's subject. He/she stand only for a
     person-like name (not "The Berlin Wall"), but "she" also for a thing the text called a ship
-    (``vessel``: "The Cutty Sark is a clipper ship. ... she was launched in 1869").
+    (``vessel``: "The Cutty Sark is a clipper ship. ... she was launched in 1869"). A leading "It" stands for
+    a person-like name only when the text said what that name is (``defined``: "Skara Brae is a Neolithic
+    village. It lies ..."), for "It" names no person.
     """
     if not previous:
         return sentence
@@ -73,7 +78,7 @@ def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = 
         person_name = _a_person(previous)
         if personal and previous.split()[0] in DEMONSTRATIVES and not (vessel and sentence.split()[0] == "She"):
             return sentence   # a thing is "it"; a ship is "she" ("The Mary Rose was a warship ... She sank ...")
-        if sentence.split()[0] == "It" and person_name:
+        if sentence.split()[0] == "It" and person_name and not defined:
             return sentence   # "Jane Austen wrote Emma. It was published ...": "it" is not Jane Austen
         return LEADING_PRONOUN.sub(previous, sentence, count=1)
     a_thing = previous.split()[0] in DEMONSTRATIVES
@@ -126,6 +131,7 @@ class Antecedents:
         self.last: str | None = None
         self.person: str | None = None
         self.vessel = False     # the last named subject is a thing the text called a ship: "she"
+        self.defined = False    # the last named subject's sentence said what it is ("X is a village")
 
     def for_sentence(self, sentence: str) -> str | None:
         if not re.match(r"^(He|She)\b", sentence) and not re.search(r"\b(he|she)\b", sentence[:60]):
@@ -150,6 +156,7 @@ class Antecedents:
         if name:
             if name != self.last:
                 self.vessel = name.split()[0] in DEMONSTRATIVES and bool(_VESSEL.search(sentence))
+            self.defined = _defined_as_thing(sentence)
             self.last = name
             if len(name.split()) >= 2 and name.split()[0] not in DEMONSTRATIVES:
                 self.person = name
@@ -158,6 +165,20 @@ class Antecedents:
 # the maker of the thing the sentence is about, described as a person: "(created) by Caleb Bradham, a
 # pharmacist", "(made) by Antonio Stradivari, who lived ..."
 _DESCRIBED_PERSON = re.compile(rf"\bby\s+({FULL_NAME}),\s+(?:who\b|an?\s)")
+
+
+def _defined_as_thing(sentence: str) -> bool:
+    """Does the sentence say what its subject is with a noun for no person and of no other name ("... is a
+    stone-built Neolithic village"; not "... was an author", "... was the author of Emma", whose "It" is
+    Emma)?"""
+    toks = analyse(sentence)
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    attr = next((t for t in toks if root is not None and t.head == root.i and t.dep == "attr"), None)
+    if root is None or root.lemma != "be" or attr is None or attr.pos != "NOUN" \
+            or attr.lemma in MAKER_NOUNS | set(ROLE_NOUNS) | TITLES or attr.lemma.endswith(("ist", "ian")):
+        return False    # ("novelist", "historian": a person's)
+    return not any(p.lemma == "of" and any(o.pos == "PROPN" for o in toks if o.head == p.i)
+                   for p in toks if p.head == attr.i)
 
 
 def _refers_to_another(sentence: str) -> bool:
@@ -174,6 +195,6 @@ def resolve_pronouns(sentences: list[str]) -> list[str]:
     out = []
     seen = Antecedents()
     for sentence in sentences:
-        out.append(replace_subject_pronoun(sentence, seen.for_sentence(sentence), seen.vessel))
+        out.append(replace_subject_pronoun(sentence, seen.for_sentence(sentence), seen.vessel, seen.defined))
         seen.saw(sentence)
     return out
