@@ -157,10 +157,11 @@ def _read_evidence(sentences: tuple[str, ...]) -> tuple[tuple[frozenset[str], fr
     of an example, which are ranked against the same evidence."""
     out = []
     for sentence in sentences:
+        parsed = analyse(sentence)
         # a word of a name says no relation ("the Cairn of Peace" is not "made peace"), as in a claim
-        toks = [t for t in analyse(sentence) if t.pos != "PROPN"]
+        toks = [t for t in parsed if t.pos != "PROPN"]
         stems = {stem(t.lemma.lower()) for t in toks} | {stem(t.text.lower()) for t in toks}
-        stems |= _measured(sentence) | _placed(analyse(sentence))
+        stems |= _measured(sentence) | _placed(parsed)
         out.append((frozenset(stems | _as_phrases(set(), {t.lemma for t in toks})),
                     frozenset(_value_kinds(extract_mentions(sentence)))))
     return tuple(out)

@@ -214,10 +214,13 @@ def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
         if t.text.lower() in value_words or t.pos == "NUM":
             continue
         a.content.setdefault(t.lemma, t.text)
+    light_phrase_words: set[str] = set()     # the words of a phrase that says a light word ("took place")
     for word, phrases in lexicon.PHRASES.items():
         for phrase in phrases:
             if all(part in a.lemmas for part in phrase):
                 a.lemmas.add(word)
+                if word in LIGHT:
+                    light_phrase_words.update(phrase)
                 # the phrase's content words are the one word it says ("went online": "go" is a light verb)
                 if any(part in a.content for part in phrase):
                     said = " ".join(a.content.pop(part) for part in phrase if part in a.content)
@@ -227,8 +230,7 @@ def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
     a.lemmas |= {w for w in a.negated if any(t.text.lower().endswith("less") for t in toks)}
     a.subject = _main_subject(toks, a.names)
     a.predicate = _predicate(toks)
-    if any(word in LIGHT and a.predicate in phrase and all(part in a.lemmas for part in phrase)
-           for word, phrases in lexicon.PHRASES.items() for phrase in phrases):
+    if a.predicate in light_phrase_words:
         a.predicate = ""    # "took place": an event happened, which any verb of the event says
     return a
 
