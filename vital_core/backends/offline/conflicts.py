@@ -12,8 +12,10 @@ import re
 
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found, name_mismatch, place_of
+from vital_core.backends.offline.language.frames import frame
 from vital_core.backends.offline.language.lexicon import (
     ANTONYMS,
+    DIMENSION_SENSES,
     EVENT_QUALIFIERS,
     GROUP_NOUNS,
     LIFE_EVENTS,
@@ -172,11 +174,25 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
                                                  {value.dim.lstrip("#")}):
             continue   # "Born in 1678, he was ordained": 1703 stands by "priest", not by "born"
         skip = stand_in(claim, context.sentences[0]) if context.rest_needed >= 1.0 else ()
+        skip = (*skip, *_measure_frame(claim, target))
         if rest_coverage(claim, context.joined, skip, skip_value=value, soft=True) >= context.rest_needed and \
                 rest_coverage(claim, _with_subject(target, context), skip, skip_value=value,
                               soft=True) >= context.rest_needed:
             return mismatch_reason(value, rivals[0])
     return None
+
+
+def _measure_frame(claim: Analysis, target: Analysis) -> tuple[str, ...]:
+    """The words of a measure's opening frame ("At its deepest point, it reaches 501 metres"), when the sentence
+    gives a measure of the same dimension ("has a maximum depth of 501 metres") and need not say them."""
+    root = next((t.i for t in claim.toks if t.dep == "ROOT"), None)
+    if root is None or not any(v.is_measure for v in claim.values):
+        return ()
+    span = frame(claim.toks, root)
+    senses = {DIMENSION_SENSES.get(claim.toks[i].lemma) for i in span} - {None}
+    if not senses or not senses & {DIMENSION_SENSES.get(t.lemma) for t in target.toks}:
+        return ()
+    return tuple(claim.toks[i].lemma for i in span)
 
 
 def of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:

@@ -119,7 +119,7 @@ def _split_relatives(clause: str) -> list[str]:
 
 
 # "Caleb Bradham, a pharmacist in New Bern, North Carolina, who ...": the name before the appositive
-_PERSON_BEFORE_APPOSITIVE = re.compile(rf"\b({FULL_NAME}),\s+(?:a|an|the)\s+[^,]*"
+_PERSON_BEFORE_APPOSITIVE = re.compile(rf"(?<![\w.])((?:{FULL_NAME})),\s+(?:a|an|the)\s+[^,]*"
                                        r"(?:,\s+[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*)*$")
 # what may follow a relative clause's comma and still be its own: a title or a name set off, or a phrase of
 # time or place ("..., The Moomins and the Great Flood, in 1945."); not "hence ..." or a participle

@@ -78,6 +78,7 @@ class SupportSignals:
     predicate_ok: bool
     polarity_ok: bool
     quote: str                  # the closest evidence sentence
+    stating: str                # the window's sentence holding most of the claim's names and values
 
 
 def window_of(top: list[int], sims: np.ndarray) -> list[int]:
@@ -98,7 +99,17 @@ def support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims:
                     or claim.predicate in lexicon.DIMENSION_WORDS
                     or any(stated.same_relation(claim, w) for w in window))
     return SupportSignals(best, coverage, unstated, words, predicate_ok,
-                          _polarity_agrees(claim, index.analyses[top[0]]), index.sentences[top[0]])
+                          _polarity_agrees(claim, index.analyses[top[0]]), index.sentences[top[0]],
+                          index.sentences[_quoted(claim, index, window_of(top, sims), top)])
+
+
+def _quoted(claim: Analysis, index: EvidenceIndex, window: list[int], top: list[int]) -> int:
+    """The sentence a reason quotes: the closest one, unless another sentence of the window states more of the
+    claim's names and values (a claim read over two sentences is shown where its value is written)."""
+    def held(i: int) -> int:
+        a = index.analyses[i]
+        return sum(stated.value_found(v, [a]) for v in claim.values) + sum(name_found(n, a) for n in claim.names)
+    return max(window, key=lambda i: (held(i), -window.index(i))) if window else top[0]
 
 
 def support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict:
@@ -110,7 +121,7 @@ def support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndar
     if best >= SUPPORT_SIM and not s.unstated and (coverage >= needed and s.predicate_ok or long_paraphrase) \
             and s.polarity_ok:
         return ClaimVerdict(SUPPORTED, f"supported: the evidence states it (similarity {best:.2f}, "
-                                       f"{coverage:.0%} of its words) — \"{quote(closest)}\"", closest, best)
+                                       f"{coverage:.0%} of its words) — \"{quote(s.stating)}\"", s.stating, best)
     named = said_of_named_subject(claim, index.analyses[top[0]])
     if best >= SUPPORT_SIM and named and s.polarity_ok:
         return ClaimVerdict(SUPPORTED, f"supported: the evidence states it of {named}, the claim's subject "

@@ -26,7 +26,14 @@ from vital_core.backends.offline.language.analysis import (
 )
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.frames import frame
-from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, LOCATIVE, MAKER_NOUNS, nested, place_kind
+from vital_core.backends.offline.language.lexicon import (
+    EVENT_QUALIFIERS,
+    LOCATIVE,
+    MAKER_NOUNS,
+    MAKING_VERBS,
+    nested,
+    place_kind,
+)
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import rest_coverage
@@ -90,12 +97,17 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
     """The sentence's one name after the same preposition of place or making as the claim's ``name`` ("in
     Modena" / "in Maranello"), not a name the claim gives, or None."""
     word = _word_before(claim.text, name)
-    if word in ("is", "was") and _said_of_maker(claim):
+    maker = word in ("is", "was") and _said_of_maker(claim)
+    if maker:
         word = "by"     # "Its author was Elizabeth Gaskell" / "was written by Anna Sewell"
     if word not in LOCATIVE and word != "by":
         return None
     rivals = [other for other in sentence.names if _word_before(sentence.text, other) == word
               and not name_found(other, claim) and other not in sentence.guessed]
+    if len(rivals) > 1 and word == "by":
+        # "written by A. A. Milne and published by Methuen": the one whose verb is the claim's, or a maker's
+        verbs = MAKING_VERBS if maker else {claim.predicate}
+        rivals = [other for other in rivals if _verb_of_by(sentence, other) in verbs]
     if len(rivals) != 1:
         return None
     # a place the lexicon knows beside one it does not may hold it ("in Andalusia" / "in Spain"); two it knows
@@ -104,6 +116,18 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
     if any(kinds) and (kinds[0] != kinds[1] or nested(name, rivals[0])):
         return None
     return rivals[0]
+
+
+def _verb_of_by(sentence: Analysis, name: str) -> str:
+    """The verb whose "by" names ``name`` ("published by Methuen": "publish"), or ""."""
+    if not sentence.toks or name not in sentence.names:
+        return ""
+    toks = sentence.toks
+    tok = toks[sentence.names[name]]
+    while tok.dep in ("conj", "compound", "appos") and tok.head != tok.i:
+        tok = toks[tok.head]     # "by Bill Hewlett and David Packard"
+    by = toks[tok.head]
+    return toks[by.head].lemma if by.lemma == "by" else ""
 
 
 def _said_of_maker(claim: Analysis) -> bool:

@@ -134,6 +134,8 @@ ADJECTIVE_NOUNS: dict = _map("adjective_nouns")
 NON_EXCLUSIVE: frozenset[str] = _set("non_exclusive")
 # Adjectives a measured value already says ("8,849 metres" is a height whether or not "tall" is written).
 DIMENSION_WORDS: frozenset[str] = _set("dimension_words")
+# the dimension a word names: "deepest" and "a maximum depth" both speak of depth
+DIMENSION_SENSES: dict = _map("dimension_senses")
 # Words that state the ordinal 1 ("the maiden voyage" = "the first voyage").
 FIRST_WORDS: frozenset[str] = _set("first_words")
 # Words that single out one occurrence of an event: a claim about "their first match" whose evidence

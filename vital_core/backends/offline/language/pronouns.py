@@ -22,7 +22,7 @@ from vital_core.backends.offline.language.lexicon import (
 from vital_core.backends.offline.language.nlp import analyse
 
 # a name of two or more capitalised words, a person's most likely ("Caleb Bradham")
-FULL_NAME = r"[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)+"
+FULL_NAME = r"(?:[A-Z]\.\s+)+[A-Z][\w'\-]*|[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)+"     # (or initials: "A. A. Milne")
 # A name opened by one of these ("The Berlin Wall") is a thing's, never a person's: no "he" or "she".
 DEMONSTRATIVES = ("The", "These", "This", "Those")
 
@@ -33,20 +33,26 @@ def sentence_subject_name(sentence: str) -> str | None:
     The parser must agree that the capitalised words open the subject: "Contrary to popular belief,
     he ..." and "Throughout the war Turing ..." do not have "Contrary" or "Throughout" as subject.
     """
-    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)\s+[a-z]",
-                     sentence)
+    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)(?:\s+[a-z]|,\s+[a-z])",
+                     sentence)     # ("The Metropolitan Railway, the world's first ...": a name set off by a comma)
     if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS or match.group(2).lower() in DEMONYMS:
         return None     # ("The English polymath Thomas Young": "English" is no subject)
     toks = analyse(sentence)
     span_end = match.end(2)
     inside = [t for t in toks if t.start < span_end and t.text not in DEMONSTRATIVES]
-    if not inside or any(t.pos != "PROPN" for t in inside):
+    if not inside or any(t.pos != "PROPN" and not _hyphened(sentence, t) for t in inside):
         return None
     if not any(t.dep in ("nsubj", "nsubjpass") or toks[t.head].dep in ("nsubj", "nsubjpass") for t in inside):
         return None
     if any(t.dep == "compound" and toks[t.head].pos == "NOUN" and toks[t.head].start >= span_end for t in inside):
         return None     # "The Transvaal government bought it": the subject is the government, not the Transvaal
     return (match.group(1) or "") + match.group(2)
+
+
+def _hyphened(sentence: str, t) -> bool:
+    """A hyphen or a word joined by one inside a name ("Winnie-the-Pooh")."""
+    end = t.start + len(t.text)
+    return t.text == "-" or sentence[t.start - 1:t.start] == "-" or sentence[end:end + 1] == "-"
 
 
 _VESSEL = re.compile(r"\b(?:" + "|".join(VESSEL_WORDS) + r")s?\b", re.IGNORECASE)
@@ -164,7 +170,7 @@ class Antecedents:
 
 # the maker of the thing the sentence is about, described as a person: "(created) by Caleb Bradham, a
 # pharmacist", "(made) by Antonio Stradivari, who lived ..."
-_DESCRIBED_PERSON = re.compile(rf"\bby\s+({FULL_NAME}),\s+(?:who\b|an?\s)")
+_DESCRIBED_PERSON = re.compile(rf"\bby\s+((?:{FULL_NAME})),\s+(?:who\b|an?\s)")
 
 
 def _defined_as_thing(sentence: str) -> bool:
