@@ -191,3 +191,31 @@ def test_a_description_the_parser_hangs_on_the_verb_after_a_name_and_its_comma_i
     mainland = next(t for t in toks if t.text == "Mainland")
     repaired = _stray_appositives(toks)[island.i]
     assert repaired.dep == "appos" and repaired.head == mainland.i
+
+
+def test_a_changed_measure_after_an_opening_frame_of_its_dimension_is_contradicted():
+    passage = "Crater Lake has a maximum depth of 594 metres. It sits at an elevation of 1,883 metres."
+    assert contradicted_quoting("At its deepest point it reaches 494 metres.", passage, "494", "594")
+    # a frame of another dimension does not make the depth its measure
+    passage = "Crater Lake has a maximum depth of 594 metres."
+    assert verdict_on("At its highest point it reaches 494 metres.", passage).verdict != CONTRADICTED
+
+
+def test_the_by_rival_is_the_one_of_the_claims_verb_or_of_a_maker():
+    passage = "The Hobbit was written by J. R. R. Tolkien and published by Allen & Unwin in 1937."
+    assert contradicted_quoting("Its author was C. S. Lewis.", passage + " The Hobbit is a novel.",
+                                "C. S. Lewis", "Tolkien")
+
+
+def test_two_cities_the_lexicon_knows_are_two_places_and_a_region_it_knows_may_hold_a_town():
+    passage = "The Regata Storica is held in Venice every September."
+    assert verdict_on("The race is run in Verona.", passage).verdict == CONTRADICTED
+    passage = "The Palio di Asti is held in Asti every September."
+    assert verdict_on("The race is run in Piedmont.", passage).verdict != CONTRADICTED
+
+
+def test_a_supported_reason_quotes_the_sentence_that_holds_the_value():
+    passage = ("Crater Lake has a maximum depth of 594 metres. About 9 kilometres across, it sits at an elevation "
+               "of 1,883 metres.")
+    v = verdict_on("At its deepest point it reaches 594 metres.", passage)
+    assert v.verdict == SUPPORTED and "594" in v.reason.split("—")[-1]

@@ -237,6 +237,16 @@ def _participle_of_noun(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None
                                        f"{parse.words(span)}"]
 
 
+def near_of(parse: ClaimParse, place: Tok) -> Tok | None:
+    """The "near" on the main verb that ``place`` is the object of ("lies near the town of Santillana")."""
+    up = place
+    for _ in range(4):      # up through "the town of" to "near" on the verb
+        if up.head == up.i or up.pos not in ("ADP", "NOUN", "PROPN") or up.lemma == "near":
+            break
+        up = parse.toks[up.head]
+    return up if up.lemma == "near" and up.head == parse.root.i else None
+
+
 def _place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A place with its region or country: "born in Tupelo, Mississippi" -> "... born in Tupelo" and
     "Tupelo is in Mississippi"; "hangs in the Rijksmuseum in Amsterdam" -> "... in the Rijksmuseum" and
@@ -246,7 +256,8 @@ def _place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
         return None
     if t.dep == "appos" and t.pos == "PROPN" and parse.child(t.i, "det") is None and parse.set_off(span):
         region = parse.words(span)
-    elif t.dep == "prep" and t.lemma == "in" and min(span) == t.i and max(span) == max(parse.subtree(head.i)):
+    elif t.dep == "prep" and t.lemma == "in" and min(span) == t.i and max(span) == max(parse.subtree(head.i)) \
+            and near_of(parse, head) is None:     # (the region of a place the subject lies near is its own too)
         region = parse.words(span - {t.i})
     else:
         return None

@@ -189,10 +189,21 @@ def _measure_frame(claim: Analysis, target: Analysis) -> tuple[str, ...]:
     if root is None or not any(v.is_measure for v in claim.values):
         return ()
     span = frame(claim.toks, root)
-    senses = {DIMENSION_SENSES.get(claim.toks[i].lemma) for i in span} - {None}
+    senses = frame_senses(claim, span)
     if not senses or not senses & {DIMENSION_SENSES.get(t.lemma) for t in target.toks}:
         return ()
     return tuple(claim.toks[i].lemma for i in span)
+
+
+def frame_senses(claim: Analysis, span: set[int]) -> set[str]:
+    """The dimensions an opening frame speaks of ("At its deepest point": depth)."""
+    return {DIMENSION_SENSES.get(claim.toks[i].lemma) for i in span} - {None}
+
+
+def frame_of_other_dimension(claim: Analysis, span: set[int], target: Analysis) -> bool:
+    """The frame speaks of a dimension the sentence does not ("At its highest point" / "a maximum depth")."""
+    senses = frame_senses(claim, span)
+    return bool(senses) and not senses & {DIMENSION_SENSES.get(t.lemma) for t in target.toks}
 
 
 def of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:

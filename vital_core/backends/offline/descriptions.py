@@ -15,7 +15,7 @@ the description sinks the claim ("the evidence does not mention Scottish"). ``cl
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.clause_shapes import SUBJECT_DEPS, Cut, noun_before, with_commas
+from vital_core.backends.offline.clause_shapes import SUBJECT_DEPS, Cut, near_of, noun_before, with_commas
 from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, noun_phrase
 from vital_core.backends.offline.language.lexicon import LOCATIVE, MONTHS, TITLE_NOUNS
 from vital_core.backends.offline.language.nlp import Tok
@@ -158,16 +158,12 @@ def near_place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | Non
     root, subject = parse.root, parse.child(parse.root.i, *SUBJECT_DEPS)
     place = parse.toks[t.head]
     if t.dep != "prep" or t.lemma != "in" or place.pos not in ("PROPN", "NOUN") or root.lemma not in _LYING \
-            or subject is None or subject.pos == "PRON" or max(span) != max(parse.subtree(root.i)) - 1 \
+            or subject is None or subject.pos == "PRON" \
             or any(parse.toks[k].pos not in ("PROPN", "ADP", "DET") for k in span):
         return None
-    up = place
-    for _ in range(4):      # up through "the town of" to "near" on the verb
-        if up.head == up.i or up.pos not in ("ADP", "NOUN", "PROPN") or up.lemma == "near":
-            break
-        up = parse.toks[up.head]
-    if up.lemma != "near" or up.head != root.i:
-        return None
+    near = near_of(parse, place)
+    if near is None or max(span) != max(parse.subtree(near.i)):
+        return None     # (the region ends the phrase of the place the subject lies near)
     region = parse.words(span - {t.i})
     town = noun_phrase(parse, place, span)
     rest = {k.i for k in parse.toks if k.i not in span and (k.i <= root.i or k.i in parse.subtree(subject.i))}
@@ -175,7 +171,30 @@ def near_place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | Non
                   f"{town[:1].upper() + town[1:]} is in {region}"]
 
 
+def done_to_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A participle on what a named subject is: "Live Aid was a pair of benefit concerts held on 13 July 1985"
+    -> "Live Aid was a pair of benefit concerts" and "Live Aid was held on 13 July 1985" — what was done to
+    the concerts was done to Live Aid, which they are."""
+    root = parse.root
+    subject = parse.child(root.i, *SUBJECT_DEPS)
+    noun = parse.toks[t.head]
+    if noun.dep == "pobj" and parse.toks[noun.head].lemma == "of":
+        noun = parse.toks[parse.toks[noun.head].head]     # "a pair of concerts held ..."
+    if t.dep != "acl" or t.tag != "VBN" or min(span) != t.i or root.lemma != "be" or subject is None \
+            or not subject.text[:1].isupper() or subject.pos == "PRON" or noun.dep != "attr" or noun.head != root.i \
+            or noun.lemma == "one" \
+            or not any(parse.toks[c].dep in ("prep", "agent") for c in parse.children[t.i]):
+        return None
+    cut = span | ({min(span) - 1} if parse.toks[min(span) - 1].text == "," else set())
+    # what was done is past ("The Mallard is a locomotive built in 1938"); a state keeps the verb's tense
+    past = parse.past(root) or t.lemma not in STATE_PARTICIPLES
+    return cut, [f"{noun_phrase(parse, subject, cut)} {be_form(parse, subject, past)} {parse.words(span)}"]
+
+
+STATE_PARTICIPLES = {"know", "locate", "situate", "call", "name", "base", "make"}
+
+
 SHAPES = (title_before_name, place_of_subject, described_value, second_complement, shared_place,
-          near_place_in_region)
+          near_place_in_region, done_to_subject)
 # shapes whose piece stands between the subject and its verb without commas
 INSIDE_SUBJECT = (shared_place,)

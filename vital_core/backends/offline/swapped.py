@@ -179,7 +179,10 @@ def _swapped_in(claim: Analysis, index: EvidenceIndex, k: int, among: int, sims:
     # the claim's own words must say most of the rest, its main verb among them: support alone would lean on
     # the value put back ("The Cutty Sark was sold in 1895" is not "was launched on 22 November 1869")
     root = next((t.i for t in claim.toks if t.dep == "ROOT"), 0)
-    skip = set(conflicts.stand_in(claim, closest)) | {claim.toks[i].lemma for i in frame(claim.toks, root)}
+    framed = frame(claim.toks, root)
+    if conflicts.frame_of_other_dimension(claim, framed, closest):
+        return None
+    skip = set(conflicts.stand_in(claim, closest)) | {claim.toks[i].lemma for i in framed}
     if name:
         skip |= {w.lower() for w in name.split()}     # "was Elizabeth Gaskell": the name is the complement
     if claim.predicate and claim.predicate not in skip and not lemma_found(claim.predicate, closest, soft=True) \

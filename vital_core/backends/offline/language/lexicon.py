@@ -76,6 +76,8 @@ PLACE_WORDS: frozenset[str] = frozenset(COUNTRIES) | frozenset(US_STATES) | froz
 COUNTRY_SET: frozenset[str] = frozenset(COUNTRIES) - {"america", "usa", "uk", "britain"} | _set("other_countries")
 CITY_SET: frozenset[str] = frozenset(CITIES) | _set("other_cities")
 STATE_SET: frozenset[str] = frozenset(US_STATES) | _set("other_states")
+# counties, provinces, island groups and a nation's own regions ("Suffolk", "Orkney", "Tuscany", "Bavaria")
+REGION_SET: frozenset[str] = _set("regions")
 CONTINENTS: frozenset[str] = _set("continents")
 # Words that make a capitalised phrase a place ("Lake Tahoe", "San Juan Mountains").
 PLACE_HEADS: frozenset[str] = _set("place_heads")
@@ -276,7 +278,7 @@ def within(part: str, whole: str) -> bool:
 
 
 def place_kind(name: str) -> str:
-    """"country", "city", "state", "continent" or "" for a place name (canonical or not)."""
+    """"country", "city", "state", "region", "continent" or "" for a place name (canonical or not)."""
     key = canonical_place(name)
     if key in CONTINENTS and key != "australia":
         return "continent"
@@ -286,6 +288,8 @@ def place_kind(name: str) -> str:
         return "state"
     if key in CITY_SET:
         return "city"
+    if key in REGION_SET:
+        return "region"
     return ""
 
 

@@ -101,7 +101,31 @@ def _tokens(doc) -> tuple[Tok, ...]:
                 t.tag_)
             for t in doc]
     return tuple(_stray_agents(_stray_relatives(_regnal_numbers(_stray_appositives(_above_sea_level(
-        _split_dates(toks)))))))
+        _split_dates(_verb_after_appositive(toks))))))))
+
+
+def _verb_after_appositive(toks: list[Tok]) -> list[Tok]:
+    """"Yukihiro Matsumoto, a Japanese programmer, created Ruby": the parser may make the name the root and read
+    the past verb after the appositive's comma as an adjective of its object; the verb is the root, the name
+    its subject and what hung on the name after the verb its object."""
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    if root is None or root.pos not in ("PROPN", "NOUN"):
+        return toks
+    for k, t in enumerate(toks):
+        if k < 2 or k <= root.i or t.pos != "VERB" or toks[k - 1].text != "," \
+                or not (t.tag == "VBD" or t.tag == "VBN" and (t.head > k or any(
+                    o.dep == "dobj" and o.head == k for o in toks))):
+            continue     # (a participle with an object is a past verb: "..., created Ruby")
+        toks[root.i] = replace(root, dep="nsubj", head=k)
+        toks[k] = replace(t, dep="ROOT", head=k)
+        toks[k - 1] = replace(toks[k - 1], dep="punct", head=root.i)     # the comma closes the appositive
+        for j, other in enumerate(toks):
+            if j > k and other.head == root.i:
+                toks[j] = replace(other, dep="dobj" if other.dep == "appos" else other.dep, head=k)
+        if t.head > k:     # the noun it was read as an adjective of is its object
+            toks[t.head] = replace(toks[t.head], dep="dobj", head=k)
+        return toks
+    return toks
 
 
 def _split_dates(toks: list[Tok]) -> list[Tok]:
