@@ -182,7 +182,7 @@ def done_to_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
         noun = parse.toks[parse.toks[noun.head].head]     # "a pair of concerts held ..."
     if t.dep != "acl" or t.tag != "VBN" or min(span) != t.i or root.lemma != "be" or subject is None \
             or not subject.text[:1].isupper() or subject.pos == "PRON" or noun.dep != "attr" or noun.head != root.i \
-            or noun.lemma == "one" \
+            or noun.lemma == "one" or noun.lemma in _WORDING_NOUNS \
             or not any(parse.toks[c].dep in ("prep", "agent") for c in parse.children[t.i]):
         return None
     cut = span | ({min(span) - 1} if parse.toks[min(span) - 1].text == "," else set())
@@ -191,6 +191,8 @@ def done_to_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     return cut, [f"{noun_phrase(parse, subject, cut)} {be_form(parse, subject, past)} {parse.words(span)}"]
 
 
+# "Bluebird was a name taken from a song": what a word is, not what was done to the thing it names
+_WORDING_NOUNS = {"name", "nickname", "title", "word", "term", "phrase"}
 STATE_PARTICIPLES = {"know", "locate", "situate", "call", "name", "base", "make"}
 
 

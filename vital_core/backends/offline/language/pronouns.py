@@ -33,8 +33,8 @@ def sentence_subject_name(sentence: str) -> str | None:
     The parser must agree that the capitalised words open the subject: "Contrary to popular belief,
     he ..." and "Throughout the war Turing ..." do not have "Contrary" or "Throughout" as subject.
     """
-    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)(?:\s+[a-z]|,\s+[a-z])",
-                     sentence)     # ("The Metropolitan Railway, the world's first ...": a name set off by a comma)
+    match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)\s+[a-z]",
+                     sentence)
     if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS or match.group(2).lower() in DEMONYMS:
         return None     # ("The English polymath Thomas Young": "English" is no subject)
     toks = analyse(sentence)
