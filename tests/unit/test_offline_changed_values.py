@@ -219,3 +219,23 @@ def test_a_supported_reason_quotes_the_sentence_that_holds_the_value():
                "of 1,883 metres.")
     v = verdict_on("At its deepest point it reaches 594 metres.", passage)
     assert v.verdict == SUPPORTED and "594" in v.reason.split("—")[-1]
+
+
+def test_a_reason_names_the_rival_in_the_claims_slot():
+    passage = "The Hobbit was written by J. R. R. Tolkien and published by Allen & Unwin in 1937."
+    v = verdict_on("The Hobbit was published by Faber.", passage)
+    assert v.verdict == CONTRADICTED and "Allen" in v.reason and "Tolkien" not in v.reason.split("—")[0]
+
+
+def test_a_stand_in_subject_with_a_measure_is_said_by_the_same_dimension_in_other_words():
+    passage = "The CN Tower is 553 metres tall and was finished in 1976."
+    assert verdict_on("The structure reaches a height of 553 metres.", passage).verdict == SUPPORTED
+    assert verdict_on("The structure is 553 metres wide.", passage).verdict != SUPPORTED
+    assert verdict_on("The structure reaches a height of 535 metres.", passage).verdict != SUPPORTED
+
+
+def test_a_name_the_evidence_gives_as_the_agent_of_another_verb_does_not_support_the_claim():
+    passage = "Doom was developed by id Software and published by GT Interactive in 1993."
+    v = verdict_on("Doom was published by id Software.", passage)
+    assert v.verdict == NOT_ENOUGH_EVIDENCE and "GT Interactive" in v.reason
+    assert verdict_on("Doom was published by GT Interactive.", passage).verdict == SUPPORTED

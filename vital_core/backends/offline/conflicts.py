@@ -245,8 +245,19 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
                 and person_like(name) and person_like(other) \
                 and role(claim, name) in ("doer", "undergoer", "copula") and _same_verb(claim, name, target, other):
             out.append(other)   # another person in the same role of the same verb ("Bob Tenor" / "Walt Tenor")
-    return out
+    return sorted(out, key=lambda other: -_same_slot(claim, name, target, other))
 
+
+def _same_slot(claim: Analysis, name: str, target: Analysis, other: str) -> int:
+    """How much the two names' places in their sentences agree (their dependency, the verb governing them):
+    the rival a reason names is the one in the claim's slot ("published by Faber" / "written by Tolkien and
+    published by Allen & Unwin": Allen & Unwin)."""
+    if not claim.toks or not target.toks:
+        return 0
+    mine, theirs = claim.toks[claim.names[name]], target.toks[target.names[other]]
+    verbs = [governing_verb(a.toks, t.i) for a, t in ((claim, mine), (target, theirs))]
+    same_verb = None not in verbs and claim.toks[verbs[0]].lemma == target.toks[verbs[1]].lemma
+    return (mine.dep == theirs.dep) + 2 * same_verb
 
 def _same_family(mine: list[str], theirs: list[str]) -> bool:
     """Two full names with one surname and two first names: two people ("Pierre Curie" / "Marie Curie")."""

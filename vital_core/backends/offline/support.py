@@ -13,6 +13,7 @@ from vital_core.backends.offline.conflicts import stand_in
 from vital_core.backends.offline.evidence_index import EvidenceIndex, joined
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
+from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import rest_coverage
 from vital_core.backends.offline.verdict import ALIGN_MIN, WINDOW_MARGIN, ClaimVerdict, quote, written_in
@@ -154,10 +155,32 @@ def said_of_named_subject(claim: Analysis, sentence: Analysis) -> str:
     states all the rest of the claim, a value or a name among it: "The figure is only 11.1 centimetres tall"
     against "The Venus of Willendorf is 11.1 centimetres tall"."""
     skip = stand_in(claim, sentence) if claim.values or claim.names else ()
-    # a measure's word as written ("tall" is no "wide"), every other word at least by a close one
+    # a measure's dimension as said ("a height" is "tall", "tall" is no "wide"), every other word at least by a
+    # close one
+    senses = {lexicon.DIMENSION_SENSES.get(t.lemma) for t in sentence.toks} - {None}
+    mine = {lexicon.DIMENSION_SENSES.get(w) for w in claim.content} - {None}
+    # "reaches a height of 553 metres": a measure verb with its dimension named is said by that dimension
+    if skip and bool(mine) and mine <= senses:
+        skip = (*skip, *(w for w in claim.content if w in lexicon.MEASURE_VERBS))
     if skip and rest_coverage(claim, sentence, skip, soft=True) >= 1.0 and all(
-            lemma_found(w, sentence, soft=w not in lexicon.DIMENSION_WORDS) for w in claim.content if w not in skip):
+            lexicon.DIMENSION_SENSES.get(w) in senses if w in lexicon.DIMENSION_WORDS
+            else lemma_found(w, sentence, soft=True) for w in claim.content if w not in skip):
         return sentence.subject
+    return ""
+
+
+def _agent_of_another_verb(claim: Analysis, sentence: Analysis) -> str:
+    """What the sentence says when the claim's "by" name is there the agent of another verb, and the claim's verb
+    has an agent of its own: "published by Maxis" against "developed by Maxis and published by Electronic
+    Arts"."""
+    for name in claim.names:
+        mine = agent_verb(claim, name)
+        theirs = next((agent_verb(sentence, n) for n in sentence.names if name_found(name, stated.as_name(n))), "")
+        if not mine or not theirs or theirs == mine:
+            continue
+        other = next((n for n in sentence.names if agent_verb(sentence, n) == mine), "")
+        if other:
+            return f"it names {other} for '{mine}' and {name} for '{theirs}'"
     return ""
 
 
@@ -171,6 +194,11 @@ def rivalled(claim: Analysis, index: EvidenceIndex, window: list[int], sim: floa
     down onto the surface; Aldrin followed" does not state that Aldrin was first; "Suryavarman II had Angkor
     Wat built ..." beside "Jayavarman VII built Angkor Thom" does not state that Jayavarman VII built it). Too
     little stated for a contradiction, so not enough evidence."""
+    by_another = _agent_of_another_verb(claim, index.analyses[window[0]])
+    if by_another:
+        return ClaimVerdict(NOT_ENOUGH_EVIDENCE, f"not enough evidence: the evidence says {by_another} — "
+                                                 f"\"{quote(index.sentences[window[0]])}\"",
+                            index.sentences[window[0]], sim)
     # the closest sentence clause by clause; one it is joined with (a claim read over two) whole too, unless
     # the closest sentence states the claim by itself
     joined_too = len(window) > 1 and rest_coverage(claim, index.analyses[window[0]], soft=True) < JOINED_RIVAL_COVERAGE

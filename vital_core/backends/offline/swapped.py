@@ -34,6 +34,7 @@ from vital_core.backends.offline.language.lexicon import (
     nested,
     place_kind,
 )
+from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import rest_coverage
@@ -107,7 +108,7 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
     if len(rivals) > 1 and word == "by":
         # "written by A. A. Milne and published by Methuen": the one whose verb is the claim's, or a maker's
         verbs = MAKING_VERBS if maker else {claim.predicate}
-        rivals = [other for other in rivals if _verb_of_by(sentence, other) in verbs]
+        rivals = [other for other in rivals if agent_verb(sentence, other) in verbs]
     if len(rivals) != 1:
         return None
     # a region or country the lexicon knows beside a place it does not may hold it ("in Andalusia" / "in
@@ -118,18 +119,6 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
     if any(kinds) and (kinds[0] != kinds[1] and set(kinds) != {"city", ""} or nested(name, rivals[0])):
         return None
     return rivals[0]
-
-
-def _verb_of_by(sentence: Analysis, name: str) -> str:
-    """The verb whose "by" names ``name`` ("published by Methuen": "publish"), or ""."""
-    if not sentence.toks or name not in sentence.names:
-        return ""
-    toks = sentence.toks
-    tok = toks[sentence.names[name]]
-    while tok.dep in ("conj", "compound", "appos") and tok.head != tok.i:
-        tok = toks[tok.head]     # "by Bill Hewlett and David Packard"
-    by = toks[tok.head]
-    return toks[by.head].lemma if by.lemma == "by" else ""
 
 
 def _said_of_maker(claim: Analysis) -> bool:

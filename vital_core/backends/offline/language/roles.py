@@ -85,3 +85,15 @@ def _relations(a: Analysis) -> list[tuple[str, str, str]]:
             continue
         out += [(rel, d, r) for d, r in pairs if d and r and d != r]
     return out
+
+
+def agent_verb(a: Analysis, name: str) -> str:
+    """The verb whose "by" names ``name`` ("published by Methuen": "publish"; "by Bill Hewlett and David
+    Packard"), or ""."""
+    if not a.toks or name not in a.names:
+        return ""
+    tok = a.toks[a.names[name]]
+    while tok.dep in ("conj", "compound", "appos") and tok.head != tok.i:
+        tok = a.toks[tok.head]
+    by = a.toks[tok.head]
+    return a.toks[by.head].lemma if by.lemma == "by" else ""
