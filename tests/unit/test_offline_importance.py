@@ -341,3 +341,24 @@ def test_a_measure_or_a_place_is_what_the_evidence_is_about_whatever_words_give_
     # a count is no length, and a verb of its own is not a place
     assert addressed_by(["The tower rises to 135 metres."], ["The Spire of Dublin has 120 steps."]) == set()
     assert addressed_by(["The hoard was found in Staffordshire."], ["The Mercian hoard is in Staffordshire."]) == set()
+
+
+def _answer(question: str, claims: list[str]) -> int | None:
+    from vital_core.backends.offline.answer import presumed_answer, question_predicate
+    from vital_core.backends.offline.importance import FEATURES, claim_features
+    features = claim_features(question, claims, list(range(len(claims))))
+    return presumed_answer(question, claims, features[:, FEATURES.index("sim_rank")], question_predicate(question))
+
+
+def test_who_made_a_thing_is_answered_by_its_maker_noun_before_what_the_maker_did_with_it():
+    claims = ["Gustav Holst wrote it between 1914 and 1916 for a large orchestra.",
+              "The composer was Gustav Holst."]
+    assert _answer("Who composed The Planets?", claims) == 1
+    claims = ["Its inventor was Percy Shaw.", "Percy Shaw patented the design in 1934 in Halifax."]
+    assert _answer("Who invented the cat's eye road stud?", claims) == 0
+
+
+def test_how_long_is_answered_by_the_measure_before_its_which_consequence():
+    claims = ["The central span measures 1,991 metres, which made it the longest in the world until 2022.",
+              "The central span measures 1,991 metres."]
+    assert _answer("How long is the central span of the Akashi Kaikyo Bridge?", claims) == 1

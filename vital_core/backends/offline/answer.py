@@ -121,19 +121,37 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
         # first by the one that says the adjective ("At its *deepest* point it reaches ..." before "Its average
         # depth is ...")
         measures(claims[i], dimension),
-        bool(adjective) and adjective in {t.lemma for t in analyse(claims[i])},
+        bool(adjective) and adjective in {t.lemma for t in analyse(_before_consequence(claims[i]))},
         # "Which *museum* holds ...?" is answered by the claim naming a museum ("the National Museum of ...")
         bool(asked) and any(asked in words(n) for n in new_typed(extract_mentions(claims[i]), q_mentions,
                                                                    ENTITY, q_words)),
         # "Where ...?" is answered where a name is the place of the verb ("hangs in the Rijksmuseum"), not by
         # one named in passing ("... a project called Operation Night Watch")
         kind == PLACE and places_a_name(claims[i], q_words),
+        # "Who composed ...?" by "The composer was Sergei Prokofiev" before "Prokofiev wrote it in 1936"
+        kind == PERSON and names_maker(claims[i], predicate),
         says_predicate(claims[i], predicate),
         # the question's own verb before a synonym of it ("opened its first store" before "was started by")
         bool(predicate & {t.lemma for t in analyse(claims[i])}),
         i in exact,
         # the statement before its detail ("... reaches 501 metres" before "..., which makes it the ...")
         not any(j != i and claims[j].rstrip(".") in claims[i] for j in candidates), sim_rank[i]))
+
+
+def _before_consequence(claim: str) -> str:
+    """The claim up to its ", which ..." consequence ("measures 1,298 metres, which made it the longest ...")."""
+    return claim.split(", which ")[0]
+
+
+def names_maker(claim: str, predicate: set[str]) -> bool:
+    """Is the claim "<maker of the question's verb> was <name>" ("The composer was Sergei Prokofiev", "Its
+    inventor was Barnes Wallis")?"""
+    makers = {m for verb in predicate for m in lexicon.MAKERS_BY_VERB.get(verb, ())}
+    toks = analyse(claim)
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    return root is not None and root.lemma == "be" and any(
+        t.dep == "nsubj" and t.head == root.i and t.lemma in makers for t in toks) and any(
+        t.dep == "attr" and t.head == root.i and t.pos == "PROPN" for t in toks)
 
 
 # where a place is said: the lexicon's "in", "at", ..., and "inside"

@@ -206,6 +206,8 @@ LIST_VERBS: frozenset[str] = _set("list_verbs")
 MEASURE_VERBS: dict = _map("measure_verbs")
 # nouns for who made a thing: "Its author was Anna Sewell" names whom "written by" names
 MAKER_NOUNS: frozenset[str] = _set("maker_nouns")
+# the maker nouns of a verb: "Who composed ...?" is answered by "The composer was ..."
+MAKERS_BY_VERB: dict = _map("makers_by_verb")
 # verbs that say where a thing is and nothing more, with "in"/"at"...: "lies in Suffolk" is "is in Suffolk"
 POSITION_VERBS: frozenset[str] = _set("position_verbs")
 # "How *deep* is ...?" asks for a measure of this dimension
