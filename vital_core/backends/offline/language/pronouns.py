@@ -37,6 +37,11 @@ def sentence_subject_name(sentence: str) -> str | None:
                      sentence)
     if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS or match.group(2).lower() in DEMONYMS:
         return None     # ("The English polymath Thomas Young": "English" is no subject)
+    title = re.match(r"\s+of\s+(?:the\s+)?[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*(?=\s+[a-z])", sentence[match.end(2):])
+    if not match.group(1) and title:
+        # "Lord of the Flies is a novel": a title runs on, and "Lord" alone is no one ("The Battle of Hastings"
+        # is still "the battle")
+        return match.group(2) + title.group(0) if _title_subject(sentence, match.end(2) + title.end()) else None
     toks = analyse(sentence)
     span_end = match.end(2)
     inside = [t for t in toks if t.start < span_end and t.text not in DEMONSTRATIVES]
@@ -47,6 +52,12 @@ def sentence_subject_name(sentence: str) -> str | None:
     if any(t.dep == "compound" and toks[t.head].pos == "NOUN" and toks[t.head].start >= span_end for t in inside):
         return None     # "The Transvaal government bought it": the subject is the government, not the Transvaal
     return (match.group(1) or "") + match.group(2)
+
+
+def _title_subject(sentence: str, end: int) -> bool:
+    """Do the words up to ``end`` make the main verb's subject ("Lord of the Flies is ...")?"""
+    toks = analyse(sentence)
+    return any(t.dep in ("nsubj", "nsubjpass") and t.start < end and toks[t.head].dep == "ROOT" for t in toks)
 
 
 def _hyphened(sentence: str, t) -> bool:
