@@ -46,8 +46,11 @@ def test_the_other_end_of_a_span_is_no_rival():
 def test_a_changed_place_after_the_same_preposition_is_contradicted():
     passage = "Lamborghini is headquartered in Sant'Agata Bolognese, where its factory opened in 1963."
     assert verdict_on("Its headquarters are in Castelfranco.", passage).verdict == CONTRADICTED
-    # a region the lexicon knows beside a town it does not may hold it (a city it knows is read as a town)
+    # a region the lexicon knows beside a town it does not may hold it; a city it knows in the claim is read as
+    # a town, but not in the evidence ("born in Clontarf" / "born in Dublin")
     assert verdict_on("Its headquarters are in Emilia-Romagna.", passage).verdict != CONTRADICTED
+    assert verdict_on("Its headquarters are in Bologna.", passage).verdict == CONTRADICTED
+    assert verdict_on("He was born in Clontarf.", "Stoker was born in Dublin in 1847.").verdict != CONTRADICTED
     assert verdict_on("Its headquarters are in Sant'Agata Bolognese.", passage).verdict == SUPPORTED
 
 

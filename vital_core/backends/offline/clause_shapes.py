@@ -7,7 +7,14 @@ them blank"), a second predicate, a place with its region. ``clause_cuts`` tries
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, finite_verb, lower_first, noun_phrase
+from vital_core.backends.offline.language.claim_parse import (
+    ClaimParse,
+    be_form,
+    finite_verb,
+    lower_first,
+    near_of,
+    noun_phrase,
+)
 from vital_core.backends.offline.language.lexicon import (
     CLEAR_SUBORDINATORS,
     MEASURE_NOUNS,
@@ -235,16 +242,6 @@ def _participle_of_noun(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None
         head = subject
     return with_commas(parse, span), [f"{noun_phrase(parse, head, span)} {be_form(parse, head, True)} "
                                        f"{parse.words(span)}"]
-
-
-def near_of(parse: ClaimParse, place: Tok) -> Tok | None:
-    """The "near" on the main verb that ``place`` is the object of ("lies near the town of Santillana")."""
-    up = place
-    for _ in range(4):      # up through "the town of" to "near" on the verb
-        if up.head == up.i or up.pos not in ("ADP", "NOUN", "PROPN") or up.lemma == "near":
-            break
-        up = parse.toks[up.head]
-    return up if up.lemma == "near" and up.head == parse.root.i else None
 
 
 def _place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:

@@ -15,7 +15,6 @@ from vital_core.backends.offline.language.analysis import Analysis, lemma_found,
 from vital_core.backends.offline.language.frames import frame
 from vital_core.backends.offline.language.lexicon import (
     ANTONYMS,
-    DIMENSION_SENSES,
     EVENT_QUALIFIERS,
     GROUP_NOUNS,
     LIFE_EVENTS,
@@ -23,6 +22,7 @@ from vital_core.backends.offline.language.lexicon import (
     NON_EXCLUSIVE,
     REFUTED_BELIEF,
     STAND_IN_DETERMINERS,
+    dimension_senses,
     person_like,
 )
 from vital_core.backends.offline.language.nlp import children, governing_verb, subtree
@@ -189,21 +189,16 @@ def _measure_frame(claim: Analysis, target: Analysis) -> tuple[str, ...]:
     if root is None or not any(v.is_measure for v in claim.values):
         return ()
     span = frame(claim.toks, root)
-    senses = frame_senses(claim, span)
-    if not senses or not senses & {DIMENSION_SENSES.get(t.lemma) for t in target.toks}:
+    senses = dimension_senses(claim.toks[i].lemma for i in span)
+    if not senses or not senses & dimension_senses(t.lemma for t in target.toks):
         return ()
     return tuple(claim.toks[i].lemma for i in span)
 
 
-def frame_senses(claim: Analysis, span: set[int]) -> set[str]:
-    """The dimensions an opening frame speaks of ("At its deepest point": depth)."""
-    return {DIMENSION_SENSES.get(claim.toks[i].lemma) for i in span} - {None}
-
-
 def frame_of_other_dimension(claim: Analysis, span: set[int], target: Analysis) -> bool:
     """The frame speaks of a dimension the sentence does not ("At its highest point" / "a maximum depth")."""
-    senses = frame_senses(claim, span)
-    return bool(senses) and not senses & {DIMENSION_SENSES.get(t.lemma) for t in target.toks}
+    senses = dimension_senses(claim.toks[i].lemma for i in span)
+    return bool(senses) and not senses & dimension_senses(t.lemma for t in target.toks)
 
 
 def of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:
@@ -258,6 +253,7 @@ def _same_slot(claim: Analysis, name: str, target: Analysis, other: str) -> int:
     verbs = [governing_verb(a.toks, t.i) for a, t in ((claim, mine), (target, theirs))]
     same_verb = None not in verbs and claim.toks[verbs[0]].lemma == target.toks[verbs[1]].lemma
     return (mine.dep == theirs.dep) + 2 * same_verb
+
 
 def _same_family(mine: list[str], theirs: list[str]) -> bool:
     """Two full names with one surname and two first names: two people ("Pierre Curie" / "Marie Curie")."""

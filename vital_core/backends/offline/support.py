@@ -157,8 +157,8 @@ def said_of_named_subject(claim: Analysis, sentence: Analysis) -> str:
     skip = stand_in(claim, sentence) if claim.values or claim.names else ()
     # a measure's dimension as said ("a height" is "tall", "tall" is no "wide"), every other word at least by a
     # close one
-    senses = {lexicon.DIMENSION_SENSES.get(t.lemma) for t in sentence.toks} - {None}
-    mine = {lexicon.DIMENSION_SENSES.get(w) for w in claim.content} - {None}
+    senses = lexicon.dimension_senses(t.lemma for t in sentence.toks)
+    mine = lexicon.dimension_senses(claim.content)
     # "reaches a height of 553 metres": a measure verb with its dimension named is said by that dimension
     if skip and bool(mine) and mine <= senses:
         skip = (*skip, *(w for w in claim.content if w in lexicon.MEASURE_VERBS))

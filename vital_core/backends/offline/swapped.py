@@ -111,12 +111,12 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
         rivals = [other for other in rivals if agent_verb(sentence, other) in verbs]
     if len(rivals) != 1:
         return None
-    # a region or country the lexicon knows beside a place it does not may hold it ("in Andalusia" / "in
-    # Spain"); a city it knows is read as an unknown one is (a changed place is most often a better-known city:
-    # "in Munich" / "in Stuttgart"); two it knows must be of one kind and apart; two it does not know are read
-    # as two places of one kind
+    # a place the lexicon knows beside one it does not may hold it ("in Andalusia" / "in Spain"; "born in
+    # Clontarf" / "in Dublin"), but a city it knows in the claim is read as an unknown one is (a changed place is
+    # most often a better-known city: "in Munich" / "in Stuttgart"); two it knows must be of one kind and apart;
+    # two it does not know are read as two places of one kind
     kinds = (place_kind(name), place_kind(rivals[0]))
-    if any(kinds) and (kinds[0] != kinds[1] and set(kinds) != {"city", ""} or nested(name, rivals[0])):
+    if any(kinds) and (kinds[0] != kinds[1] and kinds != ("city", "") or nested(name, rivals[0])):
         return None
     return rivals[0]
 

@@ -151,3 +151,13 @@ def _title_start(parse: ClaimParse, first: int) -> int:
         titled |= toks[k].pos != "PROPN"
         start, j = k, k - 1
     return start if titled else first
+
+
+def near_of(parse: ClaimParse, place: Tok) -> Tok | None:
+    """The "near" on the main verb that ``place`` is the object of ("lies near the town of Santillana")."""
+    up = place
+    for _ in range(4):      # up through "the town of" to "near" on the verb
+        if up.head == up.i or up.pos not in ("ADP", "NOUN", "PROPN") or up.lemma == "near":
+            break
+        up = parse.toks[up.head]
+    return up if up.lemma == "near" and up.head == parse.root.i else None

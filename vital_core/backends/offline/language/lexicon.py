@@ -138,6 +138,11 @@ NON_EXCLUSIVE: frozenset[str] = _set("non_exclusive")
 DIMENSION_WORDS: frozenset[str] = _set("dimension_words")
 # the dimension a word names: "deepest" and "a maximum depth" both speak of depth
 DIMENSION_SENSES: dict = _map("dimension_senses")
+
+
+def dimension_senses(lemmas) -> set[str]:
+    """The dimensions the words speak of ("reaches a height", "is ... tall": height)."""
+    return {DIMENSION_SENSES[w] for w in lemmas if w in DIMENSION_SENSES}
 # Words that state the ordinal 1 ("the maiden voyage" = "the first voyage").
 FIRST_WORDS: frozenset[str] = _set("first_words")
 # Words that single out one occurrence of an event: a claim about "their first match" whose evidence
