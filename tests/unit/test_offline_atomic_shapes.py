@@ -44,9 +44,9 @@ def test_a_relative_after_a_name_with_initials_and_its_appositive_is_the_names()
 
 
 def test_a_title_running_on_through_of_is_the_subject_whole():
-    claims = [c for _, cs in decompose("Pirates of Penzance is a comic opera. Gilbert and Sullivan wrote it in 1879.")
+    claims = [c for _, cs in decompose("Pirates of Penzance is a comic opera. It was first staged in 1879.")
               for c in cs]
-    assert not any(c.startswith("Pirates ") and "Penzance" not in c for c in claims)
+    assert "Pirates of Penzance was first staged in 1879." in claims
     # "The Battle of ..." is still "the battle"
     assert "The Battle ended Saxon rule." in decompose("The Battle of Hastings was fought in 1066. It ended Saxon "
                                                        "rule.")[1][1]

@@ -218,8 +218,8 @@ def test_two_cities_the_lexicon_knows_are_two_places_and_a_region_it_knows_may_h
 
 
 def test_a_supported_reason_quotes_the_sentence_that_holds_the_value():
-    passage = ("Crater Lake has a maximum depth of 594 metres. About 9 kilometres across, it sits at an elevation "
-               "of 1,883 metres.")
+    passage = ("Crater Lake has a maximum depth of 594 metres (1,949 feet), and no other lake in the country is "
+               "deeper. About 9 kilometres across, it sits at an elevation of 1,883 metres.")
     v = verdict_on("At its deepest point it reaches 594 metres.", passage)
     assert v.verdict == SUPPORTED and "594" in v.reason.split("—")[-1]
 
