@@ -90,7 +90,8 @@ def window_of(top: list[int], sims: np.ndarray) -> list[int]:
 
 def support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> SupportSignals:
     best = float(sims[top[0]])
-    window = [index.analyses[i] for i in window_of(top, sims)]
+    in_window = window_of(top, sims)
+    window = [index.analyses[i] for i in in_window]
     aligned = [i for i in top if float(sims[i]) >= ALIGN_MIN]
     unstated, words, coverage = _missing_parts(claim, window, index, [index.analyses[i] for i in aligned],
                                                [c for i in aligned for c in index.clauses[i]])
@@ -101,16 +102,17 @@ def support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims:
                     or any(stated.same_relation(claim, w) for w in window))
     return SupportSignals(best, coverage, unstated, words, predicate_ok,
                           _polarity_agrees(claim, index.analyses[top[0]]), index.sentences[top[0]],
-                          index.sentences[_quoted(claim, index, window_of(top, sims), top)])
+                          index.sentences[_quoted(claim, index, in_window or top[:1])])
 
 
-def _quoted(claim: Analysis, index: EvidenceIndex, window: list[int], top: list[int]) -> int:
+def _quoted(claim: Analysis, index: EvidenceIndex, window: list[int]) -> int:
     """The sentence a reason quotes: the closest one, unless another sentence of the window states more of the
     claim's names and values (a claim read over two sentences is shown where its value is written)."""
     def held(i: int) -> int:
         a = index.analyses[i]
         return sum(stated.value_found(v, [a]) for v in claim.values) + sum(name_found(n, a) for n in claim.names)
-    return max(window, key=lambda i: (held(i), -window.index(i))) if window else top[0]
+    # the first of the best: max keeps the first of equal keys, and the window is closest first
+    return max(window, key=held)
 
 
 def support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict:
@@ -155,16 +157,19 @@ def said_of_named_subject(claim: Analysis, sentence: Analysis) -> str:
     states all the rest of the claim, a value or a name among it: "The figure is only 11.1 centimetres tall"
     against "The Venus of Willendorf is 11.1 centimetres tall"."""
     skip = stand_in(claim, sentence) if claim.values or claim.names else ()
+    if not skip:
+        return ""
     # a measure's dimension as said ("a height" is "tall", "tall" is no "wide"), every other word at least by a
     # close one
     senses = lexicon.dimension_senses(t.lemma for t in sentence.toks)
     mine = lexicon.dimension_senses(claim.content)
     # "reaches a height of 553 metres": a measure verb with its dimension named is said by that dimension
-    if skip and bool(mine) and mine <= senses:
+    if mine and mine <= senses:
         skip = (*skip, *(w for w in claim.content if w in lexicon.MEASURE_VERBS))
-    if skip and rest_coverage(claim, sentence, skip, soft=True) >= 1.0 and all(
-            lexicon.DIMENSION_SENSES.get(w) in senses if w in lexicon.DIMENSION_WORDS
-            else lemma_found(w, sentence, soft=True) for w in claim.content if w not in skip):
+    if rest_coverage(claim, sentence, skip, soft=True) >= 1.0 and all(
+            lexicon.DIMENSION_SENSES[w] in senses if w in lexicon.DIMENSION_SENSES
+            else lemma_found(w, sentence, soft=w not in lexicon.DIMENSION_WORDS)
+            for w in claim.content if w not in skip):
         return sentence.subject
     return ""
 
