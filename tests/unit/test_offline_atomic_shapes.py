@@ -1,7 +1,8 @@
-"""Offline decomposition shapes of the fourteenth round (issue 19): an appositive before a past verb the parser
-misread, a participle on what a named subject is, the region of a place the subject lies near when the lexicon
-knows it, a subject name joined by hyphens, and a relative after a name with initials.
-Sentences of their own, not the dev sets'."""
+"""Offline decomposition shapes (issue 19): an appositive before a past verb the parser misread, a participle on
+what a named subject is, the region of a place the subject lies near when the lexicon knows it, a subject name
+joined by hyphens, a relative after a name with initials; a simple past after a passive, a second participle
+after "by", a relative opening with an aside, a clause after a colon, "late in the evening of", a participle
+after a measure, and the antecedents of "she" and "it". Sentences of their own, not the dev sets'."""
 from __future__ import annotations
 
 from vital_core.backends.offline.decompose import decompose, decompose_sentence
@@ -50,3 +51,57 @@ def test_a_title_running_on_through_of_is_the_subject_whole():
     # "The Battle of ..." is still "the battle"
     assert "The Battle ended Saxon rule." in decompose("The Battle of Hastings was fought in 1066. It ended Saxon "
                                                        "rule.")[1][1]
+
+
+def test_a_simple_past_after_a_passive_takes_no_auxiliary():
+    claims = decompose_sentence("The console was launched in Japan in 1994 and soon became the best-selling machine "
+                                "of its day.")
+    assert "The console soon became the best-selling machine of its day." in claims
+    assert "The ferry sank in 1931." in decompose_sentence("The ferry was launched in 1912 and sank in 1931.")
+    # a form that is also the participle still shares the passive ("was built ... and launched")
+    assert "The frigate was launched in 1797." in decompose_sentence("The frigate was built in Boston and "
+                                                                     "launched in 1797.")
+
+
+def test_a_second_participle_after_a_by_phrase_is_said_of_the_subject_not_of_the_maker():
+    claims = decompose_sentence("The Savoy was a grand hotel designed by Thomas Collcutt and opened on the Strand "
+                                "in 1889.")
+    assert "The Savoy was opened in 1889." in claims
+    assert not any(c.startswith("Thomas Collcutt was opened") for c in claims)
+
+
+def test_a_relative_clause_opening_with_an_aside_is_cut_off_with_it():
+    claims = decompose_sentence("The crater holds a lake of acid, which, according to local guides, changes colour "
+                                "every few years.")
+    assert "The crater holds a lake of acid." in claims
+    assert any(c.endswith("changes colour every few years.") and "according to local guides" in c for c in claims)
+
+
+def test_a_clause_after_a_colon_that_opens_with_a_pronoun_is_a_claim_of_its_own():
+    claims = decompose_sentence("Mercury is an odd metal: it freezes at minus 38.83 degrees Celsius.")
+    assert "Mercury freezes at minus 38.83 degrees Celsius." in claims
+    assert "Mercury is an odd metal." in claims
+
+
+def test_late_in_the_evening_of_a_day_keeps_late_with_the_evening():
+    claims = decompose_sentence("The fire broke out late in the evening of 2 September 1666.")
+    assert "The fire broke out on 2 September 1666." in claims
+    assert "The fire broke out late in the evening." in claims
+
+
+def test_a_participle_after_a_measure_is_said_of_the_subject():
+    claims = decompose_sentence("The rim of the hoop is fixed at 3.05 metres, measured straight up from the playing "
+                                "floor.")
+    assert "The rim of the hoop is measured straight up from the playing floor." in claims
+    assert not any(c.startswith("3.05 metres") for c in claims)
+
+
+def test_she_stays_with_the_ship_a_text_is_about_and_two_subjects_are_no_antecedent_of_it():
+    claims = [c for _, cs in decompose("The Great Britain was a passenger steamship designed by Isambard Brunel. "
+                                       "Brunel wanted her to cross the Atlantic. She had six masts.") for c in cs]
+    assert "The Great Britain had six masts." in claims
+    claims = [c for _, cs in decompose("Abbey Road is an album. John and Paul wrote most of it. It came out in "
+                                       "1969.") for c in cs]
+    assert "John came out in 1969." not in claims
+    # a capitalised adjective opens a name
+    assert sentence_subject_name("The Great Britain was a steamship.") == "The Great Britain"

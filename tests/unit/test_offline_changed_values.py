@@ -242,3 +242,41 @@ def test_a_name_the_evidence_gives_as_the_agent_of_another_verb_does_not_support
     v = verdict_on("Doom was published by id Software.", passage)
     assert v.verdict == NOT_ENOUGH_EVIDENCE and "GT Interactive" in v.reason
     assert verdict_on("Doom was published by GT Interactive.", passage).verdict == SUPPORTED
+
+
+def test_a_decade_holds_a_date_inside_it():
+    passage = "Designed by William Symington, the Charlotte Dundas was first tried on the canal on 4 January 1803."
+    assert verdict_on("The Charlotte Dundas was tried in the 1800s.", passage).verdict != CONTRADICTED
+    assert contradicted_quoting("The Charlotte Dundas was first tried on 4 January 1805.", passage, "1805", "1803")
+
+
+def test_a_list_of_names_in_another_order_is_no_changed_name():
+    # (a clause cut before "the island of ..." once left each side one of the names)
+    passage = "Denmark gave up control of Iceland, the island of Heligoland, Norway and Greenland."
+    claim = "Under the treaty Denmark gave up Norway, the island of Heligoland, Iceland and Greenland."
+    assert verdict_on(claim, passage).verdict == SUPPORTED
+
+
+def test_a_maker_said_by_a_phrase_is_whom_by_names():
+    passage = "Tetris was developed by Alexey Pajitnov and published by Elorg in 1984."
+    assert verdict_on("The company behind Tetris was Elorg.", passage).verdict == SUPPORTED
+    assert verdict_on("It was the work of Alexey Pajitnov.", passage).verdict == SUPPORTED
+    assert contradicted_quoting("The studio behind Tetris was Nintendo.", passage, "Nintendo")
+    passage = "The safety lamp was invented by Humphry Davy in 1815."
+    assert verdict_on("It was the invention of Humphry Davy.", passage).verdict == SUPPORTED
+    assert contradicted_quoting("It was the invention of George Stephenson.", passage, "George Stephenson",
+                                "Humphry Davy")
+    # "the work of" one of several makers is never another's changed name
+    assert verdict_on("It was the work of Shigeru Miyamoto.", "Tetris was developed by Alexey Pajitnov and "
+                      "published by Elorg in 1984.").verdict != CONTRADICTED
+    passage = "The Menai Suspension Bridge was engineered by Thomas Telford and opened in 1826."
+    assert verdict_on("The engineer in charge was Thomas Telford.", passage).verdict == SUPPORTED
+
+
+def test_turning_liquid_is_melting_and_climbing_to_a_height_is_being_that_high():
+    passage = "Caesium melts at 28.5 °C and reacts violently with water."
+    assert verdict_on("It turns liquid at 28.5 °C.", passage).verdict == SUPPORTED
+    assert contradicted_quoting("It turns liquid at 25.8 °C.", passage, "25.8 °C", "28.5 °C")
+    passage = "Mount Kosciuszko is 2,228 metres high and is the highest mountain in mainland Australia."
+    assert verdict_on("The mountain climbs to 2,228 metres above sea level.", passage).verdict == SUPPORTED
+    assert contradicted_quoting("The mountain climbs to 2,282 metres above sea level.", passage, "2,282", "2,228")

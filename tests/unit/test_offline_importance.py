@@ -362,3 +362,18 @@ def test_how_long_is_answered_by_the_measure_before_its_which_consequence():
     claims = ["The central span measures 1,991 metres, which made it the longest in the world until 2022.",
               "The central span measures 1,991 metres."]
     assert _answer("How long is the central span of the Akashi Kaikyo Bridge?", claims) == 1
+
+
+def test_a_maker_noun_or_phrase_answers_who_made_it_and_the_makers_other_facts_are_context():
+    labels = _labels_of("Who created Peanuts?", [
+        "Peanuts is a comic strip about a boy named Charlie Brown and his dog Snoopy.",
+        "The strip is named after a word its syndicate chose, which Charles Schulz disliked.",
+        "Its creator was Charles Schulz.",
+        "Charles Schulz was a cartoonist from Minnesota."])
+    assert labels["Its creator was Charles Schulz."] == VITAL
+    assert labels["Charles Schulz was a cartoonist from Minnesota."] != VITAL
+    labels = _labels_of("Who invented the safety lamp?", [
+        "The safety lamp let miners work near firedamp without setting it alight.",
+        "It was the invention of Humphry Davy.",
+        "Humphry Davy was a chemist from Cornwall."])
+    assert labels["It was the invention of Humphry Davy."] == VITAL

@@ -22,6 +22,7 @@ from vital_core.backends.offline.language.answer_types import (
     question_type,
 )
 from vital_core.backends.offline.language.lexicon import ASKED_DIMENSIONS, LOCATIVE, QUESTION_LIGHT_VERBS, STOPWORDS
+from vital_core.backends.offline.language.makers import maker_phrase
 from vital_core.backends.offline.language.nlp import analyse, subtree
 from vital_core.backends.offline.language.text import stem, words
 from vital_core.backends.offline.language.values import extract_values
@@ -145,9 +146,12 @@ def _before_consequence(claim: str) -> str:
 
 def names_maker(claim: str, predicate: set[str]) -> bool:
     """Is the claim "<maker of the question's verb> was <name>" ("The composer was Sergei Prokofiev", "Its
-    inventor was Barnes Wallis")?"""
-    makers = {m for verb in predicate for m in lexicon.MAKERS_BY_VERB.get(verb, ())}
+    inventor was Barnes Wallis"), or a maker phrase when the question asks who made it ("The studio behind it was
+    Maxis")?"""
     toks = analyse(claim)
+    if maker_phrase(toks) is not None:
+        return bool(predicate & lexicon.MAKING_VERBS)
+    makers = {m for verb in predicate for m in lexicon.MAKERS_BY_VERB.get(verb, ())}
     root = next((t for t in toks if t.dep == "ROOT"), None)
     return root is not None and root.lemma == "be" and any(
         t.dep == "nsubj" and t.head == root.i and t.lemma in makers for t in toks) and any(

@@ -208,11 +208,15 @@ def _detail_cut(parse: ClaimParse) -> tuple[str, str, bool] | None:
             prep = parse.toks[t.head]
             # "in the early hours of 28 March 1979": the hours go with their adjective, said as written
             said = {det.i, t.i} | {c for c in parse.children[t.i] if parse.toks[c].dep == "amod"}
-            without_time = everything - said - {of.i}
-            without_date = everything - parse.subtree(prep.i)
+            # and "late" or "early" before the phrase ("came late in the evening of 9 October 1963")
+            early = {prep.i - 1} if parse.toks[prep.i - 1].lemma in ("late", "early") \
+                and parse.toks[prep.i - 1].dep == "advmod" else set()
+            without_time = everything - said - {of.i} - early
+            without_date = everything - parse.subtree(prep.i) - early
             detail = parse.words({i for i in without_date if i < prep.i})
             rest = parse.words({i for i in without_date if i > prep.i})
-            time = TIMES_OF_DAY[t.lemma] or f"{prep.text} {parse.words(said)}"
+            time = " ".join(p for p in (parse.words(early), TIMES_OF_DAY[t.lemma] or f"{prep.text} {parse.words(said)}")
+                            if p)
             # a day is "on" it ("in the early hours of 28 March" -> "on 28 March")
             on = "on" if prep.lemma == "in" and any(parse.toks[i].pos == "NUM" for i in date) else prep.text
             dated = " ".join(p for p in (parse.words({i for i in without_time if i < prep.i}), on,

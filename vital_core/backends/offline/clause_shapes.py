@@ -20,6 +20,7 @@ from vital_core.backends.offline.language.lexicon import (
     MEASURE_NOUNS,
     SENTENTIAL_VERBS,
     SUBORDINATORS,
+    past_not_participle,
     place_kind,
 )
 from vital_core.backends.offline.language.nlp import Tok
@@ -184,6 +185,8 @@ def _participle(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
         noun = noun_before(parse, min(span) - 1)
         if noun is None:
             return None
+        if parse.child(noun.i, "nummod") is not None:
+            noun = subject      # "is set at 2.43 metres, measured at the centre": a measure is no one's subject
         return with_commas(parse, span), [f"{noun_phrase(parse, noun, span)} {be_form(parse, noun, parse.past(root))} "
                                            f"{parse.words(span)}"]
     noun = noun_phrase(parse, subject, span)
@@ -373,15 +376,28 @@ def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     if cc is None or not root.i < cc.i < t.i or cc.lemma not in ("and", "but"):
         return None
     aux = ""
-    # "was built in Portsmouth and launched in 1511": after a passive, the tagger's past tense is the participle
-    shares_passive = t.tag == "VBD" and parse.child(root.i, "auxpass") is not None
+    # "was built in Portsmouth and launched in 1511": after a passive, the tagger's past tense is the participle,
+    # unless the form is only ever a simple past ("was released ... and quickly became ...")
+    shares_passive = t.tag == "VBD" and parse.child(root.i, "auxpass") is not None \
+        and not past_not_participle(t.lemma, t.text.lower())
     if (t.tag in ("VBN", "VBG") or shares_passive) and parse.child(t.i, "aux", "auxpass") is None:
         aux = " ".join(parse.toks[c].text for c in parse.children[root.i]
                        if parse.toks[c].dep in ("aux", "auxpass", "neg"))
         if not aux:
             return None    # "won the prize and called ...": no auxiliary to share, so no safe tense
+    elif t.tag == "VBD" and _after_described_participle(parse) and parse.child(t.i, "dobj") is None \
+            and not past_not_participle(t.lemma, t.text.lower()):
+        aux = root.text    # "was an iron steamship designed by Brunel and built on the Thames": "was built"
     cut = span | {cc.i} | ({cc.i - 1} if parse.toks[cc.i - 1].text == "," else set())
     return cut, [" ".join(p for p in (noun_phrase(parse, subject, cut), aux, parse.words(span)) if p)]
+
+
+def _after_described_participle(parse: ClaimParse) -> bool:
+    """Is the main verb a copula whose complement has a passive participle ("was a steamship designed by ...")?"""
+    root = parse.root
+    return root.lemma == "be" and any(
+        parse.toks[c].dep == "attr" and any(parse.toks[a].dep == "acl" and parse.toks[a].tag == "VBN"
+                                            for a in parse.children[c]) for c in parse.children[root.i])
 
 
 # Tried in this order over every token: the clause-sized pieces first, so that an appositive inside a

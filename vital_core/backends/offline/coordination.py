@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from vital_core.backends.offline.language.lexicon import AUXILIARIES, NOT_VERBS, PRONOUN_SUBJECTS
+from vital_core.backends.offline.language.lexicon import AUXILIARIES, NOT_VERBS, PRONOUN_SUBJECTS, past_not_participle
 from vital_core.backends.offline.language.nlp import analyse, subtree
 
 _VERB_SUFFIX = re.compile(r"^[a-z]+(ed|es|s)$")
@@ -61,7 +61,9 @@ def _subject(sentence: str) -> str | None:
     return None
 
 
-_CLAUSE_SPLIT = re.compile(r";\s+|,\s+(?:and|but|while|whereas|yet|so)\s+|\s+(?:but|whereas)\s+")
+# (a colon joins two clauses when a subject pronoun follows it: "best known for a party trick: it turns liquid")
+_CLAUSE_SPLIT = re.compile(r";\s+|:\s+(?=(?:it|he|she|they)\s)|,\s+(?:and|but|while|whereas|yet|so)\s+|"
+                           r"\s+(?:but|whereas)\s+")
 
 
 FINITE_VERB_TAGS = {"VBZ", "VBD", "VBP"}
@@ -81,6 +83,9 @@ def _and_predicates(sentence: str) -> str:
         before = [x for x in toks[:t.i] if x.tag in FINITE_VERB_TAGS and x.pos in ("VERB", "AUX")]
         if before and before[-1].dep == "auxpass":
             continue    # "was built ... and launched ...": the second shares the passive, the parse's cut
+        if before and after and any(x.tag == "VBN" and x.dep == "acl" for x in toks[before[-1].i:t.i]) \
+                and not past_not_participle(after[0].lemma, after[0].text.lower()):
+            continue    # "a steamship designed by Brunel and built on the Thames": a second participle
         # "received ..., was knighted ... and died ...": a list of predicates is the list rule's
         if after and after[0].tag in FINITE_VERB_TAGS and after[0].pos == "VERB" and before \
                 and t.i - before[-1].i - 1 >= MIN_OBJECT_WORDS \

@@ -51,8 +51,9 @@ def _finish(text: str) -> str:
     return text
 
 
-# the clause runs to the next comma, colon or semicolon, but not one inside a number ("11:30", "1,500")
-_RELATIVE = re.compile(r",\s+(which|who)\s+((?:[^,:;]|(?<=\d)[:,](?=\d))+?)(?=[,:;](?!\d)|\.?$)")
+# the clause runs to the next comma, colon or semicolon, but not one inside a number ("11:30", "1,500"); a
+# phrase set off by commas may open it ("which, being heavier than air, rolled down ...")
+_RELATIVE = re.compile(r",\s+(which|who)(,\s+[^,:;]+,)?\s+((?:[^,:;]|(?<=\d)[:,](?=\d))+?)(?=[,:;](?!\d)|\.?$)")
 
 
 def _noun_phrase(words_before: str) -> str | None:
@@ -88,7 +89,7 @@ def _split_relatives(clause: str) -> list[str]:
                      r"thousand\s+|billion\s+)?)?([A-Z][\w'\-]*(?:\s+(?:(?:of|in|the|and|de|la|von|van)\s+)*"
                      r"[A-Z][\w'\-]*)*|"
                      r"(?:[A-Za-z][\w'\-]*\s+){0,2}[A-Za-z][\w\-]*)$", before.strip())
-    if not ante or len(match.group(2).split()) < 2:
+    if not ante or len(match.group(3).split()) < 2:
         return [clause]
     antecedent = _noun_phrase(ante.group(0))
     named = _PERSON_BEFORE_APPOSITIVE.search(before)
@@ -98,14 +99,14 @@ def _split_relatives(clause: str) -> list[str]:
         return [clause]
     # "..., which makes it the second-longest river": "which" stands for the whole statement, and a
     # measure ("6,400 kilometres, which ...") is no subject of its own; one claim, not a fragment
-    if match.group(2).split()[0].lower() in SENTENTIAL_VERB_FORMS or re.search(r"\d", antecedent) and \
+    if match.group(3).split()[0].lower() in SENTENTIAL_VERB_FORMS or re.search(r"\d", antecedent) and \
             re.search(r"\b(kilometres|kilometers|metres|meters|miles|feet|km|years|percent|%)\b", antecedent):
         return [clause]
     # "..., which ran in Le Petit Vingtième, the children's supplement of a newspaper, ...": the appositive
     # that follows belongs to the clause's last noun, not to the main clause
     after = clause[match.end():]
     appositive = _TRAILING_APPOSITIVE.match(after)
-    relative = match.group(2) + (appositive.group(0) if appositive else "")
+    relative = match.group(3) + (appositive.group(0) if appositive else "")
     after = after[appositive.end():] if appositive else after
     if re.match(_RUNS_ON, after) and not any(t.tag in FINITE_VERB_TAGS | {"MD"} for t in analyse(after)):
         # ", who published the first book, The Moomins and the Great Flood, in 1945.": no verb resumes the
@@ -114,7 +115,8 @@ def _split_relatives(clause: str) -> list[str]:
     # the comma that closed the clause goes ("The Seas, which ..., are old"), unless a participle follows
     main = (before + (after if re.match(r",\s+\w+ing\b", after) else re.sub(r"^,\s*(?=\w)", " ", after))
             ).replace(" ,", ",")
-    extra.append(_relative_claim(antecedent, match.group(1), relative))
+    aside = match.group(2)
+    extra.append(f"{antecedent}{aside} {relative}" if aside else _relative_claim(antecedent, match.group(1), relative))
     return [main] + extra
 
 

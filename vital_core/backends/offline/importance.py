@@ -37,6 +37,7 @@ from vital_core.backends.offline.answer import (
     content_words,
     main_verb,
     measures,
+    names_maker,
     new_typed,
     places_a_name,
     presumed_answer,
@@ -293,8 +294,10 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     dimension = asked_dimension(question)[1] if kind == NUMBER and not predicate else ""
     measure_answered = answer is not None and measures(claims[answer], dimension) \
         and (not evidence_sentences or bool(addressed_by([claims[answer]], evidence_sentences)))
-    if answer is not None and (predicate and says_predicate(claims[answer], predicate) or restated or placed
-                               or measure_answered):
+    # "Its creator was Bill Watterson" says "Who created ...?" by its maker noun
+    said = answer is not None and predicate and (says_predicate(claims[answer], predicate)
+                                                  or kind == PERSON and names_maker(claims[answer], predicate))
+    if answer is not None and (said or restated or placed or measure_answered):
         # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
         # that names it; the response's other statements are context to that answer, at most okay.
         for i, sid in enumerate(ids):

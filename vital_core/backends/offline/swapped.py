@@ -29,11 +29,10 @@ from vital_core.backends.offline.language.frames import frame
 from vital_core.backends.offline.language.lexicon import (
     EVENT_QUALIFIERS,
     LOCATIVE,
-    MAKER_NOUNS,
-    MAKING_VERBS,
     nested,
     place_kind,
 )
+from vital_core.backends.offline.language.makers import maker_phrase, maker_verbs
 from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
 from vital_core.backends.offline.language.values import Value
@@ -86,8 +85,8 @@ def _same_subject(claim: Analysis, sentence: Analysis) -> bool:
     root = next((t for t in claim.toks if t.dep == "ROOT"), None)
     subject = next((t for t in claim.toks if t.dep in ("nsubj", "nsubjpass") and root is not None
                     and t.head == root.i), None)
-    if subject is None or subject.pos == "PRON":
-        return True
+    if subject is None or subject.pos == "PRON" or maker_phrase(claim.toks) is subject:
+        return True     # (the studio "behind" a thing stands for its maker, whom the changed claim's support reads)
     named = [n for n in claim.names if claim.toks[claim.names[n]].i == subject.i]
     if named:
         return name_found(named[0], sentence)
@@ -98,16 +97,17 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
     """The sentence's one name after the same preposition of place or making as the claim's ``name`` ("in
     Modena" / "in Maranello"), not a name the claim gives, or None."""
     word = _word_before(claim.text, name)
-    maker = word in ("is", "was") and _said_of_maker(claim)
-    if maker:
-        word = "by"     # "Its author was Elizabeth Gaskell" / "was written by Anna Sewell"
+    # "Its author was Elizabeth Gaskell", "They were the invention of Percy Shaw" / "was written by Anna Sewell"
+    makers = maker_verbs(claim.toks, after_of=word == "of") if word in ("is", "was", "were", "of") else frozenset()
+    if makers:
+        word = "by"
     if word not in LOCATIVE and word != "by":
         return None
     rivals = [other for other in sentence.names if _word_before(sentence.text, other) == word
               and not name_found(other, claim) and other not in sentence.guessed]
     if len(rivals) > 1 and word == "by":
         # "written by A. A. Milne and published by Methuen": the one whose verb is the claim's, or a maker's
-        verbs = MAKING_VERBS if maker else {claim.predicate}
+        verbs = makers or {claim.predicate}
         rivals = [other for other in rivals if agent_verb(sentence, other) in verbs]
     if len(rivals) != 1:
         return None
@@ -119,11 +119,6 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
     if any(kinds) and (kinds[0] != kinds[1] and kinds != ("city", "") or nested(name, rivals[0])):
         return None
     return rivals[0]
-
-
-def _said_of_maker(claim: Analysis) -> bool:
-    """Is the claim's subject a maker noun ("Its author was ...")?"""
-    return any(t.dep == "nsubj" and claim.toks[t.head].dep == "ROOT" and t.lemma in MAKER_NOUNS for t in claim.toks)
 
 
 def _word_before(text: str, name: str) -> str:

@@ -25,6 +25,8 @@ from vital_core.backends.offline.language.lexicon import (
     GENERIC_HEADS,
     INSTITUTIONS,
     LIGHT,
+    MAKER_NOUNS,
+    MAKING_VERBS,
     MEASURE_VERBS,
     NAME_GLUE,
     NAME_SUFFIXES,
@@ -32,6 +34,7 @@ from vital_core.backends.offline.language.lexicon import (
     ORDINAL_WORDS,
     TITLES,
 )
+from vital_core.backends.offline.language.makers import MAKER, maker_phrase
 from vital_core.backends.offline.language.nlp import Tok, analyse_many
 from vital_core.backends.offline.language.values import Value, extract_values
 from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
@@ -214,24 +217,28 @@ def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
         if t.text.lower() in value_words or t.pos == "NUM":
             continue
         a.content.setdefault(t.lemma, t.text)
-    light_phrase_words: set[str] = set()     # the words of a phrase that says a light word ("took place")
+    said_by_phrase: dict[str, str] = {}     # a phrase's word -> the one word it says ("turns liquid": "melt")
     for word, phrases in lexicon.PHRASES.items():
         for phrase in phrases:
             if all(part in a.lemmas for part in phrase):
                 a.lemmas.add(word)
-                if word in LIGHT:
-                    light_phrase_words.update(phrase)
+                said_by_phrase.update(dict.fromkeys(phrase, "" if word in LIGHT else word))
                 # the phrase's content words are the one word it says ("went online": "go" is a light verb)
                 if any(part in a.content for part in phrase):
                     said = " ".join(a.content.pop(part) for part in phrase if part in a.content)
                     if word not in LIGHT:
                         a.content[word] = said
+    maker = maker_phrase(toks)
+    if maker is not None:    # "The studio behind it was Maxis": said by "developed by Maxis"
+        a.content.pop(maker.lemma, None)
+        a.content[MAKER] = maker.text
+        a.lemmas.add(MAKER)
     a.negated = _negated(toks)
     a.lemmas |= {w for w in a.negated if any(t.text.lower().endswith("less") for t in toks)}
     a.subject = _main_subject(toks, a.names)
-    a.predicate = _predicate(toks)
-    if a.predicate in light_phrase_words:
-        a.predicate = ""    # "took place": an event happened, which any verb of the event says
+    a.predicate = MAKER if maker is not None else _predicate(toks)
+    # "took place": an event happened, which any verb of the event says ("" for a light word)
+    a.predicate = said_by_phrase.get(a.predicate, a.predicate)
     return a
 
 
@@ -255,7 +262,7 @@ def lemma_found(lemma: str, target: Analysis, soft: bool = False) -> bool:
     word; with ``soft``, also a word whose embedding is close (``SOFT_MATCH``)."""
     if lemma in target.lemmas or lemma in target.words:
         return True
-    if lexicon.synonyms(lemma) & target.lemmas:
+    if lexicon.synonyms(lemma) & target.lemmas or lemma == MAKER and (MAKING_VERBS | MAKER_NOUNS) & target.lemmas:
         return True
     if len(lemma) > 5 and any(_key(other) == _key(lemma) for other in target.lemmas if len(other) > 4):
         return True

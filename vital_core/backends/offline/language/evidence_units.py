@@ -15,6 +15,12 @@ _BREAK = re.compile(r"\s*;\s*|\s*:\s+|,\s+(?=(?:and|but|while|whereas|although|t
                     r"\s+and\s+(?=(?:was|were|is|are|had|has|then|later|died|became)\b)")
 
 
+# the rest of a list of names after an item with an article ("gave up Poland, | the Baltic lands, Finland and
+# Ukraine"): one clause with the items before it
+_NAME = r"(?:the\s+)?[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*"
+_LIST_TAIL = re.compile(rf"(?:the|a|an)\s+[\w'\-]+(?:\s+[\w'\-]+){{0,2}}(?:,\s+{_NAME})+,?\s+and\s+{_NAME}\.?$")
+
+
 def clauses_of(sentence: str) -> list[str]:
     """The sentence's clauses of at least three words; none when it has only one."""
     pieces = [p.strip(" ,;:()") for p in _BREAK.split(sentence)]
@@ -24,6 +30,9 @@ def clauses_of(sentence: str) -> list[str]:
     for n, piece in enumerate(pieces):
         piece = f"{carry}, {piece}" if carry else piece
         carry = ""
+        if parts and _LIST_TAIL.match(piece) and re.search(r"\b[A-Z][\w'\-]*$", parts[-1]):
+            parts[-1] = f"{parts[-1]}, {piece}"
+            continue
         if len(piece.split()) < 4 and n + 1 < len(pieces):
             carry = piece            # "Los Angeles, California" goes with "with around 4 million"
         elif parts and len(piece.split()) < 4:

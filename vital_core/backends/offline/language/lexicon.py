@@ -213,6 +213,9 @@ MEASURE_VERBS: dict = _map("measure_verbs")
 MAKER_NOUNS: frozenset[str] = _set("maker_nouns")
 # the maker nouns of a verb: "Who composed ...?" is answered by "The composer was ..."
 MAKERS_BY_VERB: dict = _map("makers_by_verb")
+# phrases that name a maker without a maker noun: "The *studio* behind it was Maxis" (these nouns "behind" the
+# thing), "It was the *work* of DMA Design" (these complements "of" the maker)
+MAKER_PHRASES: dict = _map("maker_phrases")
 # verbs that say where a thing is and nothing more, with "in"/"at"...: "lies in Suffolk" is "is in Suffolk"
 POSITION_VERBS: frozenset[str] = _set("position_verbs")
 # "How *deep* is ...?" asks for a measure of this dimension
@@ -232,6 +235,11 @@ def founding(verb: str, particle: str = "") -> bool:
 
 # Past participles that are not the verb's past tense ("wrote" / "written"); a regular verb's are the same.
 IRREGULAR_PARTICIPLES: dict = _map("irregular_participles")
+
+
+def past_not_participle(lemma: str, form: str) -> bool:
+    """Is ``form`` the simple past of ``lemma`` and never its participle ("became", "went"; not "sold")?"""
+    return IRREGULAR_PAST.get(lemma) == form and IRREGULAR_PARTICIPLES.get(lemma, form) != form
 # Words a lead-in ends with before a list's item ("protectors of | the East Sea").
 LEAD_IN_WORDS: frozenset[str] = _set("lead_in_words")
 # Nouns that introduce a title: "the novel Pride and Prejudice".

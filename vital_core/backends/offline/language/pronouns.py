@@ -37,6 +37,8 @@ def sentence_subject_name(sentence: str) -> str | None:
                      sentence)
     if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS or match.group(2).lower() in DEMONYMS:
         return None     # ("The English polymath Thomas Young": "English" is no subject)
+    if re.match(r"\s+and\s+[A-Z]", sentence[match.end(2):]):
+        return None     # "John and Christine McVie were divorcing": two subjects, and "it" is neither
     title = re.match(r"\s+of\s+(?:the\s+)?[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*(?=\s+[a-z])", sentence[match.end(2):])
     if not match.group(1) and title:
         # "Lord of the Flies is a novel": a title runs on, and "Lord" alone is no one ("The Battle of Hastings"
@@ -45,7 +47,9 @@ def sentence_subject_name(sentence: str) -> str | None:
     toks = analyse(sentence)
     span_end = match.end(2)
     inside = [t for t in toks if t.start < span_end and t.text not in DEMONSTRATIVES]
-    if not inside or any(t.pos != "PROPN" and not _hyphened(sentence, t) for t in inside):
+    # a capitalised adjective may open a name ("The Great Eastern"), not end it
+    if not inside or any(t.pos != "PROPN" and not _hyphened(sentence, t)
+                         and not (t.pos == "ADJ" and t is not inside[-1]) for t in inside):
         return None
     if not any(t.dep in ("nsubj", "nsubjpass") or toks[t.head].dep in ("nsubj", "nsubjpass") for t in inside):
         return None
@@ -148,9 +152,15 @@ class Antecedents:
         self.last: str | None = None
         self.person: str | None = None
         self.vessel = False     # the last named subject is a thing the text called a ship: "she"
+        self.ship: str | None = None    # the ship the text is about, whom "she" stays with after a person
         self.defined = False    # the last named subject's sentence said what it is ("X is a village")
 
     def for_sentence(self, sentence: str) -> str | None:
+        if self.ship and re.search(r"\b[Ss]he\b", sentence) and not re.search(r"\b[Hh](?:e|is|im)\b", sentence):
+            # "The Great Eastern was an iron steamship ... Brunel meant her to carry ... She had two paddle
+            # wheels": in a text about a ship, "she" is the ship
+            self.vessel = True
+            return self.ship
         if not re.match(r"^(He|She)\b", sentence) and not re.search(r"\b(he|she)\b", sentence[:60]):
             return self.last
         if self.person and (not self.last or len(self.last.split()) == 1 and self.last != self.person.split()[-1]):
@@ -173,6 +183,8 @@ class Antecedents:
         if name:
             if name != self.last:
                 self.vessel = name.split()[0] in DEMONSTRATIVES and bool(_VESSEL.search(sentence))
+                if self.vessel and not self.ship:
+                    self.ship = name
             self.defined = _defined_as_thing(sentence)
             self.last = name
             if len(name.split()) >= 2 and name.split()[0] not in DEMONSTRATIVES:

@@ -140,6 +140,8 @@ def _date_agree(claim: Value, other: Value, entail: bool) -> bool:
         date, year = (other, claim) if claim.kind == "year" else (claim, other)
         if entail and claim.kind == "date":
             return False
+        if year.dim == "decade":    # "the 1850s" holds "31 January 1858"
+            return not date.value or year.value <= date.value < year.value + 10
         return not date.value or date.value == year.value
     if claim.kind != other.kind:
         return False
