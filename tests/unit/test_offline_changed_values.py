@@ -280,3 +280,22 @@ def test_turning_liquid_is_melting_and_climbing_to_a_height_is_being_that_high()
     passage = "Mount Kosciuszko is 2,228 metres high and is the highest mountain in mainland Australia."
     assert verdict_on("The mountain climbs to 2,228 metres above sea level.", passage).verdict == SUPPORTED
     assert contradicted_quoting("The mountain climbs to 2,282 metres above sea level.", passage, "2,282", "2,228")
+
+
+def test_a_description_stands_for_a_name_with_its_noun_and_an_owner_for_the_named_work():
+    passage = "The Knap of Howar farmsteads are on Papa Westray, near the farm of Holland."
+    assert contradicted_quoting("The complex sits near the farm of Holland on Sanday.", passage, "Sanday",
+                                "Papa Westray")
+    passage = "Kidnapped was written by Robert Louis Stevenson and first published in 1886."
+    assert contradicted_quoting("The book's author was Walter Scott.", passage, "Walter Scott",
+                                "Robert Louis Stevenson")
+    assert verdict_on("The book's author was Robert Louis Stevenson.", passage).verdict == SUPPORTED
+
+
+def test_the_ends_a_measure_is_taken_between_need_not_be_stated():
+    passage = "The Eureka Tower is 297 metres tall and was completed in 2006 in Melbourne."
+    assert contradicted_quoting("The Eureka Tower stands 279 metres tall from its base to the top of its roof.",
+                                passage, "279 metres", "297 metres")
+    passage = "The Mauretania was 790 feet long, with a gross tonnage of 31,938."
+    assert contradicted_quoting("The Mauretania measured 709 feet from bow to stern.", passage, "709 feet",
+                                "790 feet")

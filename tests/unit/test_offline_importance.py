@@ -377,3 +377,12 @@ def test_a_maker_noun_or_phrase_answers_who_made_it_and_the_makers_other_facts_a
         "It was the invention of Humphry Davy.",
         "Humphry Davy was a chemist from Cornwall."])
     assert labels["It was the invention of Humphry Davy."] == VITAL
+
+
+def test_a_phrase_says_the_questions_predicate():
+    labels = _labels_of("What is the melting point of caesium?", [
+        "Caesium is a soft, golden alkali metal with the atomic number 55.",
+        "It turns liquid at 28.5 °C.",
+        "Caesium was discovered in 1860."])
+    assert labels["It turns liquid at 28.5 °C."] == VITAL
+    assert labels["Caesium was discovered in 1860."] != VITAL

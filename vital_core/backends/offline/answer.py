@@ -60,8 +60,11 @@ def new_typed(mentions: Mentions, query_mentions: Mentions, kind: str,
 def says_predicate(claim: str, predicate: set[str]) -> bool:
     """Does the claim say the question's predicate (one of its lemmas or their synonyms, as any content word:
     "written by" says "Who composed ...?")?"""
+    toks = analyse(claim)
+    # a phrase says its one word ("turns liquid at 29.76 °C" says "What is the melting point ...?")
     return any(t.lemma in predicate or lexicon.synonyms(t.lemma) & predicate
-               for t in analyse(claim) if t.pos in ("VERB", "NOUN", "ADJ", "PROPN"))
+               for t in toks if t.pos in ("VERB", "NOUN", "ADJ", "PROPN")) \
+        or any(word in predicate for word, _ in lexicon.phrases_in({t.lemma for t in toks}))
 
 
 def question_predicate(question: str) -> set[str]:

@@ -12,7 +12,7 @@ import re
 
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found, name_mismatch, place_of
-from vital_core.backends.offline.language.frames import frame
+from vital_core.backends.offline.language.frames import frame, measured_between
 from vital_core.backends.offline.language.lexicon import (
     ANTONYMS,
     EVENT_QUALIFIERS,
@@ -136,11 +136,19 @@ def stand_in(claim: Analysis, target: Analysis) -> tuple[str, ...]:
     the claim's main verb, against a sentence whose main subject is a name, and only where the sentence
     must state all the rest of the claim (``Context.rest_needed`` 1.0: ``verify`` asks it of a sentence
     the claim's changed slot made less similar)."""
-    if not claim.toks or not target.subject:
+    # (a name with its noun is a named subject too: "The Ggantija temples are on Gozo")
+    if not claim.toks or not target.subject and not any(
+            t.dep in ("nsubj", "nsubjpass") and target.toks[t.head].dep == "ROOT" and t.pos == "NOUN"
+            and any(k.dep in ("compound", "amod") and k.i in target.names.values() for k in children(target.toks, t.i))
+            for t in target.toks):
         return ()
     for t in claim.toks:
-        if t.dep in ("nsubj", "nsubjpass") and claim.toks[t.head].dep == "ROOT" and t.pos == "NOUN":
-            kids = children(claim.toks, t.i)
+        subject = t.dep in ("nsubj", "nsubjpass") and claim.toks[t.head].dep == "ROOT"
+        # or the subject's owner: "The book's author was ..." is Heidi's author
+        owner = t.dep == "poss" and claim.toks[t.head].dep in ("nsubj", "nsubjpass") \
+            and claim.toks[claim.toks[t.head].head].dep == "ROOT"
+        if (subject or owner) and t.pos == "NOUN":
+            kids = [k for k in children(claim.toks, t.i) if k.dep != "case"]
             if kids and all(k.dep == "det" and k.lemma in STAND_IN_DETERMINERS for k in kids) \
                     and not lemma_found(t.lemma, target):
                 return (t.lemma,)
@@ -191,7 +199,8 @@ def _measure_frame(claim: Analysis, target: Analysis) -> tuple[str, ...]:
     span = frame(claim.toks, root)
     senses = dimension_senses(claim.toks[i].lemma for i in span)
     if not senses or not senses & dimension_senses(t.lemma for t in target.toks):
-        return ()
+        # where it is measured from and to is said of no dimension ("from its base to the tip of its mast")
+        span = measured_between(claim.toks, root) if any(v.is_measure for v in target.values) else set()
     return tuple(claim.toks[i].lemma for i in span)
 
 

@@ -218,16 +218,14 @@ def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
             continue
         a.content.setdefault(t.lemma, t.text)
     said_by_phrase: dict[str, str] = {}     # a phrase's word -> the one word it says ("turns liquid": "melt")
-    for word, phrases in lexicon.PHRASES.items():
-        for phrase in phrases:
-            if all(part in a.lemmas for part in phrase):
-                a.lemmas.add(word)
-                said_by_phrase.update(dict.fromkeys(phrase, "" if word in LIGHT else word))
-                # the phrase's content words are the one word it says ("went online": "go" is a light verb)
-                if any(part in a.content for part in phrase):
-                    said = " ".join(a.content.pop(part) for part in phrase if part in a.content)
-                    if word not in LIGHT:
-                        a.content[word] = said
+    for word, phrase in lexicon.phrases_in(a.lemmas):
+        a.lemmas.add(word)
+        said_by_phrase.update(dict.fromkeys(phrase, "" if word in LIGHT else word))
+        # the phrase's content words are the one word it says ("went online": "go" is a light verb)
+        if any(part in a.content for part in phrase):
+            said = " ".join(a.content.pop(part) for part in phrase if part in a.content)
+            if word not in LIGHT:
+                a.content[word] = said
     maker = maker_phrase(toks)
     if maker is not None:    # "The studio behind it was Maxis": said by "developed by Maxis"
         a.content.pop(maker.lemma, None)

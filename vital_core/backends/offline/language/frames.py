@@ -18,7 +18,8 @@ SPANS_OF_TIME = MEASURE_NOUNS | {"life", "lifetime", "career"}
 def frame(toks: tuple[Tok, ...], verb: int) -> set[int]:
     """The tokens of the clause of ``verb`` that frame it: a phrase that opens the sentence or follows a comma
     and names nothing ("In its rough state ...", "..., after its inventor"), a span of time ("for almost his
-    entire life", without a place hung on it), a measure said again ("3,106 carats, a little over 600 grams")."""
+    entire life", without a place hung on it), a measure said again ("3,106 carats, a little over 600 grams"), the
+    ends a measure is taken between ("from bow to stern")."""
     out: set[int] = set()
     for t in children(toks, verb):
         span = subtree(toks, t.i)
@@ -31,9 +32,29 @@ def frame(toks: tuple[Tok, ...], verb: int) -> set[int]:
             for span_of_time in (c for c in children(toks, t.i) if c.dep == "pobj" and c.lemma in SPANS_OF_TIME):
                 hung = [subtree(toks, p.i) for p in children(toks, span_of_time.i) if p.dep == "prep"]
                 out |= span - set().union(*hung)
+    out |= measured_between(toks, verb)
     for t in toks:
         # "3,106 carats, a little over 600 grams": a measure in apposition to a measure
         if t.dep == "appos" and any(c.dep == "nummod" for c in children(toks, t.i)) \
                 and any(c.dep == "nummod" for c in children(toks, t.head)):
             out |= subtree(toks, t.i)
+    return out
+
+
+def measured_between(toks: tuple[Tok, ...], verb: int) -> set[int]:
+    """The ends a measure of the clause of ``verb`` is taken between, naming nothing: "692 feet *from bow to
+    stern*", "328 metres tall *from its base to the tip of its mast*"."""
+    clause = subtree(toks, verb)
+    if not any(t.dep == "nummod" and toks[t.head].lemma in MEASURE_NOUNS for t in toks if t.i in clause):
+        return set()
+    out: set[int] = set()
+    for t in toks:
+        if t.i in clause and t.dep == "prep" and t.lemma == "from":
+            span = subtree(toks, t.i)
+            # the "to" end may hang on the "from" phrase or come right after it
+            after = max(span) + 1
+            if after < len(toks) and toks[after].lemma == "to" and toks[after].dep == "prep":
+                span |= subtree(toks, after)
+            if any(toks[i].lemma == "to" for i in span) and not any(toks[i].pos in ("PROPN", "NUM") for i in span):
+                out |= span
     return out

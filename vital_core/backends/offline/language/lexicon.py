@@ -128,6 +128,13 @@ SYNONYM_GROUPS: tuple = _seq("synonym_groups")
 # Two words that together say what one word says ("lost their lives" = "died", "gave birth" = "delivered"):
 # a text holding both words states the one word too (``analysis.build``), on either side of a comparison.
 PHRASES: dict = _map("phrases")
+
+
+def phrases_in(lemmas: set[str]) -> list[tuple[str, list[str]]]:
+    """(the word a phrase says, the phrase's words) for each phrase of the lexicon whose words are all among
+    ``lemmas`` ("turned liquid" says "melt", "took place" says "happen")."""
+    return [(word, phrase) for word, phrases in PHRASES.items() for phrase in phrases
+            if all(part in lemmas for part in phrase)]
 # Word pairs with opposite meaning.
 ANTONYMS: tuple = _seq("antonyms")
 # Adjectives that name a thing ("lunar" -> "moon").
