@@ -33,10 +33,9 @@ from vital_core.backends.offline.clause_shapes import (
     enough,
     measured_from,
     measures,
-    with_commas,
 )
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, noun_phrase
+from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, noun_phrase, with_commas
 from vital_core.backends.offline.language.lexicon import (
     KEPT_ADVERBS,
     MONTHS,

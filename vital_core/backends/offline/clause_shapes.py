@@ -13,7 +13,9 @@ from vital_core.backends.offline.language.claim_parse import (
     finite_verb,
     lower_first,
     near_of,
+    noun_before,
     noun_phrase,
+    with_commas,
 )
 from vital_core.backends.offline.language.lexicon import (
     CLEAR_SUBORDINATORS,
@@ -213,20 +215,6 @@ def _making(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
                                        f"{parse.words(parse.subtree(said.i) - {pronoun.i})}"]
 
 
-def noun_before(parse: ClaimParse, comma: int) -> Tok | None:
-    """The noun phrase that ends just before ``comma``, by its head ("Usain Bolt of Jamaica" -> Bolt)."""
-    if comma < 1 or parse.toks[comma].text != ",":
-        return None
-    tok = parse.toks[comma - 1]
-    # up from "Jamaica" through "of" to "Bolt": a noun's prepositional complement belongs to the noun
-    while tok.dep == "pobj" and parse.toks[tok.head].dep == "prep" \
-            and parse.toks[parse.toks[tok.head].head].pos in ("NOUN", "PROPN"):
-        tok = parse.toks[parse.toks[tok.head].head]
-    while tok.dep == "compound" and parse.toks[tok.head].i > tok.i:
-        tok = parse.toks[tok.head]
-    return tok if tok.pos in ("NOUN", "PROPN") else None
-
-
 def _participle_of_noun(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A past participle set off by commas after a noun: "Pluto, found in 1930, is ..."."""
     if t.dep != "acl" or t.tag != "VBN" or min(span) != t.i or not parse.set_off(span) \
@@ -408,9 +396,3 @@ UNMARKED_INSIDE_SUBJECT = (_relative_on_subject,)
 SHAPES = (_subordinate, _relative_of_name, _relative_on_subject, _relative_inside, _making, _participle,
           _participle_of_noun, _second_predicate, _absolute, _loose_description, _place_in_region, _appositive_of_pair,
           _appositive)
-
-
-
-def with_commas(parse: ClaimParse, span: set[int]) -> set[int]:
-    """The span with the commas that set it off ("Pluto, found in 1930, is" -> "Pluto is")."""
-    return span | {i for i in (parse.comma_before(span), parse.comma_after(span)) if i is not None}

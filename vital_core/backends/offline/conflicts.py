@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found, name_mismatch, place_of
+from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
 from vital_core.backends.offline.language.frames import frame, measured_between
 from vital_core.backends.offline.language.lexicon import (
     ANTONYMS,
@@ -24,10 +24,11 @@ from vital_core.backends.offline.language.lexicon import (
     STAND_IN_DETERMINERS,
     dimension_senses,
     person_like,
+    place_of,
 )
 from vital_core.backends.offline.language.nlp import children, governing_verb, subtree
 from vital_core.backends.offline.language.roles import relations
-from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
+from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason, name_mismatch
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import (
     NEIGHBOURHOOD,

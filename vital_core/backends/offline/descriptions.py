@@ -15,8 +15,15 @@ the description sinks the claim ("the evidence does not mention Scottish"). ``cl
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.clause_shapes import SUBJECT_DEPS, Cut, noun_before, with_commas
-from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, near_of, noun_phrase
+from vital_core.backends.offline.clause_shapes import SUBJECT_DEPS, Cut
+from vital_core.backends.offline.language.claim_parse import (
+    ClaimParse,
+    be_form,
+    near_of,
+    noun_before,
+    noun_phrase,
+    with_commas,
+)
 from vital_core.backends.offline.language.lexicon import LOCATIVE, MONTHS, TITLE_NOUNS
 from vital_core.backends.offline.language.nlp import Tok
 

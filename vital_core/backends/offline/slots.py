@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.analysis import Analysis, lemma_found, memo, name_found, name_mismatch
+from vital_core.backends.offline.language.analysis import Analysis, lemma_found, memo, name_found
 from vital_core.backends.offline.language.frames import SPANS_OF_TIME, frame
 from vital_core.backends.offline.language.lexicon import (
     LOCATIVE,
@@ -29,7 +29,7 @@ from vital_core.backends.offline.language.lexicon import (
     VENUE_HEADS,
 )
 from vital_core.backends.offline.language.nlp import children, role_names, subtree
-from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
+from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason, name_mismatch
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import Context, same_time
 

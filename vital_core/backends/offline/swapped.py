@@ -22,7 +22,6 @@ from vital_core.backends.offline.language.analysis import (
     analyse_texts,
     lemma_found,
     name_found,
-    name_mismatch,
 )
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.frames import frame
@@ -34,7 +33,7 @@ from vital_core.backends.offline.language.lexicon import (
 )
 from vital_core.backends.offline.language.makers import maker_phrase, maker_verbs
 from vital_core.backends.offline.language.roles import agent_verb
-from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason
+from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason, name_mismatch
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import rest_coverage
 from vital_core.backends.offline.support import support

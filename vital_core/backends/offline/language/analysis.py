@@ -397,14 +397,3 @@ def _written_short(initials: str, target: Analysis) -> bool:
     return any(n.lower() == initials
                or lexicon.acronym(n) == initials and any(len(w.strip(".")) == 1 for w in n.split())
                for n in target.names)
-
-
-def name_mismatch(name: str, other: str) -> str:
-    """The contradiction's reason for two names in the same place, quoting both."""
-    return f"name mismatch: the claim names {name}, the evidence names {other}"
-
-
-def place_of(name: str) -> tuple[str, str]:
-    """(canonical place, kind) for a name that is a known place, else ("", "")."""
-    kind = lexicon.place_kind(name)
-    return (lexicon.canonical_place(name), kind) if kind else ("", "")

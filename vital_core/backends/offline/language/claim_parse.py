@@ -3,7 +3,8 @@
 ``ClaimParse``: the tokens of one claim with their children and subtrees, and the text of any set of
 them (spaced as written); ``finite_verb`` / ``be_form``: a participle's verb or a copula in its
 subject's tense and number ("separating" -> "separated"); ``noun_phrase``: a noun's phrase without the
-pieces set off from it; ``lower_first``: a span that only opened the sentence, in lower case.
+pieces set off from it; ``lower_first``: a span that only opened the sentence, in lower case; ``noun_before`` /
+``with_commas``: the noun phrase before a comma, a span with the commas that set it off.
 """
 from __future__ import annotations
 
@@ -161,3 +162,22 @@ def near_of(parse: ClaimParse, place: Tok) -> Tok | None:
             break
         up = parse.toks[up.head]
     return up if up.lemma == "near" and up.head == parse.root.i else None
+
+
+def noun_before(parse: ClaimParse, comma: int) -> Tok | None:
+    """The noun phrase that ends just before ``comma``, by its head ("Usain Bolt of Jamaica" -> Bolt)."""
+    if comma < 1 or parse.toks[comma].text != ",":
+        return None
+    tok = parse.toks[comma - 1]
+    # up from "Jamaica" through "of" to "Bolt": a noun's prepositional complement belongs to the noun
+    while tok.dep == "pobj" and parse.toks[tok.head].dep == "prep" \
+            and parse.toks[parse.toks[tok.head].head].pos in ("NOUN", "PROPN"):
+        tok = parse.toks[parse.toks[tok.head].head]
+    while tok.dep == "compound" and parse.toks[tok.head].i > tok.i:
+        tok = parse.toks[tok.head]
+    return tok if tok.pos in ("NOUN", "PROPN") else None
+
+
+def with_commas(parse: ClaimParse, span: set[int]) -> set[int]:
+    """The span with the commas that set it off ("Pluto, found in 1930, is" -> "Pluto is")."""
+    return span | {i for i in (parse.comma_before(span), parse.comma_after(span)) if i is not None}

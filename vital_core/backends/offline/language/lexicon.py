@@ -315,6 +315,12 @@ def place_kind(name: str) -> str:
     return ""
 
 
+def place_of(name: str) -> tuple[str, str]:
+    """(canonical place, kind) for a name that is a known place, else ("", "")."""
+    kind = place_kind(name)
+    return (canonical_place(name), kind) if kind else ("", "")
+
+
 def person_like(name: str) -> bool:
     """Could the name be a person's: capitalised words, no acronym, no generic head ("Lake Superior") and no
     organisation word ("Scuderia Ferrari" passes; "Ferrari Group" does not)."""

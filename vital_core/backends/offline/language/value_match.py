@@ -153,6 +153,11 @@ def _date_agree(claim: Value, other: Value, entail: bool) -> bool:
     return True
 
 
+def name_mismatch(name: str, other: str) -> str:
+    """The contradiction's reason for two names in the same place, quoting both."""
+    return f"name mismatch: the claim names {name}, the evidence names {other}"
+
+
 def mismatch_reason(claim: Value, other: Value) -> str:
     """The contradiction's reason for two disagreeing values, quoting both."""
     kind = "date" if claim.kind in ("year", "date", "century") else "time" if claim.kind == "time" else "number"
