@@ -266,6 +266,9 @@ def test_a_maker_said_by_a_phrase_is_whom_by_names():
     assert verdict_on("It was the invention of Humphry Davy.", passage).verdict == SUPPORTED
     assert contradicted_quoting("It was the invention of George Stephenson.", passage, "George Stephenson",
                                 "Humphry Davy")
+    # "the invention of" is read against whom "invented by" names, not a designer
+    assert verdict_on("The vacuum flask was the invention of Reinhold Burger.",
+                      "The vacuum flask was designed by James Dewar in 1892.").verdict != CONTRADICTED
     # "the work of" one of several makers is never another's changed name
     assert verdict_on("It was the work of Shigeru Miyamoto.", "Tetris was developed by Alexey Pajitnov and "
                       "published by Elorg in 1984.").verdict != CONTRADICTED

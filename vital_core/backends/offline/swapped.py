@@ -97,15 +97,17 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
     Modena" / "in Maranello"), not a name the claim gives, or None."""
     word = _word_before(claim.text, name)
     # "Its author was Elizabeth Gaskell", "They were the invention of Percy Shaw" / "was written by Anna Sewell"
-    makers = maker_verbs(claim.toks, after_of=word == "of") if word in ("is", "was", "were", "of") else frozenset()
+    of_phrase = word == "of"
+    makers = maker_verbs(claim.toks, after_of=of_phrase) if word in ("is", "was", "were", "of") else frozenset()
     if makers:
         word = "by"
     if word not in LOCATIVE and word != "by":
         return None
     rivals = [other for other in sentence.names if _word_before(sentence.text, other) == word
               and not name_found(other, claim) and other not in sentence.guessed]
-    if len(rivals) > 1 and word == "by":
-        # "written by A. A. Milne and published by Methuen": the one whose verb is the claim's, or a maker's
+    if word == "by" and (len(rivals) > 1 or of_phrase):
+        # "written by A. A. Milne and published by Methuen": the one whose verb is the claim's, or a maker's;
+        # "the invention of X" is read only against whom "invented by" names
         verbs = makers or {claim.predicate}
         rivals = [other for other in rivals if agent_verb(sentence, other) in verbs]
     if len(rivals) != 1:
