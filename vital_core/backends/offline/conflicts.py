@@ -137,11 +137,7 @@ def stand_in(claim: Analysis, target: Analysis) -> tuple[str, ...]:
     the claim's main verb, against a sentence whose main subject is a name, and only where the sentence
     must state all the rest of the claim (``Context.rest_needed`` 1.0: ``verify`` asks it of a sentence
     the claim's changed slot made less similar)."""
-    # (a name with its noun is a named subject too: "The Ggantija temples are on Gozo")
-    if not claim.toks or not target.subject and not any(
-            t.dep in ("nsubj", "nsubjpass") and target.toks[t.head].dep == "ROOT" and t.pos == "NOUN"
-            and any(k.dep in ("compound", "amod") and k.i in target.names.values() for k in children(target.toks, t.i))
-            for t in target.toks):
+    if not claim.toks or not target.subject and not _noun_of_named_subject(target):
         return ()
     for t in claim.toks:
         subject = t.dep in ("nsubj", "nsubjpass") and claim.toks[t.head].dep == "ROOT"
@@ -154,6 +150,14 @@ def stand_in(claim: Analysis, target: Analysis) -> tuple[str, ...]:
                     and not lemma_found(t.lemma, target):
                 return (t.lemma,)
     return ()
+
+
+def _noun_of_named_subject(a: Analysis) -> bool:
+    """Is the main verb's subject a noun with a name on it, a named subject too ("The Ggantija temples are on
+    Gozo")?"""
+    named = set(a.names.values())
+    return any(t.dep in ("nsubj", "nsubjpass") and a.toks[t.head].dep == "ROOT" and t.pos == "NOUN"
+               and any(k.dep in ("compound", "amod") and k.i in named for k in children(a.toks, t.i)) for t in a.toks)
 
 
 def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:

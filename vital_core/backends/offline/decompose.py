@@ -350,6 +350,6 @@ def decompose(text: str) -> list[tuple[str, list[str]]]:
     seen = Antecedents()
     for sentence in split_sentences(text):
         deadline.check()
-        out.append((sentence, decompose_sentence(sentence, seen.for_sentence(sentence), seen.vessel, seen.defined)))
+        out.append((sentence, decompose_sentence(sentence, *seen.for_sentence(sentence))))
         seen.saw(sentence)
     return out

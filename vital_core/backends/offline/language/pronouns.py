@@ -155,12 +155,17 @@ class Antecedents:
         self.ship: str | None = None    # the ship the text is about, whom "she" stays with after a person
         self.defined = False    # the last named subject's sentence said what it is ("X is a village")
 
-    def for_sentence(self, sentence: str) -> str | None:
+    def for_sentence(self, sentence: str) -> tuple[str | None, bool, bool]:
+        """(the name a pronoun of the sentence stands for, whether "she" may be that thing as a ship, whether the
+        last named subject's sentence said what it is): ``replace_subject_pronoun``'s arguments after the
+        sentence."""
         if self.ship and re.search(r"\b[Ss]he\b", sentence) and not re.search(r"\b[Hh](?:e|is|im)\b", sentence):
             # "The Great Eastern was an iron steamship ... Brunel meant her to carry ... She had two paddle
             # wheels": in a text about a ship, "she" is the ship
-            self.vessel = True
-            return self.ship
+            return self.ship, True, self.defined
+        return self._named(sentence), self.vessel, self.defined
+
+    def _named(self, sentence: str) -> str | None:
         if not re.match(r"^(He|She)\b", sentence) and not re.search(r"\b(he|she)\b", sentence[:60]):
             return self.last
         if self.person and (not self.last or len(self.last.split()) == 1 and self.last != self.person.split()[-1]):
@@ -224,6 +229,6 @@ def resolve_pronouns(sentences: list[str]) -> list[str]:
     out = []
     seen = Antecedents()
     for sentence in sentences:
-        out.append(replace_subject_pronoun(sentence, seen.for_sentence(sentence), seen.vessel, seen.defined))
+        out.append(replace_subject_pronoun(sentence, *seen.for_sentence(sentence)))
         seen.saw(sentence)
     return out
