@@ -28,6 +28,8 @@ from vital_core.backends.offline.language.frames import frame
 from vital_core.backends.offline.language.lexicon import (
     EVENT_QUALIFIERS,
     LOCATIVE,
+    MEASURE_VERBS,
+    dimension_senses,
     nested,
     place_kind,
 )
@@ -68,8 +70,12 @@ def _roles_kept(claim: Analysis, sentence: Analysis) -> bool:
     Blue" against "Deep Blue defeated Garry Kasparov")."""
     for name in claim.names:
         mine = conflicts.role(claim, name)
-        theirs = {conflicts.role(sentence, other) for other in sentence.names
-                  if name_found(name, stated.as_name(other)) or name_found(other, stated.as_name(name))}
+        # the same name written out when the sentence has it, else one it may stand for ("Kasparov" / "Garry
+        # Kasparov"), never a longer name that holds one of its words ("the Gulf of Corinth")
+        same = [other for other in sentence.names if other.lower() == name.lower()]
+        theirs = {conflicts.role(sentence, other) for other in same or [
+            other for other in sentence.names
+            if name_found(name, stated.as_name(other)) or name_found(other, stated.as_name(name))]}
         if mine in _ACTING and theirs & _ACTING and mine not in theirs:
             return False
     return True
@@ -86,10 +92,28 @@ def _same_subject(claim: Analysis, sentence: Analysis) -> bool:
                     and t.head == root.i), None)
     if subject is None or subject.pos == "PRON" or maker_phrase(claim.toks) is subject:
         return True     # (the studio "behind" a thing stands for its maker, whom the changed claim's support reads)
+    if any(t.dep == "poss" and t.head == subject.i and t.pos == "PRON" for t in claim.toks):
+        return True     # "Its summit rises to ...": a part of what the text is about, as "it" is
     named = [n for n in claim.names if claim.toks[claim.names[n]].i == subject.i]
     if named:
         return name_found(named[0], sentence)
     return lemma_found(subject.lemma, sentence) or subject.lemma in conflicts.stand_in(claim, sentence)
+
+
+def _said_alike(claim: Analysis, sentence: Analysis, value: Value | None) -> set[str]:
+    """The claim's words the sentence says in its own way around a measure: a measure verb ("rises to 3,798
+    metres", "runs for 6.4 kilometres") and the words of its dimension ("above sea level") are said by the
+    sentence's word for that dimension ("is 3,798 metres high"; any dimension word for a verb of any dimension),
+    and the part of the thing a possessive names ("Its summit") by the thing itself."""
+    if value is None or not value.is_measure or claim.predicate not in MEASURE_VERBS:
+        return set()
+    theirs = dimension_senses(t.lemma for t in sentence.toks)
+    mine = dimension_senses(claim.content) | dimension_senses(MEASURE_VERBS[claim.predicate])
+    if not theirs or mine and not mine & theirs:
+        return set()
+    part = {t.lemma for t in claim.toks if t.dep in ("nsubj", "nsubjpass") and claim.toks[t.head].dep == "ROOT"
+            and any(p.dep == "poss" and p.head == t.i and p.pos == "PRON" for p in claim.toks)}
+    return {claim.predicate} | {w for w in claim.content if dimension_senses([w]) & theirs} | part
 
 
 def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
@@ -101,7 +125,7 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
     makers = maker_verbs(claim.toks, after_of=of_phrase) if word in ("is", "was", "were", "of") else frozenset()
     if makers:
         word = "by"
-    if word not in LOCATIVE and word != "by":
+    if word.split(" ")[0] not in LOCATIVE and word != "by":
         return None
     rivals = [other for other in sentence.names if _word_before(sentence.text, other) == word
               and not name_found(other, claim) and other not in sentence.guessed]
@@ -123,9 +147,13 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
 
 
 def _word_before(text: str, name: str) -> str:
+    """The word a name follows, with its article ("in the Dordogne": "in the", which a city never takes, so "in
+    the Teatro Kursaal" is no rival of "in Lugano")."""
     at = text.find(name)
-    before = text[:at].split() if at > 0 else []
-    return before[-1].lower() if before else ""
+    before = [w.lower() for w in text[:at].split()] if at > 0 else []
+    if len(before) >= 2 and before[-1] == "the":
+        return " ".join(before[-2:])
+    return before[-1] if before else ""
 
 
 def swapped_value(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndarray) -> ClaimVerdict | None:
@@ -172,6 +200,7 @@ def _swapped_in(claim: Analysis, index: EvidenceIndex, k: int, among: int, sims:
     skip = set(conflicts.stand_in(claim, closest)) | {claim.toks[i].lemma for i in framed}
     if name:
         skip |= {w.lower() for w in name.split()}     # "was Elizabeth Gaskell": the name is the complement
+    skip |= _said_alike(claim, closest, value)
     if claim.predicate and claim.predicate not in skip and not lemma_found(claim.predicate, closest, soft=True) \
             or rest_coverage(claim, closest, tuple(skip), skip_names=(name,) if name else (),
                              skip_value=value) < SWAP_REST_COVERAGE:

@@ -1,0 +1,38 @@
+"""Offline rules of the sixteenth round (issue 19): a changed place after an article, a
+changed measure said with a measure verb and the sentence's dimension word, a changed maker named as the subject
+of an active making verb, and a "for" phrase cut off as a modifier. Sentences of their own, not the dev sets'."""
+from __future__ import annotations
+
+from tests.support.offline_verdict import contradicted_quoting, verdict_on
+from vital_core.backends.offline.decompose import decompose_sentence
+from vital_core.results.model import CONTRADICTED
+
+
+def test_a_changed_place_after_an_article_is_contradicted():
+    passage = "Lascaux is in the Dordogne, near the village of Montignac, and was found in 1940."
+    assert contradicted_quoting("The cave lies in the Ardèche.", passage, "Ardèche", "Dordogne")
+    assert verdict_on("The cave lies in the Dordogne.", passage).verdict != CONTRADICTED
+
+
+def test_a_place_with_an_article_is_no_rival_of_a_city_without_one():
+    # a hall inside the city, not another city
+    passage = "The first Proms concert was held in London on 10 August 1895."
+    assert verdict_on("The first Proms concert was held in the Queen's Hall.", passage).verdict != CONTRADICTED
+
+
+def test_a_changed_measure_said_with_a_measure_verb_and_the_sentences_dimension_word():
+    passage = "The Gotthard Road Tunnel is 16.9 kilometres long and opened in 1980."
+    assert contradicted_quoting("The Gotthard Road Tunnel runs for 19.6 kilometres.", passage, "19.6", "16.9")
+    assert verdict_on("The Gotthard Road Tunnel runs for 16.9 kilometres.", passage).verdict != CONTRADICTED
+    passage = "Mont Blanc is 4,806 metres high and is the highest mountain in the Alps."
+    assert contradicted_quoting("Its summit rises to 4,608 metres above sea level.", passage, "4,608", "4,806")
+
+
+def test_a_for_phrase_after_a_date_is_a_modifier_of_its_own():
+    claims = decompose_sentence("George Frideric Handel wrote the suite in 1717 for King George I.")
+    assert "George Frideric Handel wrote the suite in 1717." in claims
+    assert "George Frideric Handel wrote the suite for King George I." in claims
+    # so the maker with the date is read alone: a changed maker is contradicted
+    claims = decompose_sentence("Antonio Salieri wrote it in 1786 for the Burgtheater in Vienna.")
+    passage = "The Marriage of Figaro was composed by Wolfgang Amadeus Mozart in 1786, shortly after he married."
+    assert any(contradicted_quoting(c, passage, "Antonio Salieri", "Wolfgang Amadeus Mozart") for c in claims)
