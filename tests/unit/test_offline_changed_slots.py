@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.support.offline_verdict import contradicted_quoting, verdict_on
 from vital_core.backends.offline.decompose import decompose_sentence
-from vital_core.results.model import CONTRADICTED
+from vital_core.results.model import CONTRADICTED, SUPPORTED
 
 
 def test_a_changed_place_after_an_article_is_contradicted():
@@ -22,8 +22,8 @@ def test_a_place_with_an_article_is_no_rival_of_a_city_without_one():
 
 def test_a_changed_measure_said_with_a_measure_verb_and_the_sentences_dimension_word():
     passage = "The Gotthard Road Tunnel is 16.9 kilometres long and opened in 1980."
-    assert contradicted_quoting("The Gotthard Road Tunnel runs for 19.6 kilometres.", passage, "19.6", "16.9")
-    assert verdict_on("The Gotthard Road Tunnel runs for 16.9 kilometres.", passage).verdict != CONTRADICTED
+    assert contradicted_quoting("The Gotthard Road Tunnel stretches for 19.6 kilometres.", passage, "19.6", "16.9")
+    assert verdict_on("The Gotthard Road Tunnel stretches for 16.9 kilometres.", passage).verdict != CONTRADICTED
     passage = "Mont Blanc is 4,806 metres high and is the highest mountain in the Alps."
     assert contradicted_quoting("Its summit rises to 4,608 metres above sea level.", passage, "4,608", "4,806")
 
@@ -36,3 +36,14 @@ def test_a_for_phrase_after_a_date_is_a_modifier_of_its_own():
     claims = decompose_sentence("Antonio Salieri wrote it in 1786 for the Burgtheater in Vienna.")
     passage = "The Marriage of Figaro was composed by Wolfgang Amadeus Mozart in 1786, shortly after he married."
     assert any(contradicted_quoting(c, passage, "Antonio Salieri", "Wolfgang Amadeus Mozart") for c in claims)
+
+
+def test_a_changed_complement_of_be_is_never_supported_however_close_the_sentences():
+    passage = "The official currency of Peru is the sol."
+    assert verdict_on("The official currency of Peru is the peso.", passage).verdict != SUPPORTED
+    assert verdict_on("The official currency of Peru is the sol.", passage).verdict == SUPPORTED
+
+
+def test_near_one_town_does_not_contradict_near_another():
+    passage = "Lundy is a small island in the Bristol Channel, about 19 kilometres off the coast near Hartland Point."
+    assert verdict_on("Lundy is a small island off the coast near Ilfracombe.", passage).verdict != CONTRADICTED

@@ -96,13 +96,22 @@ def support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims:
     unstated, words, coverage = _missing_parts(claim, window, index, [index.analyses[i] for i in aligned],
                                                [c for i in aligned for c in index.clauses[i]])
     others_found = sum(lemma_found(w, joined(window), soft=True) for w in claim.content if w != claim.predicate)
+    # what a "be" says is its complement: "Thailand's currency is the ringgit" is no paraphrase of "... is the
+    # baht", however close the two sentences are
+    paraphrased = not complement_predicate(claim) and (best >= PREDICATE_FREE or others_found >= 2)
     predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
-                    or best >= PREDICATE_FREE or others_found >= 2
-                    or claim.predicate in lexicon.DIMENSION_WORDS
+                    or paraphrased or claim.predicate in lexicon.DIMENSION_WORDS
                     or any(stated.same_relation(claim, w) for w in window))
     return SupportSignals(best, coverage, unstated, words, predicate_ok,
                           _polarity_agrees(claim, index.analyses[top[0]]), index.sentences[top[0]],
                           index.sentences[_quoted(claim, index, in_window or top[:1])])
+
+
+def complement_predicate(claim: Analysis) -> bool:
+    """Is the claim's predicate the complement of its main "be" ("is the baht")?"""
+    root = next((t for t in claim.toks if t.dep == "ROOT"), None)
+    return bool(claim.predicate) and root is not None and root.lemma in ("be", "become", "remain") \
+        and claim.predicate != root.lemma
 
 
 def _quoted(claim: Analysis, index: EvidenceIndex, window: list[int]) -> int:
@@ -120,7 +129,7 @@ def support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndar
     best, coverage, closest = s.best, s.coverage, s.quote
     needed = next(c for sim, c in SUPPORT_COVERAGE if best >= sim)
     long_paraphrase = (len(claim.content) >= LONG_CLAIM_WORDS and best >= LONG_CLAIM_SIM
-                       and coverage >= LONG_CLAIM_COVERAGE)
+                       and coverage >= LONG_CLAIM_COVERAGE and (s.predicate_ok or not complement_predicate(claim)))
     if best >= SUPPORT_SIM and not s.unstated and (coverage >= needed and s.predicate_ok or long_paraphrase) \
             and s.polarity_ok:
         return ClaimVerdict(SUPPORTED, f"supported: the evidence states it (similarity {best:.2f}, "

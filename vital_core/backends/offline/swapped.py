@@ -102,7 +102,7 @@ def _same_subject(claim: Analysis, sentence: Analysis) -> bool:
 
 def _said_alike(claim: Analysis, sentence: Analysis, value: Value | None) -> set[str]:
     """The claim's words the sentence says in its own way around a measure: a measure verb ("rises to 3,798
-    metres", "runs for 6.4 kilometres") and the words of its dimension ("above sea level") are said by the
+    metres", "stretches for 6.4 kilometres") and the words of its dimension ("above sea level") are said by the
     sentence's word for that dimension ("is 3,798 metres high"; any dimension word for a verb of any dimension),
     and the part of the thing a possessive names ("Its summit") by the thing itself."""
     if value is None or not value.is_measure or claim.predicate not in MEASURE_VERBS:
@@ -125,7 +125,8 @@ def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:
     makers = maker_verbs(claim.toks, after_of=of_phrase) if word in ("is", "was", "were", "of") else frozenset()
     if makers:
         word = "by"
-    if word.split(" ")[0] not in LOCATIVE and word != "by":
+    # "near Perth" and "near Fremantle" may both be true: nearness names no one place
+    if word.split(" ")[0] not in LOCATIVE - {"near"} and word != "by":
         return None
     rivals = [other for other in sentence.names if _word_before(sentence.text, other) == word
               and not name_found(other, claim) and other not in sentence.guessed]
