@@ -108,10 +108,16 @@ def support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims:
 
 
 def complement_predicate(claim: Analysis) -> bool:
-    """Is the claim's predicate the complement of its main "be" ("is the baht")?"""
+    """Is the claim's predicate the definite complement of its main "be" ("is the baht"), which says which one
+    it is? An indefinite one says what kind it is ("was an eye doctor"), which other words may say ("was an
+    ophthalmologist")."""
     root = next((t for t in claim.toks if t.dep == "ROOT"), None)
-    return bool(claim.predicate) and root is not None and root.lemma in ("be", "become", "remain") \
-        and claim.predicate != root.lemma
+    if not claim.predicate or root is None or root.lemma not in ("be", "become", "remain"):
+        return False
+    complement = next((t for t in claim.toks if t.head == root.i and t.lemma == claim.predicate
+                       and t.dep in ("attr", "acomp", "oprd")), None)
+    return complement is not None and any(t.head == complement.i and (t.dep == "poss" or t.lemma == "the")
+                                          for t in claim.toks)
 
 
 def _quoted(claim: Analysis, index: EvidenceIndex, window: list[int]) -> int:
