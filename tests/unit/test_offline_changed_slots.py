@@ -47,3 +47,24 @@ def test_a_changed_complement_of_be_is_never_supported_however_close_the_sentenc
 def test_near_one_town_does_not_contradict_near_another():
     passage = "Lundy is a small island in the Bristol Channel, about 19 kilometres off the coast near Hartland Point."
     assert verdict_on("Lundy is a small island off the coast near Ilfracombe.", passage).verdict != CONTRADICTED
+
+
+def test_one_of_a_series_is_not_contradicted_by_what_another_one_is():
+    passage = "The second Tay Bridge was designed by William Henry Barlow and opened in 1887."
+    assert verdict_on("The first bridge was designed by Thomas Bouch.", passage).verdict != CONTRADICTED
+    assert verdict_on("The present bridge opened in 1878.", passage).verdict != CONTRADICTED
+
+
+def test_a_peoples_adjective_on_a_noun_is_not_a_place_another_country_contradicts():
+    passage = ("The typeface was renamed in 1962 when the Bauer foundry began selling it abroad; the new name "
+               "came from Lutetia, the Latin name for Paris in France.")
+    assert verdict_on("The Dutch foundry Bauer renamed it in 1962.", passage).verdict != CONTRADICTED
+
+
+def test_a_date_of_the_other_joined_verb_or_a_time_after_something_is_no_rival():
+    passage = "Verdana was designed by Matthew Carter and released by Microsoft in 1996."
+    assert verdict_on("Verdana was made in 1994.", passage).verdict != CONTRADICTED
+    assert contradicted_quoting("Verdana was released in 1994.", passage, "1994", "1996")
+    passage = "The probe reached orbit three days after the launch and spent 14 months mapping the surface."
+    assert verdict_on("For over a year the probe mapped the surface.", passage).verdict != CONTRADICTED
+    assert verdict_on("For almost nine months the probe mapped the surface.", passage).verdict != CONTRADICTED

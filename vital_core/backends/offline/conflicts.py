@@ -13,6 +13,7 @@ import re
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
 from vital_core.backends.offline.language.frames import frame, measured_between
+from vital_core.backends.offline.language.instances import same_instance
 from vital_core.backends.offline.language.lexicon import (
     ANTONYMS,
     EVENT_QUALIFIERS,
@@ -28,7 +29,13 @@ from vital_core.backends.offline.language.lexicon import (
 )
 from vital_core.backends.offline.language.nlp import children, governing_verb, subtree
 from vital_core.backends.offline.language.roles import relations
-from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason, name_mismatch
+from vital_core.backends.offline.language.value_match import (
+    comparable,
+    consistent,
+    mismatch_reason,
+    name_mismatch,
+    time_offset,
+)
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import (
     NEIGHBOURHOOD,
@@ -38,6 +45,7 @@ from vital_core.backends.offline.stated import (
     claimed_by_rival,
     derivable,
     name_stated,
+    of_another_verb,
     rest_coverage,
     said_near,
     same_clause,
@@ -164,8 +172,9 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
     """A claim value whose slot the sentence fills with another value, the rest of the claim stated."""
     for value in claim.values:
         rivals = [v for v in target.values if comparable(value, v) and not of_another_noun(claim, target, v)
-                  and not (in_lifespan(target.text, v) and not claim.lemmas & LIFE_EVENTS)]
-        if not rivals or derivable(value, target):
+                  and not (in_lifespan(target.text, v) and not claim.lemmas & LIFE_EVENTS)
+                  and not time_offset(target.text, v) and not of_another_verb(claim, target, v)]
+        if not rivals or derivable(value, target) or not same_instance(claim, target):
             continue
         if any(consistent(value, v) for v in rivals):
             if not claimed_by_rival(value, claim, target, rivals):
@@ -231,6 +240,7 @@ def of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:
 
 def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
     place, kind = place_of(name)
+    described = _described_noun(claim, name)
     out = []
     for other in target.names:
         tok = target.toks[target.names[other]] if target.toks else None
@@ -238,6 +248,8 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
                 and not place_of(other)[1]:
             continue    # a name that describes a noun ("the Khmer ruler") is no one in the role; a place's
             # adjective still says where ("the German state of Bavaria", "the Norwegian composer")
+        if described and _described_noun(target, other) != described:
+            continue    # "the German foundry" says where the foundry is from: only "the Swiss foundry" differs
         if other in target.guessed or name_found(other, claim) or other in claim.names \
                 or role(claim, name) != role(target, other):
             continue
@@ -255,6 +267,15 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
                 and role(claim, name) in ("doer", "undergoer", "copula") and _same_verb(claim, name, target, other):
             out.append(other)   # another person in the same role of the same verb ("Bob Tenor" / "Walt Tenor")
     return sorted(out, key=lambda other: -_same_slot(claim, name, target, other))
+
+
+def _described_noun(a: Analysis, name: str) -> str:
+    """The noun a people's adjective describes ("the German foundry": "foundry"), or ""."""
+    if not a.toks or name not in a.names or name.lower() not in lexicon.DEMONYMS:
+        return ""
+    tok = a.toks[a.names[name]]
+    head = a.toks[tok.head]
+    return head.lemma if tok.dep in ("amod", "compound") and head.pos == "NOUN" else ""
 
 
 def _same_slot(claim: Analysis, name: str, target: Analysis, other: str) -> int:
@@ -319,7 +340,8 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
         if claim.predicate in NON_EXCLUSIVE or any(t.dep == "ROOT" and t.lemma in NON_EXCLUSIVE for t in claim.toks):
             return None
         rivals = competing_names(claim, target, name)
-        if not rivals or not _same_subject(claim, target, name) or name_stated(name, claim, context):
+        if not rivals or not _same_subject(claim, target, name) or name_stated(name, claim, context) \
+                or not same_instance(claim, target):
             continue
         if not place_of(name)[1] and context.evidence is not None and name_found(name, context.evidence) \
                 and not name_found(name, context.sentences[0]) \

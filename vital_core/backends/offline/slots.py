@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, memo, name_found
 from vital_core.backends.offline.language.frames import SPANS_OF_TIME, frame
+from vital_core.backends.offline.language.instances import same_instance
 from vital_core.backends.offline.language.lexicon import (
     LOCATIVE,
     MAKING_VERBS,
@@ -151,8 +152,9 @@ def slot_conflict(claim: Analysis, target: Analysis, context: Context | None = N
     evidence sentence, parsed (else the context's)."""
     evidence = evidence or (context.parsed if context is not None else ())
     root = next((t for t in claim.toks if t.dep == "ROOT"), None)
-    if root is None or root.lemma in NON_EXCLUSIVE or root.pos != "VERB" and root.lemma != "be":
-        return None
+    if root is None or root.lemma in NON_EXCLUSIVE or root.pos != "VERB" and root.lemma != "be" \
+            or not same_instance(claim, target):
+        return None     # (the third lighthouse is not the present one)
     slots = _slots(claim, root.i)
     # "The painting is by Bosch": the maker's slot of "was painted by", nothing else of the copula
     made_by = root.lemma == "be" and [s for s in slots if s[0] == "by"]
@@ -398,6 +400,8 @@ def worded_slot_conflict(claim: Analysis, target: Analysis, evidence: Sequence[A
     """The sentence has another value (or name) where the claim has its own, after the same words, said of
     the claim's subject, with the rest of the claim stated: "She sank in the Thames Estuary" / "The Mary
     Rose sank in the Solent"."""
+    if not same_instance(claim, target):
+        return None
     theirs, items = _items(target), _items(claim)
     # the claim's values are judged as values, not as words of the rest ("..., or roughly 26,545 feet")
     valued = {i for kind, _, toks in items if kind == "value" for i in toks}

@@ -120,6 +120,22 @@ def beside_exact(value: Value, values: list[Value]) -> list[Value]:
     return values
 
 
+def of_another_verb(claim: Analysis, sentence: Analysis, value: Value) -> bool:
+    """Does the value belong to one of the sentence's joined verbs that does not say the claim's ("designed by
+    Vincent Connare and released by Microsoft in 1995": 1995 is the release, not when it was made)?"""
+    toks = sentence.toks
+    # the main verb even when it is a light one ("was made in 1994")
+    said = claim.predicate or next((t.lemma for t in claim.toks if t.dep == "ROOT" and t.pos == "VERB"), "")
+    if not toks or not said:
+        return False
+    governor = governing_verb(toks, token_at(sentence, value.start))
+    if governor is None or toks[governor].pos != "VERB" or toks[governor].lemma == "be" or not any(
+            t.dep == "conj" and t.pos == "VERB" and governor in (t.head, t.i) for t in toks):
+        return False     # one verb, or a "be" that states a measure: nothing else it could belong to
+    verb = toks[governor].lemma
+    return not (verb == said or verb in lexicon.synonyms(said) or close_word(verb, (said,)))
+
+
 def said_near(claim: Analysis, sentence: Analysis, positions: list[int], skip: set[str],
                with_names: bool = False, soft: bool = True) -> bool:
     """Does one of the words around ``positions`` in ``sentence`` restate a word of the claim?

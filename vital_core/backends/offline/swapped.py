@@ -25,6 +25,7 @@ from vital_core.backends.offline.language.analysis import (
 )
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.frames import frame
+from vital_core.backends.offline.language.instances import same_instance
 from vital_core.backends.offline.language.lexicon import (
     EVENT_QUALIFIERS,
     LOCATIVE,
@@ -35,7 +36,13 @@ from vital_core.backends.offline.language.lexicon import (
 )
 from vital_core.backends.offline.language.makers import maker_phrase, maker_verbs
 from vital_core.backends.offline.language.roles import agent_verb
-from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason, name_mismatch
+from vital_core.backends.offline.language.value_match import (
+    comparable,
+    consistent,
+    mismatch_reason,
+    name_mismatch,
+    time_offset,
+)
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.stated import rest_coverage
 from vital_core.backends.offline.support import support
@@ -55,7 +62,8 @@ def _rival(claim: Analysis, value: Value, sentence: Analysis) -> Value | None:
               # other units ("8,019 metres, or roughly 26,545 feet") is no other end
               and not any(consistent(other, v) for other in claim.values if other is not value and not other.is_measure)
               and not stated.value_found(v, [claim]) and not conflicts.of_another_noun(claim, sentence, v)
-              and not conflicts.in_lifespan(sentence.text, v)]
+              and not conflicts.in_lifespan(sentence.text, v) and not time_offset(sentence.text, v)
+              and not stated.of_another_verb(claim, sentence, v)]
     if len(rivals) != 1 or any(consistent(value, v) for v in sentence.values):
         return None
     anchor = conflicts.anchor(claim, value)
@@ -179,7 +187,8 @@ def _swapped_in(claim: Analysis, index: EvidenceIndex, k: int, among: int, sims:
             or not any(t.dep == "ROOT" and t.pos in ("VERB", "AUX") for t in claim.toks):
         return None     # (a claim with no main verb is a fragment the rules left: "Tomb Raider published by ...")
     if any(w in EVENT_QUALIFIERS and not lemma_found(w, closest) for w in claim.content) \
-            or not _roles_kept(claim, closest) or not _same_subject(claim, closest):
+            or not _roles_kept(claim, closest) or not _same_subject(claim, closest) \
+            or not same_instance(claim, closest):
         return None     # "first held in 1903" is not "its 100th edition in 2013"; "Kasparov beat Deep Blue"
     if values:
         value, name = values[0], None

@@ -153,6 +153,14 @@ def _date_agree(claim: Value, other: Value, entail: bool) -> bool:
     return True
 
 
+_OFFSET = re.compile(r"\s+(?:after|before|later|earlier|ago)\b", re.I)
+
+
+def time_offset(text: str, value: Value) -> bool:
+    """Is the value a time from something else ("two days after the touchdown"), not how long a thing lasted?"""
+    return value.kind == "number" and bool(_OFFSET.match(text, value.start + len(value.text)))
+
+
 def name_mismatch(name: str, other: str) -> str:
     """The contradiction's reason for two names in the same place, quoting both."""
     return f"name mismatch: the claim names {name}, the evidence names {other}"

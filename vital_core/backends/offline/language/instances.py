@@ -1,0 +1,26 @@
+"""Which one of several a subject is: "The third Eddystone Lighthouse" and "The present lighthouse" are two
+towers, and what one sentence says of one is no contradiction of what a claim says of the other."""
+from __future__ import annotations
+
+from vital_core.backends.offline.language.analysis import Analysis
+from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, ORDINAL_WORDS
+
+# words that pick one of a series out: the ordinals and "first"-like words, and these of time
+INSTANCE_WORDS = frozenset(ORDINAL_WORDS) | EVENT_QUALIFIERS | {"present", "current", "modern", "new", "old",
+                                                               "later", "earlier", "former", "today"}
+
+
+def instance_words(a: Analysis) -> frozenset[str]:
+    """The words of the main subject that say which one it is ("The *third* Eddystone Lighthouse")."""
+    root = next((t for t in a.toks if t.dep == "ROOT"), None)
+    subject = next((t for t in a.toks if root is not None and t.head == root.i
+                    and t.dep in ("nsubj", "nsubjpass")), None)
+    if subject is None:
+        return frozenset()
+    return frozenset(t.lemma for t in a.toks if t.head == subject.i and t.dep in ("amod", "compound", "nummod")
+                     and t.lemma in INSTANCE_WORDS)
+
+
+def same_instance(claim: Analysis, target: Analysis) -> bool:
+    """Neither subject picks out one of a series, or both pick out the same one."""
+    return instance_words(claim) == instance_words(target)
