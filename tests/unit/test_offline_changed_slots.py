@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.support.offline_verdict import contradicted_quoting, verdict_on
 from vital_core.backends.offline.decompose import decompose_sentence
-from vital_core.results.model import CONTRADICTED, SUPPORTED
+from vital_core.results.model import CONTRADICTED, SUPPORTED, VITAL
 
 
 def test_a_changed_place_after_an_article_is_contradicted():
@@ -68,3 +68,25 @@ def test_a_date_of_the_other_joined_verb_or_a_time_after_something_is_no_rival()
     passage = "The probe reached orbit three days after the launch and spent 14 months mapping the surface."
     assert verdict_on("For over a year the probe mapped the surface.", passage).verdict != CONTRADICTED
     assert verdict_on("For almost nine months the probe mapped the surface.", passage).verdict != CONTRADICTED
+
+
+def test_the_only_claim_giving_the_asked_date_is_the_answer_and_how_many_counts_past_an_adjective():
+    from vital_core.backends.offline.answer import counted_noun
+    from vital_core.backends.offline.importance import rank_claims
+    from vital_core.backends.offline.language.lexicon import IMPORTANCE_WEIGHTS as WEIGHTS
+    claims = ["Ireland had used its own pound for decades.", "The pound was tied to sterling at first.",
+              "The big day came on Tuesday 1 January 2002.", "Shops gave change in both currencies."]
+    ids = [f"S{i}" for i in range(len(claims))]
+    nothing_vital = dict(WEIGHTS, intercept=-10.0)      # scores alone would make no claim vital
+    labels, _, _ = rank_claims("When did Ireland switch to the euro?", ids, claims, [0, 1, 2, 3],
+                               weights=nothing_vital)
+    assert [c for c, i in zip(claims, ids) if labels[i] == VITAL] == ["The big day came on Tuesday 1 January 2002."]
+    assert counted_noun("How many red balls are used in snooker?") == "ball"
+    assert counted_noun("How many moons does Mars have?") == "moon"
+
+
+def test_taking_to_the_air_says_flying():
+    from vital_core.backends.offline.answer import says_predicate
+    assert says_predicate("The prototype took to the air for the first time on 27 July 1949.", {"fly"})
+    passage = "The de Havilland Comet first flew on 27 July 1949."
+    assert verdict_on("The Comet took to the air on 27 July 1949.", passage).verdict == SUPPORTED

@@ -115,7 +115,7 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
             return bool(new_typed(mentions, q_mentions, PERSON, q_words))
         return kind != PLACE or bool(new_typed(mentions, q_mentions, ENTITY, q_words) - mentions.years)
     exact = {i for i in candidates if names_it(i)}
-    asked, counted = _asked_noun(question), _counted_noun(question) if kind == NUMBER else ""
+    asked, counted = _asked_noun(question), counted_noun(question) if kind == NUMBER else ""
     adjective, dimension = asked_dimension(question) if kind == NUMBER else ("", "")
     return max(candidates, key=lambda i: (
         # "How many *fences* ...?" is answered by the claim that counts fences ("jump 30 fences"), not by one
@@ -193,11 +193,16 @@ def measures(claim: str, dimension: str) -> bool:
     return bool(dimension) and any(v.dim == dimension for v in extract_values(claim))
 
 
-def _counted_noun(question: str) -> str:
-    """The lemma of the noun a "how many" question counts ("How many fences ..." -> "fence"), or ""."""
+def counted_noun(question: str) -> str:
+    """The lemma of the noun a "how many" question counts ("How many fences ..." -> "fence", "How many red
+    balls ..." -> "ball"), or ""."""
     toks = [t for t in analyse(question) if t.pos != "PUNCT"]
-    return next((toks[k + 2].lemma for k in range(len(toks) - 2) if toks[k].text.lower() == "how"
-                 and toks[k + 1].text.lower() == "many" and toks[k + 2].pos == "NOUN"), "")
+    start = next((k + 2 for k in range(len(toks) - 2) if toks[k].text.lower() == "how"
+                  and toks[k + 1].text.lower() == "many"), None)
+    if start is None:
+        return ""
+    # past the adjectives before it ("red", "main")
+    return next((t.lemma for t in toks[start:start + 3] if t.pos == "NOUN"), "")
 
 
 def _asked_noun(question: str) -> str:

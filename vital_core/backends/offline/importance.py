@@ -35,6 +35,7 @@ from vital_core.backends.offline.answer import (
     answering_claims,
     asked_dimension,
     content_words,
+    counted_noun,
     main_verb,
     measures,
     names_maker,
@@ -327,8 +328,11 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # at ..."): the claims that name what is asked and state a relation the evidence states are the answer;
         # a date or a number named there is the answer, a name is looser (any name is one), so there it only
         # confirms the presumed answer or stands in for a missing one
+        # "How many red balls ...?" is answered by the claims that count balls, when some do
+        counted = counted_noun(question) if kind == NUMBER else ""
+        counting = {i for i in answering if counted and any(v.dim == f"#{counted}" for v in extract_values(claims[i]))}
         if kind in (DATE, NUMBER) or answer is None or answer in answering:
-            _make_vital(ids, labels, scores, thresholds, answering)
+            _make_vital(ids, labels, scores, thresholds, counting or answering)
     elif answer is not None and kind in (DATE, NUMBER):
         # "When was the Battle of Culloden?", "How tall is Cologne Cathedral?": no verb to say, but a date or a
         # measure is asked for, and a claim that names none is no answer ("fought on Drummossie Moor"), nor one
@@ -341,6 +345,11 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # the fitted labels stand where none of their vital claims gives what is asked
         for i in set(vital) - answering_kind if answering_kind else ():
             _lower_to_okay(labels, scores, thresholds, i, ids[i])
+        # ... and where none does, the claim that gives it is the answer ("The full changeover came on Monday 15
+        # February 1971" for "When did Britain switch to decimal currency?"), when it is the only one that does
+        if not answering_kind and [i for i, claim in enumerate(claims)
+                                   if new_typed(extract_mentions(claim), q_mentions, kind, q_words)] == [answer]:
+            _make_vital(ids, labels, scores, thresholds, {answer})
     if is_open_ended(question):
         # The weights were fitted on questions (the only human labels there are); for a request such as
         # "Tell me a bio of ..." what the subject is known for - an achievement, a record - is vital, and so
