@@ -3,7 +3,7 @@ towers, and what one sentence says of one is no contradiction of what a claim sa
 from __future__ import annotations
 
 from vital_core.backends.offline.language.analysis import Analysis
-from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, ORDINAL_WORDS
+from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, FIRST_WORDS, ORDINAL_WORDS
 
 # words that pick one of a series out: the ordinals and "first"-like words, and these of time
 INSTANCE_WORDS = frozenset(ORDINAL_WORDS) | EVENT_QUALIFIERS | {"present", "current", "modern", "new", "old",
@@ -17,10 +17,13 @@ def instance_words(a: Analysis) -> frozenset[str]:
                     and t.dep in ("nsubj", "nsubjpass")), None)
     if subject is None:
         return frozenset()
-    return frozenset(t.lemma for t in a.toks if t.head == subject.i and t.dep in ("amod", "compound", "nummod")
-                     and t.lemma in INSTANCE_WORDS)
+    # "the inaugural race" is "the first race"
+    return frozenset("first" if t.lemma in FIRST_WORDS else t.lemma for t in a.toks
+                     if t.head == subject.i and t.dep in ("amod", "compound", "nummod") and t.lemma in INSTANCE_WORDS)
 
 
 def same_instance(claim: Analysis, target: Analysis) -> bool:
-    """Neither subject picks out one of a series, or both pick out the same one."""
-    return instance_words(claim) == instance_words(target)
+    """Not two subjects that each pick out one of a series, and different ones ("present" / "third"); a subject
+    without such a word may be either ("Selma Lagerlöf was the first woman to win ...")."""
+    mine, theirs = instance_words(claim), instance_words(target)
+    return not mine or not theirs or mine == theirs
