@@ -1,11 +1,11 @@
-"""Offline rules of the sixteenth round (issue 19): a changed place after an article, a
-changed measure said with a measure verb and the sentence's dimension word, a changed maker named as the subject
-of an active making verb, and a "for" phrase cut off as a modifier. Sentences of their own, not the dev sets'."""
+"""Offline rules of the sixteenth round (issue 19): a changed place after an article, a changed measure said with a
+measure verb and the sentence's dimension word, a definite complement of "be" said in its own word, "near", one of
+a series, a people's adjective, the value of another joined verb or of a time after something, what "how many"
+counts, and "took to the air". Sentences of their own, not the dev sets'."""
 from __future__ import annotations
 
 from tests.support.offline_verdict import contradicted_quoting, verdict_on
-from vital_core.backends.offline.decompose import decompose_sentence
-from vital_core.results.model import CONTRADICTED, SUPPORTED, VITAL
+from vital_core.results.model import CONTRADICTED, SUPPORTED
 
 
 def test_a_changed_place_after_an_article_is_contradicted():
@@ -26,16 +26,6 @@ def test_a_changed_measure_said_with_a_measure_verb_and_the_sentences_dimension_
     assert verdict_on("The Gotthard Road Tunnel stretches for 16.9 kilometres.", passage).verdict != CONTRADICTED
     passage = "Mont Blanc is 4,806 metres high and is the highest mountain in the Alps."
     assert contradicted_quoting("Its summit rises to 4,608 metres above sea level.", passage, "4,608", "4,806")
-
-
-def test_a_for_phrase_after_a_date_is_a_modifier_of_its_own():
-    claims = decompose_sentence("George Frideric Handel wrote the suite in 1717 for King George I.")
-    assert "George Frideric Handel wrote the suite in 1717." in claims
-    assert "George Frideric Handel wrote the suite for King George I." in claims
-    # so the maker with the date is read alone: a changed maker is contradicted
-    claims = decompose_sentence("Antonio Salieri wrote it in 1786 for the Burgtheater in Vienna.")
-    passage = "The Marriage of Figaro was composed by Wolfgang Amadeus Mozart in 1786, shortly after he married."
-    assert any(contradicted_quoting(c, passage, "Antonio Salieri", "Wolfgang Amadeus Mozart") for c in claims)
 
 
 def test_a_changed_complement_of_be_is_never_supported_however_close_the_sentences():
@@ -59,6 +49,9 @@ def test_a_peoples_adjective_on_a_noun_is_not_a_place_another_country_contradict
     passage = ("The typeface was renamed in 1962 when the Bauer foundry began selling it abroad; the new name "
                "came from Lutetia, the Latin name for Paris in France.")
     assert verdict_on("The Dutch foundry Bauer renamed it in 1962.", passage).verdict != CONTRADICTED
+    # another people's adjective on the same noun still differs
+    assert contradicted_quoting("The Norwegian composer Edvard Grieg wrote it.",
+                                "Edvard Grieg was a Danish composer who wrote it in 1875.", "Norwegian", "Danish")
 
 
 def test_a_date_of_the_other_joined_verb_or_a_time_after_something_is_no_rival():
@@ -70,17 +63,8 @@ def test_a_date_of_the_other_joined_verb_or_a_time_after_something_is_no_rival()
     assert verdict_on("For almost nine months the probe mapped the surface.", passage).verdict != CONTRADICTED
 
 
-def test_the_only_claim_giving_the_asked_date_is_the_answer_and_how_many_counts_past_an_adjective():
+def test_how_many_counts_the_noun_past_an_adjective():
     from vital_core.backends.offline.answer import counted_noun
-    from vital_core.backends.offline.importance import rank_claims
-    from vital_core.backends.offline.language.lexicon import IMPORTANCE_WEIGHTS as WEIGHTS
-    claims = ["Ireland had used its own pound for decades.", "The pound was tied to sterling at first.",
-              "The big day came on Tuesday 1 January 2002.", "Shops gave change in both currencies."]
-    ids = [f"S{i}" for i in range(len(claims))]
-    nothing_vital = dict(WEIGHTS, intercept=-10.0)      # scores alone would make no claim vital
-    labels, _, _ = rank_claims("When did Ireland switch to the euro?", ids, claims, [0, 1, 2, 3],
-                               weights=nothing_vital)
-    assert [c for c, i in zip(claims, ids) if labels[i] == VITAL] == ["The big day came on Tuesday 1 January 2002."]
     assert counted_noun("How many red balls are used in snooker?") == "ball"
     assert counted_noun("How many moons does Mars have?") == "moon"
 

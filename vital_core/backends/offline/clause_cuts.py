@@ -99,9 +99,7 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
     dated = any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in MONTHS or _DECADE.fullmatch(parse.toks[i].text)
                 for k in opening for i in parse.subtree(k.i))
     # "..., just south of the border": an adverb of place with its "of" is a modifier like a preposition
-    # "wrote it in 1936 for the Central Children's Theatre": a "for" phrase the parser calls a dative is one too
-    mods = [k for k in kids if ((k.dep in _MODIFIERS or k.dep == "advmod" and parse.child(k.i, "prep") is not None
-                                 or k.dep == "dative" and k.pos == "ADP" and parse.child(k.i, "pobj") is not None)
+    mods = [k for k in kids if ((k.dep in _MODIFIERS or k.dep == "advmod" and parse.child(k.i, "prep") is not None)
                                 and k.i > root.i or dated and k in opening)
             and (k.dep != "npadvmod" or measures(parse, k))]
     kept: set[int] = set()

@@ -12,7 +12,7 @@ import re
 
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
-from vital_core.backends.offline.language.frames import frame, measured_between
+from vital_core.backends.offline.language.frames import measure_frame
 from vital_core.backends.offline.language.instances import same_instance
 from vital_core.backends.offline.language.lexicon import (
     ANTONYMS,
@@ -23,7 +23,6 @@ from vital_core.backends.offline.language.lexicon import (
     NON_EXCLUSIVE,
     REFUTED_BELIEF,
     STAND_IN_DETERMINERS,
-    dimension_senses,
     person_like,
     place_of,
 )
@@ -196,32 +195,12 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
                                                  {value.dim.lstrip("#")}):
             continue   # "Born in 1678, he was ordained": 1703 stands by "priest", not by "born"
         skip = stand_in(claim, context.sentences[0]) if context.rest_needed >= 1.0 else ()
-        skip = (*skip, *_measure_frame(claim, target))
+        skip = (*skip, *measure_frame(claim, target))
         if rest_coverage(claim, context.joined, skip, skip_value=value, soft=True) >= context.rest_needed and \
                 rest_coverage(claim, _with_subject(target, context), skip, skip_value=value,
                               soft=True) >= context.rest_needed:
             return mismatch_reason(value, rivals[0])
     return None
-
-
-def _measure_frame(claim: Analysis, target: Analysis) -> tuple[str, ...]:
-    """The words of a measure's opening frame ("At its deepest point, it reaches 501 metres"), when the sentence
-    gives a measure of the same dimension ("has a maximum depth of 501 metres") and need not say them."""
-    root = next((t.i for t in claim.toks if t.dep == "ROOT"), None)
-    if root is None or not any(v.is_measure for v in claim.values):
-        return ()
-    span = frame(claim.toks, root)
-    senses = dimension_senses(claim.toks[i].lemma for i in span)
-    if not senses or not senses & dimension_senses(t.lemma for t in target.toks):
-        # where it is measured from and to is said of no dimension ("from its base to the tip of its mast")
-        span = measured_between(claim.toks, root) if any(v.is_measure for v in target.values) else set()
-    return tuple(claim.toks[i].lemma for i in span)
-
-
-def frame_of_other_dimension(claim: Analysis, span: set[int], target: Analysis) -> bool:
-    """The frame speaks of a dimension the sentence does not ("At its highest point" / "a maximum depth")."""
-    senses = dimension_senses(claim.toks[i].lemma for i in span)
-    return bool(senses) and not senses & dimension_senses(t.lemma for t in target.toks)
 
 
 def of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:
@@ -248,7 +227,7 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
                 and not place_of(other)[1]:
             continue    # a name that describes a noun ("the Khmer ruler") is no one in the role; a place's
             # adjective still says where ("the German state of Bavaria", "the Norwegian composer")
-        if described and _described_noun(target, other) != described:
+        if described and not _described_noun(target, other) & described:
             continue    # "the German foundry" says where the foundry is from: only "the Swiss foundry" differs
         if other in target.guessed or name_found(other, claim) or other in claim.names \
                 or role(claim, name) != role(target, other):
@@ -269,13 +248,17 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
     return sorted(out, key=lambda other: -_same_slot(claim, name, target, other))
 
 
-def _described_noun(a: Analysis, name: str) -> str:
-    """The noun a people's adjective describes ("the German foundry": "foundry"), or ""."""
+def _described_noun(a: Analysis, name: str) -> frozenset[str]:
+    """The words of what a people's adjective describes ("the German foundry": foundry; "the Dutch foundry
+    Bauer", where the parser hangs it on the name: bauer, foundry), or none."""
     if not a.toks or name not in a.names or name.lower() not in lexicon.DEMONYMS:
-        return ""
+        return frozenset()
     tok = a.toks[a.names[name]]
     head = a.toks[tok.head]
-    return head.lemma if tok.dep in ("amod", "compound") and head.pos == "NOUN" else ""
+    if tok.dep not in ("amod", "compound") or head.pos not in ("NOUN", "PROPN"):
+        return frozenset()
+    return frozenset({head.lemma} | {t.lemma for t in a.toks if t.head == head.i and t.dep == "compound"
+                                     and t.pos == "NOUN"})
 
 
 def _same_slot(claim: Analysis, name: str, target: Analysis, other: str) -> int:

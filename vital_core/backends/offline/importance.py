@@ -345,11 +345,6 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # the fitted labels stand where none of their vital claims gives what is asked
         for i in set(vital) - answering_kind if answering_kind else ():
             _lower_to_okay(labels, scores, thresholds, i, ids[i])
-        # ... and where none does, the claim that gives it is the answer ("The full changeover came on Monday 15
-        # February 1971" for "When did Britain switch to decimal currency?"), when it is the only one that does
-        if not answering_kind and [i for i, claim in enumerate(claims)
-                                   if new_typed(extract_mentions(claim), q_mentions, kind, q_words)] == [answer]:
-            _make_vital(ids, labels, scores, thresholds, {answer})
     if is_open_ended(question):
         # The weights were fitted on questions (the only human labels there are); for a request such as
         # "Tell me a bio of ..." what the subject is known for - an achievement, a record - is vital, and so

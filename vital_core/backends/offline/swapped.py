@@ -24,7 +24,7 @@ from vital_core.backends.offline.language.analysis import (
     name_found,
 )
 from vital_core.backends.offline.language.embedder import embed
-from vital_core.backends.offline.language.frames import frame
+from vital_core.backends.offline.language.frames import frame, frame_of_other_dimension
 from vital_core.backends.offline.language.instances import same_instance
 from vital_core.backends.offline.language.lexicon import (
     EVENT_QUALIFIERS,
@@ -205,7 +205,7 @@ def _swapped_in(claim: Analysis, index: EvidenceIndex, k: int, among: int, sims:
     # the value put back ("The Cutty Sark was sold in 1895" is not "was launched on 22 November 1869")
     root = next((t.i for t in claim.toks if t.dep == "ROOT"), 0)
     framed = frame(claim.toks, root)
-    if conflicts.frame_of_other_dimension(claim, framed, closest):
+    if frame_of_other_dimension(claim, framed, closest):
         return None
     skip = set(conflicts.stand_in(claim, closest)) | {claim.toks[i].lemma for i in framed}
     if name:

@@ -8,7 +8,8 @@ relation in fewer words ("The Cullinan diamond weighed 3,106 carats") can show a
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.language.lexicon import MEASURE_NOUNS
+from vital_core.backends.offline.language.analysis import Analysis
+from vital_core.backends.offline.language.lexicon import MEASURE_NOUNS, dimension_senses
 from vital_core.backends.offline.language.nlp import Tok, children, subtree
 
 # nouns for a span of time after "for": "for ten years", "for most of his career"
@@ -58,3 +59,23 @@ def measured_between(toks: tuple[Tok, ...], verb: int) -> set[int]:
             if any(toks[i].lemma == "to" for i in span) and not any(toks[i].pos in ("PROPN", "NUM") for i in span):
                 out |= span
     return out
+
+
+def measure_frame(claim: Analysis, target: Analysis) -> tuple[str, ...]:
+    """The words of a measure's opening frame ("At its deepest point, it reaches 501 metres"), when the sentence
+    gives a measure of the same dimension ("has a maximum depth of 501 metres") and need not say them."""
+    root = next((t.i for t in claim.toks if t.dep == "ROOT"), None)
+    if root is None or not any(v.is_measure for v in claim.values):
+        return ()
+    span = frame(claim.toks, root)
+    senses = dimension_senses(claim.toks[i].lemma for i in span)
+    if not senses or not senses & dimension_senses(t.lemma for t in target.toks):
+        # where it is measured from and to is said of no dimension ("from its base to the tip of its mast")
+        span = measured_between(claim.toks, root) if any(v.is_measure for v in target.values) else set()
+    return tuple(claim.toks[i].lemma for i in span)
+
+
+def frame_of_other_dimension(claim: Analysis, span: set[int], target: Analysis) -> bool:
+    """The frame speaks of a dimension the sentence does not ("At its highest point" / "a maximum depth")."""
+    senses = dimension_senses(claim.toks[i].lemma for i in span)
+    return bool(senses) and not senses & dimension_senses(t.lemma for t in target.toks)
