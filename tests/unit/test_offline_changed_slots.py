@@ -32,6 +32,9 @@ def test_a_changed_complement_of_be_is_never_supported_however_close_the_sentenc
     passage = "The official currency of Peru is the sol."
     assert verdict_on("The official currency of Peru is the peso.", passage).verdict != SUPPORTED
     assert verdict_on("The official currency of Peru is the sol.", passage).verdict == SUPPORTED
+    # nor a "the + noun" subject the evidence does not say ("the sol, which is divided ...")
+    passage = "The currency of Peru is the sol, which is divided into 100 céntimos."
+    assert verdict_on("The peso is divided into 100 céntimos.", passage).verdict != SUPPORTED
 
 
 def test_near_one_town_does_not_contradict_near_another():

@@ -77,6 +77,7 @@ class SupportSignals:
     unstated: list[str]         # names and values of the claim the evidence does not state
     missing_words: list[str]    # content words not stated in the window, as written in the claim
     predicate_ok: bool
+    subject_unsaid: str         # a "the + noun" subject the window does not say, as written, or ""
     polarity_ok: bool
     quote: str                  # the closest evidence sentence
     stating: str                # the window's sentence holding most of the claim's names and values
@@ -103,8 +104,24 @@ def support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims:
                     or paraphrased or claim.predicate in lexicon.DIMENSION_WORDS
                     or any(stated.same_relation(claim, w) for w in window))
     return SupportSignals(best, coverage, unstated, words, predicate_ok,
+                          _subject_unsaid(claim, joined(window), index.analyses[top[0]]),
                           _polarity_agrees(claim, index.analyses[top[0]]), index.sentences[top[0]],
                           index.sentences[_quoted(claim, index, in_window or top[:1])])
+
+
+def _subject_unsaid(claim: Analysis, window: Analysis, closest: Analysis) -> str:
+    """The claim's "the + noun" subject when the window does not say it and it stands for no name there: "The
+    ringgit is divided into 100 satang" is not stated by "... the baht, which is divided into 100 satang". Not of
+    a "be", whose subject may be a role the complement fills ("The company behind Tetris was Elorg")."""
+    root = next((t for t in claim.toks if t.dep == "ROOT"), None)
+    if root is None or root.lemma in ("be", "become", "remain"):
+        return ""
+    subject = next((t for t in claim.toks if t.head == root.i
+                    and t.dep in ("nsubj", "nsubjpass") and t.pos == "NOUN"), None)
+    if subject is None or not any(t.head == subject.i and t.lemma == "the" for t in claim.toks) \
+            or lemma_found(subject.lemma, window, soft=True) or subject.lemma in stand_in(claim, closest):
+        return ""
+    return subject.text
 
 
 def complement_predicate(claim: Analysis) -> bool:
@@ -137,7 +154,7 @@ def support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndar
     long_paraphrase = (len(claim.content) >= LONG_CLAIM_WORDS and best >= LONG_CLAIM_SIM
                        and coverage >= LONG_CLAIM_COVERAGE and (s.predicate_ok or not complement_predicate(claim)))
     if best >= SUPPORT_SIM and not s.unstated and (coverage >= needed and s.predicate_ok or long_paraphrase) \
-            and s.polarity_ok:
+            and s.polarity_ok and not s.subject_unsaid:
         return ClaimVerdict(SUPPORTED, f"supported: the evidence states it (similarity {best:.2f}, "
                                        f"{coverage:.0%} of its words) — \"{quote(s.stating)}\"", s.stating, best)
     named = said_of_named_subject(claim, index.analyses[top[0]])
@@ -158,6 +175,8 @@ def support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndar
                   f"states the rest of the claim")
     elif not s.predicate_ok and not written_in(verb, closest):
         reason = f"not enough evidence: the evidence does not say '{verb}'"
+    elif s.subject_unsaid and not written_in(s.subject_unsaid, closest):
+        reason = f"not enough evidence: the evidence does not say '{s.subject_unsaid}'"
     elif words_absent:
         absent = ", ".join(repr(w) for w in words_absent[:4])
         reason = f"not enough evidence: the closest evidence does not say {absent}"
