@@ -15,6 +15,7 @@ from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
 from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.values import Value
+from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
 from vital_core.backends.offline.stated import rest_coverage
 from vital_core.backends.offline.verdict import ALIGN_MIN, WINDOW_MARGIN, ClaimVerdict, quote, written_in
 from vital_core.results.model import NOT_ENOUGH_EVIDENCE, SUPPORTED
@@ -110,15 +111,19 @@ def support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims:
 
 
 def _subject_unsaid(claim: Analysis, window: Analysis, closest: Analysis) -> str:
-    """The claim's "the + noun" subject when the window does not say it and it stands for no name there: "The
-    ringgit is divided into 100 satang" is not stated by "... the baht, which is divided into 100 satang". Not of
-    a "be", whose subject may be a role the complement fills ("The company behind Tetris was Elorg")."""
+    """The claim's "the + noun" subject, a rare word, when the window does not say it and it stands for no name
+    there: "The ringgit is divided into 100 satang" is not stated by "... the baht, which is divided into 100
+    satang". Not of a "be", whose subject may be a role the complement fills ("The company behind Tetris was
+    Elorg")."""
     root = next((t for t in claim.toks if t.dep == "ROOT"), None)
     if root is None or root.lemma in ("be", "become", "remain"):
         return ""
     subject = next((t for t in claim.toks if t.head == root.i
                     and t.dep in ("nsubj", "nsubjpass") and t.pos == "NOUN"), None)
-    if subject is None or not any(t.head == subject.i and t.lemma == "the" for t in claim.toks) \
+    # only a word rare enough to name one thing ("ringgit"), not one that describes it ("The search engine was
+    # originally called BackRub", "the top of the net")
+    if subject is None or frequency_rank(subject.lemma) < UNKNOWN_RANK \
+            or not any(t.head == subject.i and t.lemma == "the" for t in claim.toks) \
             or lemma_found(subject.lemma, window, soft=True) or subject.lemma in stand_in(claim, closest):
         return ""
     return subject.text
