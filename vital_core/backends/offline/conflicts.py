@@ -219,7 +219,7 @@ def of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:
 
 def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
     place, kind = place_of(name)
-    described = _described_noun(claim, name)
+    described = _describes_a_noun(claim, name)
     out = []
     for other in target.names:
         tok = target.toks[target.names[other]] if target.toks else None
@@ -227,8 +227,8 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
                 and not place_of(other)[1]:
             continue    # a name that describes a noun ("the Khmer ruler") is no one in the role; a place's
             # adjective still says where ("the German state of Bavaria", "the Norwegian composer")
-        if described and not _described_noun(target, other, claim=False) & described:
-            continue    # "the German foundry" says where the foundry is from: only "the Swiss foundry" differs
+        if described and other.lower() not in lexicon.DEMONYMS:
+            continue    # "the German foundry" says where the foundry is from, not what a country named there is
         if other in target.guessed or name_found(other, claim) or other in claim.names \
                 or role(claim, name) != role(target, other):
             continue
@@ -248,17 +248,14 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
     return sorted(out, key=lambda other: -_same_slot(claim, name, target, other))
 
 
-def _described_noun(a: Analysis, name: str, claim: bool = True) -> frozenset[str]:
-    """The words of what a people's adjective describes ("the German foundry": foundry; "the Dutch foundry
-    Bauer", where the parser hangs it on the name: bauer, foundry), or none."""
+def _describes_a_noun(a: Analysis, name: str) -> bool:
+    """Does a people's adjective of the claim describe a noun of its subject side ("the German foundry Stempel"),
+    not its complement ("was a Swedish explorer", which says where the subject is from)?"""
     if not a.toks or name not in a.names or name.lower() not in lexicon.DEMONYMS:
-        return frozenset()
+        return False
     tok = a.toks[a.names[name]]
     head = a.toks[tok.head]
-    if tok.dep not in ("amod", "compound") or head.pos not in ("NOUN", "PROPN") or head.dep == "attr" and claim:
-        return frozenset()      # (a claim's "was a Swedish explorer" says where its subject is from)
-    return frozenset({head.lemma} | {t.lemma for t in a.toks if t.head == head.i and t.dep == "compound"
-                                     and t.pos == "NOUN"})
+    return tok.dep in ("amod", "compound") and head.pos in ("NOUN", "PROPN") and head.dep != "attr"
 
 
 def _same_slot(claim: Analysis, name: str, target: Analysis, other: str) -> int:

@@ -130,16 +130,16 @@ def _subject_unsaid(claim: Analysis, window: Analysis, closest: Analysis) -> str
 
 
 def complement_predicate(claim: Analysis) -> bool:
-    """Is the claim's predicate the definite complement of its main "be" ("is the baht"), which says which one
-    it is? An indefinite one says what kind it is ("was an eye doctor"), which other words may say ("was an
-    ophthalmologist")."""
+    """Is the claim's predicate the definite complement of its main "be", a word rare enough to name one thing
+    ("is the baht")? A common one may be said in other words ("the largest" / "the biggest"), and an indefinite
+    one says what kind it is ("was an eye doctor" / "was an ophthalmologist")."""
     root = next((t for t in claim.toks if t.dep == "ROOT"), None)
     if not claim.predicate or root is None or root.lemma not in ("be", "become", "remain"):
         return False
     complement = next((t for t in claim.toks if t.head == root.i and t.lemma == claim.predicate
                        and t.dep in ("attr", "acomp", "oprd")), None)
-    return complement is not None and any(t.head == complement.i and (t.dep == "poss" or t.lemma == "the")
-                                          for t in claim.toks)
+    return complement is not None and frequency_rank(complement.lemma) >= UNKNOWN_RANK \
+        and any(t.head == complement.i and (t.dep == "poss" or t.lemma == "the") for t in claim.toks)
 
 
 def _quoted(claim: Analysis, index: EvidenceIndex, window: list[int]) -> int:
