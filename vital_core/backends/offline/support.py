@@ -13,6 +13,7 @@ from vital_core.backends.offline.conflicts import stand_in
 from vital_core.backends.offline.evidence_index import EvidenceIndex, joined
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
+from vital_core.backends.offline.language.nlp import Tok, main_subject
 from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
@@ -118,12 +119,10 @@ def _subject_unsaid(claim: Analysis, window: Analysis, closest: Analysis) -> str
     root = next((t for t in claim.toks if t.dep == "ROOT"), None)
     if root is None or root.lemma in ("be", "become", "remain"):
         return ""
-    subject = next((t for t in claim.toks if t.head == root.i
-                    and t.dep in ("nsubj", "nsubjpass") and t.pos == "NOUN"), None)
+    subject = main_subject(claim.toks)
     # only a word rare enough to name one thing ("ringgit"), not one that describes it ("The search engine was
     # originally called BackRub", "the top of the net")
-    if subject is None or frequency_rank(subject.lemma) < UNKNOWN_RANK \
-            or not any(t.head == subject.i and t.lemma == "the" for t in claim.toks) \
+    if subject is None or subject.pos != "NOUN" or not _names_one_thing(claim, subject) \
             or lemma_found(subject.lemma, window, soft=True) or subject.lemma in stand_in(claim, closest):
         return ""
     return subject.text
@@ -138,8 +137,14 @@ def complement_predicate(claim: Analysis) -> bool:
         return False
     complement = next((t for t in claim.toks if t.head == root.i and t.lemma == claim.predicate
                        and t.dep in ("attr", "acomp", "oprd")), None)
-    return complement is not None and frequency_rank(complement.lemma) >= UNKNOWN_RANK \
-        and any(t.head == complement.i and (t.dep == "poss" or t.lemma == "the") for t in claim.toks)
+    return complement is not None and _names_one_thing(claim, complement, possessive=True)
+
+
+def _names_one_thing(claim: Analysis, tok: Tok, possessive: bool = False) -> bool:
+    """Is ``tok`` a word rare enough to name one thing, made definite by "the" (or, with ``possessive``, by a
+    possessive): "the ringgit", "the baht"?"""
+    return frequency_rank(tok.lemma) >= UNKNOWN_RANK and any(
+        t.head == tok.i and (t.lemma == "the" or possessive and t.dep == "poss") for t in claim.toks)
 
 
 def _quoted(claim: Analysis, index: EvidenceIndex, window: list[int]) -> int:

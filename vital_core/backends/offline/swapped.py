@@ -35,6 +35,7 @@ from vital_core.backends.offline.language.lexicon import (
     place_kind,
 )
 from vital_core.backends.offline.language.makers import maker_phrase, maker_verbs
+from vital_core.backends.offline.language.nlp import Tok, main_subject
 from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.value_match import (
     comparable,
@@ -95,13 +96,11 @@ _ACTING = {"doer", "undergoer"}
 def _same_subject(claim: Analysis, sentence: Analysis) -> bool:
     """The claim's subject is stated in the sentence: its name, its noun, or a bare noun standing for the
     sentence's named subject ("The summit stands at ..." / "Mount Kinabalu is ... high")."""
-    root = next((t for t in claim.toks if t.dep == "ROOT"), None)
-    subject = next((t for t in claim.toks if t.dep in ("nsubj", "nsubjpass") and root is not None
-                    and t.head == root.i), None)
+    subject = main_subject(claim.toks)
     if subject is None or subject.pos == "PRON" or maker_phrase(claim.toks) is subject:
         return True     # (the studio "behind" a thing stands for its maker, whom the changed claim's support reads)
-    if any(t.dep == "poss" and t.head == subject.i and t.pos == "PRON" for t in claim.toks):
-        return True     # "Its summit rises to ...": a part of what the text is about, as "it" is
+    if _part_of_topic(claim, subject):
+        return True
     named = [n for n in claim.names if claim.toks[claim.names[n]].i == subject.i]
     if named:
         return name_found(named[0], sentence)
@@ -119,9 +118,14 @@ def _said_alike(claim: Analysis, sentence: Analysis, value: Value | None) -> set
     mine = dimension_senses(claim.content) | dimension_senses(MEASURE_VERBS[claim.predicate])
     if not theirs or mine and not mine & theirs:
         return set()
-    part = {t.lemma for t in claim.toks if t.dep in ("nsubj", "nsubjpass") and claim.toks[t.head].dep == "ROOT"
-            and any(p.dep == "poss" and p.head == t.i and p.pos == "PRON" for p in claim.toks)}
+    subject = main_subject(claim.toks)
+    part = {subject.lemma} if subject is not None and _part_of_topic(claim, subject) else set()
     return {claim.predicate} | {w for w in claim.content if dimension_senses([w]) & theirs} | part
+
+
+def _part_of_topic(claim: Analysis, subject: Tok) -> bool:
+    """"Its summit rises to ...": a part of what the text is about, as "it" is."""
+    return any(t.dep == "poss" and t.head == subject.i and t.pos == "PRON" for t in claim.toks)
 
 
 def _rival_name(claim: Analysis, name: str, sentence: Analysis) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from vital_core.backends.offline.language.analysis import Analysis
 from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, FIRST_WORDS, ORDINAL_WORDS
+from vital_core.backends.offline.language.nlp import main_subject
 
 # words that pick one of a series out: the ordinals and "first"-like words, and these of time
 INSTANCE_WORDS = frozenset(ORDINAL_WORDS) | EVENT_QUALIFIERS | {"present", "current", "modern", "new", "old",
@@ -12,9 +13,7 @@ INSTANCE_WORDS = frozenset(ORDINAL_WORDS) | EVENT_QUALIFIERS | {"present", "curr
 
 def instance_words(a: Analysis) -> frozenset[str]:
     """The words of the main subject that say which one it is ("The *third* Eddystone Lighthouse")."""
-    root = next((t for t in a.toks if t.dep == "ROOT"), None)
-    subject = next((t for t in a.toks if root is not None and t.head == root.i
-                    and t.dep in ("nsubj", "nsubjpass")), None)
+    subject = main_subject(a.toks)
     if subject is None:
         return frozenset()
     # "the inaugural race" is "the first race"

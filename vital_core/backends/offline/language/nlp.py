@@ -46,6 +46,12 @@ def children(toks: tuple[Tok, ...], i: int) -> list[Tok]:
     return [t for t in toks if t.head == i and t.i != i]
 
 
+def main_subject(toks: tuple[Tok, ...]) -> Tok | None:
+    """The subject of the main verb (the parse's root), or None."""
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    return next((t for t in toks if root is not None and t.head == root.i and t.dep in ("nsubj", "nsubjpass")), None)
+
+
 def role_names(toks: tuple[Tok, ...], i: int) -> list[Tok]:
     """The names a role noun at ``i`` introduces ("the artist *Joe Shuster*"): the parser's proper-noun
     appositives that follow it directly."""
