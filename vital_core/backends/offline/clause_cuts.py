@@ -31,11 +31,16 @@ from vital_core.backends.offline.clause_shapes import (
     UNMARKED_INSIDE_SUBJECT,
     Cut,
     enough,
-    measured_from,
-    measures,
 )
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.claim_parse import ClaimParse, be_form, noun_phrase, with_commas
+from vital_core.backends.offline.language.claim_parse import (
+    ClaimParse,
+    be_form,
+    measured_from,
+    measures,
+    noun_phrase,
+    with_commas,
+)
 from vital_core.backends.offline.language.lexicon import (
     KEPT_ADVERBS,
     MONTHS,
@@ -43,6 +48,7 @@ from vital_core.backends.offline.language.lexicon import (
     SENTENTIAL_VERBS,
     SUBORDINATORS,
     TIMES_OF_DAY,
+    phrases_in,
 )
 from vital_core.backends.offline.language.nlp import Tok
 
@@ -104,13 +110,19 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
             and (k.dep != "npadvmod" or measures(parse, k))]
     kept: set[int] = set()
     own = next((m for m in mods if m.i > root.i), None)
-    if root.lemma in PHRASAL_VERBS and own is not None:
+    if own is not None and (root.lemma in PHRASAL_VERBS or _phrase_with(parse, root, own)):
         # "went on the air on 1 August": "on the air" belongs to "went" and stays in every claim; a first
         # modifier that holds a value or a name ("ran for ten seasons") is a fact of its own
         obj = parse.child(own.i, "pobj")
         if obj is None or not (obj.pos in ("NUM", "PROPN") or parse.child(obj.i, "nummod") is not None):
             kept, mods = parse.subtree(own.i), [m for m in mods if m is not own]
     return _split_modifiers(parse, kids, mods, kept)
+
+
+def _phrase_with(parse: ClaimParse, root: Tok, modifier: Tok) -> bool:
+    """Do the verb and its modifier make a phrase of the lexicon ("slipped beneath the waves": sank)?"""
+    lemmas = {root.lemma} | {parse.toks[i].lemma for i in parse.subtree(modifier.i)}
+    return any(phrase[0] == root.lemma for _, phrase in phrases_in(lemmas))
 
 
 def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: set[int]) -> list[str] | None:

@@ -12,6 +12,8 @@ from vital_core.backends.offline.language.claim_parse import (
     be_form,
     finite_verb,
     lower_first,
+    measured_from,
+    measures,
     near_of,
     noun_before,
     noun_phrase,
@@ -19,7 +21,7 @@ from vital_core.backends.offline.language.claim_parse import (
 )
 from vital_core.backends.offline.language.lexicon import (
     CLEAR_SUBORDINATORS,
-    MEASURE_NOUNS,
+    PLACE_HEADS,
     SENTENTIAL_VERBS,
     SUBORDINATORS,
     past_not_participle,
@@ -240,7 +242,7 @@ def _place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     "Tupelo is in Mississippi"; "hangs in the Rijksmuseum in Amsterdam" -> "... in the Rijksmuseum" and
     "The Rijksmuseum is in Amsterdam". Only a region the lexicon knows as a place."""
     head = parse.toks[t.head]
-    if head.pos != "PROPN" or parse.child(head.i, "conj") is not None or head.dep not in ("pobj", "dobj"):
+    if head.pos != "PROPN" or parse.child(head.i, "conj") is not None or head.dep not in ("pobj", "dobj", "attr"):
         return None
     if t.dep == "appos" and t.pos == "PROPN" and parse.child(t.i, "det") is None and parse.set_off(span):
         region = parse.words(span)
@@ -249,7 +251,11 @@ def _place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
         region = parse.words(span - {t.i})
     else:
         return None
-    if not place_kind(region):
+    # a region the lexicon knows, or a named one ("the Chryse Planitia region"); after "was", only the named
+    # one ("His first adventure was Tintin in America" names a title)
+    words = region.split()
+    named = words[-1] in PLACE_HEADS and any(w[:1].isupper() for w in words[:-1])
+    if not named and (head.dep == "attr" or not place_kind(region)):
         return None
     place = noun_phrase(parse, head, span)
     return with_commas(parse, span), [f"{place[:1].upper() + place[1:]} is in {region}"]
@@ -265,7 +271,8 @@ def _appositive(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     naming = of_subject and t.pos == "PROPN"
     if t.dep != "appos" or head.pos != "PROPN" and not (of_subject and t.i > parse.root.i or naming) \
             or t.tag == "NNS" and not parse.plural(head) \
-            or not (t.pos == "NOUN" or t.pos == "PROPN" and (parse.child(t.i, "det") is not None or naming)) \
+            or not (t.pos == "NOUN" or t.pos == "PROPN" and (parse.child(t.i, "det") is not None or naming)
+                    or _one_of(parse, t)) \
             or not parse.set_off(span) or len(span) < 2 or head.dep == "conj" \
             or parse.child(head.i, "conj") is not None \
             or any(parse.toks[i].text in ("and", "or") for i in range(head.i, min(span))) \
@@ -274,6 +281,12 @@ def _appositive(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
                          # appositives is one the parser often misreads)
     return with_commas(parse, span), [f"{noun_phrase(parse, head, span)} "
                                        f"{be_form(parse, head, parse.past(parse.root))} {parse.words(span)}"]
+
+
+def _one_of(parse: ClaimParse, t: Tok) -> bool:
+    """"Bandai, one of Japan's biggest toy companies, ...": the parser tags "one" a numeral."""
+    prep = parse.child(t.i, "prep")
+    return t.lemma == "one" and prep is not None and prep.lemma == "of"
 
 
 def _appositive_of_pair(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
@@ -325,18 +338,6 @@ def _absolute(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
                                        f"{(things + ' ' + obj.text).strip()} {verb} {parse.words(rest)}"]
 
 
-def measured_from(parse: ClaimParse, i: int) -> bool:
-    """Is token ``i`` an "after" or "before" that a span of time measures from ("completed six centuries *after*
-    its foundation stone was laid")? The span and the clause are one time, not two facts."""
-    return parse.toks[i].lemma in ("after", "before") and i > 0 and parse.toks[i - 1].lemma in MEASURE_NOUNS
-
-
-def measures(parse: ClaimParse, mod: Tok) -> bool:
-    """Is a bare noun phrase on the verb a time or a distance ("two years later", "a few steps from the
-    market"): a modifier of the verb, a fact of its own?"""
-    return any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in MEASURE_NOUNS for i in parse.subtree(mod.i))
-
-
 def _loose_description(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A description after a comma that the parser hangs on the verb: "directed by Francis Ford Coppola, then
     a filmmaker in his thirties" -> "Francis Ford Coppola was then a filmmaker in his thirties". Not a
@@ -368,7 +369,8 @@ def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     # unless the form is only ever a simple past ("was released ... and quickly became ...")
     shares_passive = t.tag == "VBD" and parse.child(root.i, "auxpass") is not None \
         and not past_not_participle(t.lemma, t.text.lower())
-    if (t.tag in ("VBN", "VBG") or shares_passive) and parse.child(t.i, "aux", "auxpass") is None:
+    participle = t.tag == "VBG" or t.tag == "VBN" and not past_not_participle(t.lemma, t.text.lower())
+    if (participle or shares_passive) and parse.child(t.i, "aux", "auxpass") is None:
         aux = " ".join(parse.toks[c].text for c in parse.children[root.i]
                        if parse.toks[c].dep in ("aux", "auxpass", "neg"))
         if not aux:

@@ -33,6 +33,7 @@ from vital_core.backends.offline.language.pronouns import (
     FULL_NAME,
     LEADING_PRONOUN,
     Antecedents,
+    drop_alias,
     replace_object_pronoun,
     replace_subject_pronoun,
     sentence_subject_name,
@@ -61,6 +62,10 @@ def _noun_phrase(words_before: str) -> str | None:
     -> "her father", "married William King" -> "William King"; None when it starts with a verb and has
     neither ("to calculate Bernoulli numbers, which is ...": "which" is the whole statement)."""
     words = words_before.split()
+    verbs = [i for i, w in enumerate(words[:-1]) if w.lower() in AUXILIARIES]
+    if verbs:       # "behind the Sims was Maxis, which ...": the phrase after the verb
+        words = words[verbs[-1] + 1:]
+        words_before = " ".join(words)
     # the agent of a passive: "invented around 1700 by Bartolomeo Cristofori, who ..." ("the daughter of a
     # banker, who ..." stays ambiguous, so only "by")
     after = [i for i, w in enumerate(words[:-1]) if w.lower() == "by"]
@@ -89,9 +94,11 @@ def _split_relatives(clause: str) -> list[str]:
                      r"thousand\s+|billion\s+)?)?([A-Z][\w'\-]*(?:\s+(?:(?:of|in|the|and|de|la|von|van)\s+)*"
                      r"[A-Z][\w'\-]*)*|"
                      r"(?:[A-Za-z][\w'\-]*\s+){0,2}[A-Za-z][\w\-]*)$", before.strip())
-    if not ante or len(match.group(3).split()) < 2:
+    quoted = _QUOTE_AT_END.search(before.strip())
+    if not (ante or quoted) or len(match.group(3).split()) < 2:
         return [clause]
-    antecedent = _noun_phrase(ante.group(0))
+    # '... the ringing cry "Vincerò!", which means ...': the quotation is what the clause speaks of
+    antecedent = quoted.group(0) if quoted else _noun_phrase(ante.group(0))
     named = _PERSON_BEFORE_APPOSITIVE.search(before)
     if match.group(1) == "who" and named:
         antecedent = named.group(1)     # "Tove Jansson, a Finnish artist and writer ..., who published ..."
@@ -99,7 +106,7 @@ def _split_relatives(clause: str) -> list[str]:
         return [clause]
     # "..., which makes it the second-longest river": "which" stands for the whole statement, and a
     # measure ("6,400 kilometres, which ...") is no subject of its own; one claim, not a fragment
-    if match.group(3).split()[0].lower() in SENTENTIAL_VERB_FORMS or re.search(r"\d", antecedent) and \
+    if not quoted and match.group(3).split()[0].lower() in SENTENTIAL_VERB_FORMS or re.search(r"\d", antecedent) and \
             re.search(r"\b(kilometres|kilometers|metres|meters|miles|feet|km|years|percent|%)\b", antecedent):
         return [clause]
     # "..., which ran in Le Petit Vingtième, the children's supplement of a newspaper, ...": the appositive
@@ -120,6 +127,7 @@ def _split_relatives(clause: str) -> list[str]:
     return [main] + extra
 
 
+_QUOTE_AT_END = re.compile(r'"[^"]+"$|\u201c[^\u201d]+\u201d$')
 # "Caleb Bradham, a pharmacist in New Bern, North Carolina, who ...": the name before the appositive
 _PERSON_BEFORE_APPOSITIVE = re.compile(rf"(?<![\w.])((?:{FULL_NAME})),\s+(?:a|an|the)\s+[^,]*"
                                        r"(?:,\s+[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*)*$")
@@ -326,6 +334,7 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None, vesse
     for n, aside in enumerate(asides):
         text = text.replace(aside, f"\u27e8{n}\u27e9", 1)
     text = replace_object_pronoun(replace_subject_pronoun(text, previous_subject, vessel, defined), previous_subject)
+    text, alias = drop_alias(text)
     claims: list[str] = []
     subject = sentence_subject_name(text)
     for n, clause in enumerate(split_clauses(text)):
@@ -341,6 +350,8 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None, vesse
                 for atom in cut_claim(_finish(claim), _finish):
                     if len(atom.split()) >= 2 and atom not in claims:
                         claims.append(atom)
+    if alias:
+        claims.append(alias)
     return claims or [_finish(sentence)]
 
 

@@ -4,6 +4,8 @@
   Robert Louis Stevenson" and "Robert Louis Stevenson was a Scottish author";
 * a place set off after the subject: "Crater Lake, in the Cascade Range of southern Oregon, reaches ..." ->
   "Crater Lake reaches ..." and "Crater Lake is in the Cascade Range of southern Oregon";
+* what the subject has, set off after it: "The prototype, with the serial number K5054, flew ..." -> "The
+  prototype flew ..." and "The prototype had the serial number K5054";
 * an indefinite description set off at the end ("was called twttr, a name written without vowels");
 * a second complement of "is" after a comma ("is 11.1 centimetres tall, small enough to hold in one hand");
 * a second subject of a "be" of place ("Its headquarters and main factory are in Maranello");
@@ -75,6 +77,20 @@ def title_before_name(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     person = parse.words(set(range(t.i + 1, found[1])))
     said = f"{person} {be_form(parse, name, parse.past(parse.root))} {article} {' '.join(role)}"
     return set(range(start, t.i + 1)), [said]
+
+
+def had_by_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """What the subject has, set off by commas right after it: "The prototype, with the serial number K5054,
+    flew ..." -> "The prototype flew ..." and "The prototype had the serial number K5054"."""
+    subject = parse.toks[t.head]
+    if t.dep != "prep" or t.lemma != "with" or subject.dep not in SUBJECT_DEPS or subject.head != parse.root.i \
+            or subject.pos not in ("NOUN", "PROPN") or not subject.i < t.i < parse.root.i \
+            or parse.comma_before(span) != t.i - 1 or parse.comma_after(span) is None \
+            or parse.child(t.i, "pobj") is None:
+        return None
+    cut = with_commas(parse, span)
+    verb = "had" if parse.past(parse.root) else ("have" if parse.plural(subject) else "has")
+    return cut, [f"{noun_phrase(parse, subject, cut)} {verb} {parse.words(span - {t.i})}"]
 
 
 def place_of_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
@@ -203,7 +219,7 @@ _WORDING_NOUNS = {"name", "nickname", "title", "word", "term", "phrase"}
 STATE_PARTICIPLES = {"know", "locate", "situate", "call", "name", "base", "make"}
 
 
-SHAPES = (title_before_name, place_of_subject, described_value, second_complement, shared_place,
+SHAPES = (title_before_name, place_of_subject, had_by_subject, described_value, second_complement, shared_place,
           near_place_in_region, done_to_subject)
 # shapes whose piece stands between the subject and its verb without commas
 INSIDE_SUBJECT = (shared_place,)

@@ -13,6 +13,7 @@ from vital_core.backends.offline.conflicts import stand_in
 from vital_core.backends.offline.evidence_index import EvidenceIndex, joined
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
+from vital_core.backends.offline.language.frames import measure_frame
 from vital_core.backends.offline.language.nlp import Tok, main_subject
 from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.values import Value
@@ -54,10 +55,23 @@ def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
                 and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
     unstated += [v.text for v in claim.values if not stated.value_bound(v, claim, aligned + [joined(aligned)])
                  and not _bound_in_clause(v, claim, clauses)]
-    words = [word for lemma, word in claim.content.items() if not lemma_found(lemma, together, soft=True)]
-    coverage = max([rest_coverage(claim, w, soft=True, by_rarity=True) for w in window]
+    unneeded = {lemma for w in window for lemma in _measure_words(claim, w)}
+    words = [word for lemma, word in claim.content.items()
+             if lemma not in unneeded and not lemma_found(lemma, together, soft=True)]
+    coverage = max([rest_coverage(claim, w, _measure_words(claim, w), soft=True, by_rarity=True) for w in window]
                    + [rest_coverage(claim, together, soft=True, by_rarity=True)])
     return unstated, words, coverage
+
+
+def _measure_words(claim: Analysis, sentence: Analysis) -> tuple[str, ...]:
+    """The claim's words a sentence giving its measure need not say: the measure's frame ("from bow to stern",
+    "At its deepest point") and a verb that only gives a measure of the dimension said ("measured 692 feet" /
+    "was 692 feet long")."""
+    if not any(v.is_measure and stated.value_found(v, [sentence]) for v in claim.values):
+        return ()
+    verbs = (w for w in claim.content if w in lexicon.MEASURE_VERBS
+             and (not lexicon.MEASURE_VERBS[w] or set(lexicon.MEASURE_VERBS[w]) & sentence.lemmas))
+    return (*measure_frame(claim, sentence), *verbs)
 
 
 def _names_only(names) -> Analysis:

@@ -18,6 +18,7 @@ from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.lexicon import (
     ACRONYM_GLUE,
     ADJECTIVE_NOUNS,
+    DAYS,
     DIMENSION_WORDS,
     EVENT_HEADS,
     EVENT_PARTS,
@@ -28,6 +29,7 @@ from vital_core.backends.offline.language.lexicon import (
     MAKER_NOUNS,
     MAKING_VERBS,
     MEASURE_VERBS,
+    MONTHS,
     NAME_GLUE,
     NAME_SUFFIXES,
     NUMBER_WORDS,
@@ -42,6 +44,16 @@ from vital_core.scoring import deadline
 
 CONTENT_POS = {"NOUN", "VERB", "ADJ", "ADV", "PROPN", "NUM"}
 _CAPITAL_RUN = re.compile(r"[A-Z][\w'\-]+(?:,?\s+(?:(?:of|and|for|the|de|on)\s+)*[A-Z][\w'\-]+)+")
+
+
+def _weekday_of_date(toks: tuple[Tok, ...], t: Tok) -> bool:
+    """"on Monday 15 February 1971": the weekday says no more than the date after it."""
+    after = toks[t.i + 1] if t.i + 1 < len(toks) else None
+    return t.text.lower() in _DAYS and after is not None and (after.pos == "NUM" or after.text.lower() in _MONTHS)
+
+
+_DAYS = {d.lower() for d in DAYS}
+_MONTHS = {m.lower() for m in MONTHS}
 
 
 @dataclass
@@ -214,7 +226,7 @@ def build(text: str, toks: tuple[Tok, ...]) -> Analysis:
             a.lemmas.add(noun)
         if t.i in inside or t.pos not in CONTENT_POS or t.lemma in LIGHT or not re.search(r"[a-z]", t.lemma):
             continue
-        if t.text.lower() in value_words or t.pos == "NUM":
+        if t.text.lower() in value_words or t.pos == "NUM" or _weekday_of_date(toks, t):
             continue
         a.content.setdefault(t.lemma, t.text)
     said_by_phrase: dict[str, str] = {}     # a phrase's word -> the one word it says ("turns liquid": "melt")

@@ -8,7 +8,7 @@ pieces set off from it; ``lower_first``: a span that only opened the sentence, i
 """
 from __future__ import annotations
 
-from vital_core.backends.offline.language.lexicon import IRREGULAR_PAST
+from vital_core.backends.offline.language.lexicon import IRREGULAR_PAST, MEASURE_NOUNS
 from vital_core.backends.offline.language.nlp import Tok, analyse
 
 
@@ -71,7 +71,9 @@ class ClaimParse:
 
     def plural(self, noun: Tok) -> bool:
         """A plural noun, a pair, or the subject of a plural verb ("The Moomins ... *were* created")."""
-        if noun.tag in ("NNS", "NNPS") or any(self.toks[c].dep == "conj" for c in self.children[noun.i]):
+        # a name the tagger calls plural without an "s" is one ("Akihiro Yokoi")
+        if noun.tag == "NNS" or noun.tag == "NNPS" and noun.text.endswith("s") \
+                or any(self.toks[c].dep == "conj" for c in self.children[noun.i]):
             return True
         verb = self.toks[noun.head]
         return noun.dep in ("nsubj", "nsubjpass") and any(
@@ -181,3 +183,15 @@ def noun_before(parse: ClaimParse, comma: int) -> Tok | None:
 def with_commas(parse: ClaimParse, span: set[int]) -> set[int]:
     """The span with the commas that set it off ("Pluto, found in 1930, is" -> "Pluto is")."""
     return span | {i for i in (parse.comma_before(span), parse.comma_after(span)) if i is not None}
+
+
+def measured_from(parse: ClaimParse, i: int) -> bool:
+    """Is token ``i`` an "after" or "before" that a span of time measures from ("completed six centuries *after*
+    its foundation stone was laid")? The span and the clause are one time, not two facts."""
+    return parse.toks[i].lemma in ("after", "before") and i > 0 and parse.toks[i - 1].lemma in MEASURE_NOUNS
+
+
+def measures(parse: ClaimParse, mod: Tok) -> bool:
+    """Is a bare noun phrase on the verb a time or a distance ("two years later", "a few steps from the
+    market"): a modifier of the verb, a fact of its own?"""
+    return any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in MEASURE_NOUNS for i in parse.subtree(mod.i))

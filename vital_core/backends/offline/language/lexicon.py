@@ -244,8 +244,15 @@ def founding(verb: str, particle: str = "") -> bool:
 IRREGULAR_PARTICIPLES: dict = _map("irregular_participles")
 
 
+# Verbs with no passive: after "was shelled and", "collapsed" is a simple past, not "was collapsed".
+NO_PASSIVE_VERBS: frozenset[str] = _set("no_passive_verbs")
+
+
 def past_not_participle(lemma: str, form: str) -> bool:
-    """Is ``form`` the simple past of ``lemma`` and never its participle ("became", "went"; not "sold")?"""
+    """Is ``form`` the simple past of ``lemma`` and never a passive participle ("became", "went", "collapsed";
+    not "sold")?"""
+    if lemma in NO_PASSIVE_VERBS:
+        return form.endswith("ed")
     return IRREGULAR_PAST.get(lemma) == form and IRREGULAR_PARTICIPLES.get(lemma, form) != form
 # Words a lead-in ends with before a list's item ("protectors of | the East Sea").
 LEAD_IN_WORDS: frozenset[str] = _set("lead_in_words")

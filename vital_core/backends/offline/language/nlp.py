@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
-from vital_core.backends.offline.language.lexicon import MONTHS
+from vital_core.backends.offline.language.lexicon import MEASURE_VERBS, MONTHS, POSITION_VERBS
 from vital_core.scoring import deadline
 
 CACHE_SIZE = 20_000
@@ -107,7 +107,55 @@ def _tokens(doc) -> tuple[Tok, ...]:
                 t.tag_)
             for t in doc]
     return tuple(_stray_agents(_stray_relatives(_regnal_numbers(_stray_appositives(_above_sea_level(
-        _split_dates(_verb_after_appositive(toks))))))))
+        _split_dates(_verb_after_appositive(_verb_after_name(_capitalised_in_name(_scores(toks)))))))))))
+
+
+def _scores(toks: list[Tok]) -> list[Tok]:
+    """"won 1-0": the parser may read the hyphen and the second number as objects of their own; the score is one
+    phrase, headed by its first number."""
+    for k in range(1, len(toks) - 1):
+        first, dash, second = toks[k - 1], toks[k], toks[k + 1]
+        if dash.text in ("-", "\u2013") and first.pos == "NUM" and second.pos == "NUM" \
+                and first.start + len(first.text) == dash.start and dash.start + len(dash.text) == second.start:
+            toks[k] = replace(dash, dep="punct", head=k - 1)
+            toks[k + 1] = replace(second, dep="dep", head=k - 1)
+    return toks
+
+
+def _capitalised_in_name(toks: list[Tok]) -> list[Tok]:
+    """"The Stari Most is ...": the parser may read a capitalised word after a name as the adverb or adjective
+    it would be in lower case and hang it on the name; it ends the name, and the name's role is its."""
+    for k in range(2, len(toks)):
+        t, name = toks[k], toks[k - 1]
+        if t.pos not in ("ADV", "ADJ", "DET") or not t.text[:1].isupper() or name.pos != "PROPN" or t.head != k - 1:
+            continue
+        for j, other in enumerate(toks):
+            if other.head == k - 1 and j != k - 1 and j != k:
+                toks[j] = replace(other, head=k)
+        head = k if name.head == k - 1 else name.head
+        toks[k] = replace(t, pos="PROPN", tag="NNP", lemma=t.text.lower(), dep=name.dep, head=head)
+        toks[k - 1] = replace(name, dep="compound", head=k)
+    return toks
+
+
+def _verb_after_name(toks: list[Tok]) -> list[Tok]:
+    """"The Lærdal Tunnel stretches for 24.5 kilometres": after a name the parser may read a verb that only
+    places or measures its subject as a plural noun, the root, with the name its compound; the verb is the
+    root and the name its subject."""
+    k = next((t.i for t in toks if t.dep == "ROOT"), None)
+    if k is None or k == 0 or toks[k].pos != "NOUN" or toks[k].tag != "NNS" \
+            or toks[k].lemma not in MEASURE_VERBS and toks[k].lemma not in POSITION_VERBS:
+        return toks
+    name = toks[k - 1]
+    if name.pos != "PROPN" or name.dep != "compound" or name.head != k \
+            or any(t.head == k and t.dep.startswith("nsubj") for t in toks):
+        return toks
+    for j in range(k - 1):
+        if toks[j].head == k:      # the name's own words ("The", "Lærdal") go with the name
+            toks[j] = replace(toks[j], head=k - 1)
+    toks[k - 1] = replace(name, dep="nsubj", head=k)
+    toks[k] = replace(toks[k], pos="VERB", tag="VBZ")
+    return toks
 
 
 def _verb_after_appositive(toks: list[Tok]) -> list[Tok]:

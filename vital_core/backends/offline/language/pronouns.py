@@ -12,13 +12,16 @@ from vital_core.backends.offline.language.lexicon import (
     DEMONYMS,
     FUNCTION_CAPS,
     MAKER_NOUNS,
+    MAKING_VERBS,
     ROLE_NOUNS,
     TITLES,
     VESSEL_WORDS,
     founding,
     person_like,
+    phrases_in,
     place_kind,
 )
+from vital_core.backends.offline.language.makers import maker_phrase
 from vital_core.backends.offline.language.nlp import analyse
 
 # a name of two or more capitalised words, a person's most likely ("Caleb Bradham")
@@ -27,12 +30,28 @@ FULL_NAME = r"(?:[A-Z]\.\s+)+[A-Z][\w'\-]*|[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)+"  
 DEMONSTRATIVES = ("The", "These", "This", "Those")
 
 
+# "The Stari Most, or Old Bridge, is ...": the subject's other name, between commas after "or"
+_ALIAS = re.compile(r"^((?:The\s+)?[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*),\s+or\s+((?:the\s+)?[A-Z][\w'\-]*"
+                    r"(?:\s+[A-Z][\w'\-]*)*),\s+(?=[a-z])")
+
+
+def drop_alias(sentence: str) -> tuple[str, str | None]:
+    """The sentence without its subject's other name, and a claim that gives it ("The Stari Most is also called
+    Old Bridge."), or the sentence and None: the two names are one subject, not a list of two."""
+    match = _ALIAS.match(sentence)
+    if not match:
+        return sentence, None
+    name, alias = match.group(1), match.group(2)
+    return f"{name} {sentence[match.end():]}", f"{name} is also called {alias}."
+
+
 def sentence_subject_name(sentence: str) -> str | None:
     """The sentence's subject when it is a name ("Kobe Bryant won ...", "The Eiffel Tower is ...").
 
     The parser must agree that the capitalised words open the subject: "Contrary to popular belief,
     he ..." and "Throughout the war Turing ..." do not have "Contrary" or "Throughout" as subject.
     """
+    sentence = drop_alias(sentence)[0]
     match = re.match(r"((?:The|These|This|Those)\s+)?((?:[A-Z][\w'\-]*\.?\s+){0,3}[A-Z][\w'\-]*)\s+[a-z]",
                      sentence)
     if not match or match.group(2).split()[0].lower() in FUNCTION_CAPS or match.group(2).lower() in DEMONYMS:
@@ -122,23 +141,43 @@ def replace_subject_pronoun(sentence: str, previous: str | None, vessel: bool = 
 
 def replace_object_pronoun(sentence: str, previous: str | None) -> str:
     """The sentence with the main verb's object "it" replaced by ``previous`` when that is a thing's name, the
-    subject is someone else and the verb brings the thing into being ("Philips is a company. Gerard Philips set
-    it up in 1891" -> "... set Philips up in 1891"), so that when and where it was made can be said of it.
-    After another verb "it" is as often the thing last acted on ("The Louvre bought the painting. Thieves
+    subject is someone else and the verb brings the thing into being or out ("Philips is a company. Gerard
+    Philips set it up in 1891" -> "... set Philips up in 1891"; "Bandai put it on sale", "The Queen declared it
+    open"; and after "behind" in "The studio behind it was Maxis"), so that when and where it was made can be said
+    of it. After another verb "it" is as often the thing last acted on ("The Louvre bought the painting. Thieves
     stole it"), so it stays."""
     if not previous or not re.search(r"\bit\b", sentence) or _a_person(previous):
         return sentence
     toks = analyse(sentence)
+    name = previous[:1].lower() + previous[1:] if previous.split()[0] in DEMONSTRATIVES else previous
+    maker = maker_phrase(toks)
+    for t in toks:
+        # "The studio behind it was Maxis": the thing it made
+        if maker is not None and t.text == "it" and t.dep == "pobj" and toks[t.head].head == maker.i:
+            return sentence[:t.start] + name + sentence[t.start + len(t.text):]
     subject = next((t for t in toks if t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT"), None)
     for t in toks:
         verb = toks[t.head]
-        if t.text != "it" or t.dep != "dobj" or verb.dep != "ROOT" or subject is None or subject.pos == "PRON":
+        if t.dep == "nsubj" and verb.dep in ("ccomp", "oprd") and verb.pos == "ADJ":
+            verb = toks[verb.head]      # "declared it open": the parser makes "it" the subject of "open"
+        elif t.dep != "dobj":
+            continue
+        if t.text != "it" or verb.dep != "ROOT" or subject is None or subject.pos == "PRON":
             continue
         particle = next((p.lemma for p in toks if p.dep == "prt" and p.head == verb.i), "")
-        if founding(verb.lemma, particle):
-            name = previous[:1].lower() + previous[1:] if previous.split()[0] in DEMONSTRATIVES else previous
+        if founding(verb.lemma, particle) or verb.lemma in MAKING_VERBS or _releases(verb, toks):
             return sentence[:t.start] + name + sentence[t.start + len(t.text):]
     return sentence
+
+
+# verbs that bring a made thing out or into use: "Bandai released it", "The Queen opened it"
+_BRINGING_OUT = ("release", "open", "inaugurate", "unveil", "launch")
+
+
+def _releases(verb, toks) -> bool:
+    """"released it", "put it on sale", "declared it open" (or a phrase of the lexicon for such a verb)."""
+    return verb.lemma in _BRINGING_OUT or any(word in _BRINGING_OUT and phrase[0] == verb.lemma
+                                              for word, phrase in phrases_in({t.lemma for t in toks}))
 
 
 class Antecedents:
