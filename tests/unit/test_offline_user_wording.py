@@ -142,3 +142,13 @@ def test_a_score_is_one_phrase():
     assert "Leeds won 3-0." in claims
     assert "Leeds won with two goals from Allan Clarke." in claims
     assert not any("won-0" in c for c in claims)
+
+
+def test_a_definite_noun_set_off_after_the_subject_says_what_it_is():
+    claims = decompose_sentence("Its currency, the krona, has the code SEK and is issued by the Riksbank.")
+    assert "Its currency has the code SEK." in claims
+    assert "Its currency is the krona." in claims
+    # the named currency is said in its own word or not at all
+    passage = "The currency of Sweden is the krona, with the code SEK."
+    assert verdict_on("Its currency is the forint.", passage).verdict != SUPPORTED
+    assert verdict_on("Its currency is the krona.", passage).verdict == SUPPORTED

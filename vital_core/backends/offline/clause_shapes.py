@@ -251,8 +251,7 @@ def _place_in_region(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
         region = parse.words(span - {t.i})
     else:
         return None
-    # a region the lexicon knows, or a named one ("the Chryse Planitia region"); after "was", only the named
-    # one ("His first adventure was Tintin in America" names a title)
+    # a region the lexicon knows or a named one ("the Chryse Planitia region"); after "was", only a named one
     words = region.split()
     named = words[-1] in PLACE_HEADS and any(w[:1].isupper() for w in words[:-1])
     if not named and (head.dep == "attr" or not place_kind(region)):
@@ -268,9 +267,10 @@ def _appositive(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     # at the end on the subject; and a name may say what a description is ("Its highest point, Maclear's Beacon
     # at the eastern end of the plateau, rises ...")
     of_subject = head.pos == "NOUN" and head.dep in SUBJECT_DEPS and head.head == parse.root.i
-    naming = of_subject and t.pos == "PROPN"
+    det = parse.child(t.i, "det")      # ... or a definite noun ("Its unit, the candela, has the symbol cd")
+    naming = of_subject and (t.pos == "PROPN" or t.pos == "NOUN" and det is not None and det.lemma == "the")
     if t.dep != "appos" or head.pos != "PROPN" and not (of_subject and t.i > parse.root.i or naming) \
-            or t.tag == "NNS" and not parse.plural(head) \
+            or t.tag == "NNS" and t.text.endswith("s") and not parse.plural(head) \
             or not (t.pos == "NOUN" or t.pos == "PROPN" and (parse.child(t.i, "det") is not None or naming)
                     or _one_of(parse, t)) \
             or not parse.set_off(span) or len(span) < 2 or head.dep == "conj" \
