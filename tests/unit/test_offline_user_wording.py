@@ -152,3 +152,42 @@ def test_a_definite_noun_set_off_after_the_subject_says_what_it_is():
     passage = "The currency of Sweden is the krona, with the code SEK."
     assert verdict_on("Its currency is the forint.", passage).verdict != SUPPORTED
     assert verdict_on("Its currency is the krona.", passage).verdict == SUPPORTED
+
+
+def test_created_and_devised_are_said_by_designed_and_a_changed_creator_is_contradicted():
+    passage = "Carcassonne was designed by Klaus-Jürgen Wrede and published by Ravensburger in 2000."
+    assert verdict_on("Klaus-Jürgen Wrede created Carcassonne.", passage).verdict == SUPPORTED
+    assert contradicted_quoting("Uwe Rosenberg created Carcassonne.", passage, "Uwe Rosenberg", "Klaus-Jürgen Wrede")
+    passage = "The Dvorak layout was devised by August Dvorak and his brother-in-law William Dealey."
+    assert contradicted_quoting("The Dvorak layout was devised by Christopher Sholes.", passage, "Christopher Sholes",
+                                "August Dvorak")
+
+
+def test_the_subject_of_an_active_verb_named_there_for_another_verb_is_not_supported():
+    # the publisher is no creator, whichever voice the claim speaks in
+    passage = "Carcassonne was designed by Klaus-Jürgen Wrede and published by Ravensburger in 2000."
+    assert verdict_on("Ravensburger created Carcassonne.", passage).verdict != SUPPORTED
+    assert verdict_on("Klaus-Jürgen Wrede published Carcassonne.", passage).verdict != SUPPORTED
+    assert verdict_on("Ravensburger published Carcassonne.", passage).verdict == SUPPORTED
+
+
+def test_another_definite_noun_after_be_is_no_paraphrase_of_the_evidences():
+    # "euro" is a common word, close enough to "krona" for a loose match: the sentence's own "the krona" rules
+    passage = "The currency of Denmark is the krone, with the code DKK."
+    assert verdict_on("Denmark's currency is the euro.", passage).verdict != SUPPORTED
+    assert verdict_on("Denmark's currency is the krone.", passage).verdict == SUPPORTED
+
+
+def test_what_the_subject_has_set_off_at_the_end_is_a_claim_of_its_own():
+    claims = decompose_sentence("The Kelpies stand 30 metres high, with heads modelled on two Clydesdale horses.")
+    assert "The Kelpies stand 30 metres high." in claims
+    assert "The Kelpies have heads modelled on two Clydesdale horses." in claims
+    # a clause of its own after "with" is left to the modifier rule
+    claims = decompose_sentence("The treaty was signed in 1957, with six countries taking part.")
+    assert not any(c.startswith("The treaty had") for c in claims)
+
+
+def test_which_is_why_opens_a_statement_of_its_own():
+    claims = decompose_sentence("Each molecule holds exactly 70 carbon atoms, which is why chemists write it as C70.")
+    assert "Each molecule holds exactly 70 carbon atoms." in claims
+    assert "Chemists write it as C70." in claims

@@ -88,6 +88,11 @@ def _split_relatives(clause: str) -> list[str]:
     if not match:
         return [clause]
     before = clause[:match.start()]
+    why = re.match(r"(?:is|was)\s+why\s+(.+)$", match.group(3))
+    if why and match.group(1) == "which" and not match.group(2):
+        # "..., which is why chemists write it as C60": the consequence is a statement of its own
+        rest = clause[match.end():]
+        return [before + ("." if rest.strip() in ("", ".") else rest), why.group(1)[:1].upper() + why.group(1)[1:]]
     # antecedent: a capitalised phrase or a short "the ..." noun phrase ending the main part
     ante = re.search(r"(?<![\w'\-.,])((?:the|a|an|The|A|An)\s+|"
                      r"(?:[Aa]bout |[Aa]round |[Ss]ome )?[\d.,]+\s+(?:million\s+|"

@@ -114,11 +114,12 @@ def support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims:
                                                [c for i in aligned for c in index.clauses[i]])
     others_found = sum(lemma_found(w, joined(window), soft=True) for w in claim.content if w != claim.predicate)
     # what a "be" says is its complement: "Thailand's currency is the ringgit" is no paraphrase of "... is the
-    # baht", however close the two sentences are
+    # baht", however close the two sentences are; nor "Sweden's currency is the euro" of "... is the krona"
     paraphrased = not complement_predicate(claim) and (best >= PREDICATE_FREE or others_found >= 2)
-    predicate_ok = (not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
-                    or paraphrased or claim.predicate in lexicon.DIMENSION_WORDS
-                    or any(stated.same_relation(claim, w) for w in window))
+    predicate_ok = not _rival_complement(claim, index.analyses[top[0]]) and (
+        not claim.predicate or lemma_found(claim.predicate, joined(window), soft=True)
+        or paraphrased or claim.predicate in lexicon.DIMENSION_WORDS
+        or any(stated.same_relation(claim, w) for w in window))
     return SupportSignals(best, coverage, unstated, words, predicate_ok,
                           _subject_unsaid(claim, joined(window), index.analyses[top[0]]),
                           _polarity_agrees(claim, index.analyses[top[0]]), index.sentences[top[0]],
@@ -140,6 +141,25 @@ def _subject_unsaid(claim: Analysis, window: Analysis, closest: Analysis) -> str
             or lemma_found(subject.lemma, window, soft=True) or subject.lemma in stand_in(claim, closest):
         return ""
     return subject.text
+
+
+def _rival_complement(claim: Analysis, closest: Analysis) -> bool:
+    """Does the closest sentence give "be" another definite noun than the claim's, which it does not say: "...
+    is the krona" against "Sweden's currency is the euro"?"""
+    complement = _definite_complement(claim)
+    if complement is None or complement.lemma in closest.lemmas:
+        return False
+    theirs = _definite_complement(closest)
+    return theirs is not None and theirs.lemma not in lexicon.synonyms(complement.lemma)
+
+
+def _definite_complement(a: Analysis) -> Tok | None:
+    """The noun after the main "be" with "the": "is *the* krona"."""
+    root = next((t for t in a.toks if t.dep == "ROOT"), None)
+    if root is None or root.lemma != "be":
+        return None
+    return next((t for t in a.toks if t.head == root.i and t.dep == "attr" and t.pos == "NOUN"
+                 and any(d.head == t.i and d.lemma == "the" for d in a.toks)), None)
 
 
 def complement_predicate(claim: Analysis) -> bool:
@@ -233,18 +253,28 @@ def said_of_named_subject(claim: Analysis, sentence: Analysis) -> str:
 
 
 def _agent_of_another_verb(claim: Analysis, sentence: Analysis) -> str:
-    """What the sentence says when the claim's "by" name is there the agent of another verb, and the claim's verb
-    has an agent of its own: "published by Maxis" against "developed by Maxis and published by Electronic
-    Arts"."""
+    """What the sentence says when the claim's agent (named by "by", or the subject of an active verb) is there
+    the agent of another verb, and the claim's verb has an agent of its own: "published by Maxis" or "Maxis
+    created it" against "developed by Maxis and published by Electronic Arts"."""
     for name in claim.names:
-        mine = agent_verb(claim, name)
+        mine = agent_verb(claim, name) or _active_subject_verb(claim, name)
         theirs = next((agent_verb(sentence, n) for n in sentence.names if name_found(name, stated.as_name(n))), "")
-        if not mine or not theirs or theirs == mine:
+        if not mine or not theirs or theirs in lexicon.synonyms(mine):
             continue
-        other = next((n for n in sentence.names if agent_verb(sentence, n) == mine), "")
+        other = next((n for n in sentence.names if agent_verb(sentence, n) in lexicon.synonyms(mine)), "")
         if other:
-            return f"it names {other} for '{mine}' and {name} for '{theirs}'"
+            return f"it names {other} for '{agent_verb(sentence, other)}' and {name} for '{theirs}'"
     return ""
+
+
+def _active_subject_verb(claim: Analysis, name: str) -> str:
+    """The active main verb whose subject ``name`` is ("Kosmos created Catan": "create"), or ""."""
+    subject = main_subject(claim.toks)
+    root = next((t for t in claim.toks if t.dep == "ROOT"), None)
+    if subject is None or root is None or root.pos != "VERB" or claim.names.get(name) != subject.i \
+            or any(t.head == root.i and t.dep == "auxpass" for t in claim.toks):
+        return ""
+    return root.lemma
 
 
 RIVAL_CLAUSE_COVERAGE = 0.5   # a clause stating this much of the claim with another person in its role
