@@ -4,8 +4,8 @@
   Robert Louis Stevenson" and "Robert Louis Stevenson was a Scottish author";
 * a place set off after the subject: "Crater Lake, in the Cascade Range of southern Oregon, reaches ..." ->
   "Crater Lake reaches ..." and "Crater Lake is in the Cascade Range of southern Oregon";
-* what the subject has, set off after it or at the end: "The prototype, with the serial number K5054, flew
-  ..." -> "The prototype flew ..." and "The prototype had the serial number K5054";
+* what the subject has, set off after it: "The prototype, with the serial number K5054, flew ..." -> "The
+  prototype flew ..." and "The prototype had the serial number K5054";
 * an indefinite description set off at the end ("was called twttr, a name written without vowels");
 * a second complement of "is" after a comma ("is 11.1 centimetres tall, small enough to hold in one hand");
 * a second subject of a "be" of place ("Its headquarters and main factory are in Maranello");
@@ -91,21 +91,6 @@ def had_by_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     cut = with_commas(parse, span)
     verb = "had" if parse.past(parse.root) else ("have" if parse.plural(subject) else "has")
     return cut, [f"{noun_phrase(parse, subject, cut)} {verb} {parse.words(span - {t.i})}"]
-
-
-def had_at_the_end(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
-    """What the subject has, set off at the end: "The wheel stands 35 metres high, with arms shaped like an
-    axe" -> "The wheel stands 35 metres high" and "The wheel has arms shaped like an axe". Not a clause of its
-    own ("..., with five countries taking part") nor a name ("..., with Belgium")."""
-    root, subject = parse.root, parse.child(parse.root.i, *SUBJECT_DEPS)
-    noun = parse.child(t.i, "pobj")
-    if t.dep != "prep" or t.lemma != "with" or t.head != root.i or t.i < root.i or subject is None \
-            or subject.pos not in ("NOUN", "PROPN") or noun is None or noun.pos != "NOUN" \
-            or parse.comma_before(span) != t.i - 1 or max(span) + 2 < len(parse.toks) \
-            or any(parse.toks[k].tag == "VBG" for k in span):
-        return None
-    verb = "had" if parse.past(root) else ("have" if parse.plural(subject) else "has")
-    return with_commas(parse, span), [f"{noun_phrase(parse, subject, span)} {verb} {parse.words(span - {t.i})}"]
 
 
 def place_of_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
@@ -234,7 +219,7 @@ _WORDING_NOUNS = {"name", "nickname", "title", "word", "term", "phrase"}
 STATE_PARTICIPLES = {"know", "locate", "situate", "call", "name", "base", "make"}
 
 
-SHAPES = (title_before_name, place_of_subject, had_by_subject, had_at_the_end, described_value, second_complement,
-          shared_place, near_place_in_region, done_to_subject)
+SHAPES = (title_before_name, place_of_subject, had_by_subject, described_value, second_complement, shared_place,
+          near_place_in_region, done_to_subject)
 # shapes whose piece stands between the subject and its verb without commas
 INSIDE_SUBJECT = (shared_place,)

@@ -112,10 +112,10 @@ def _tokens(doc) -> tuple[Tok, ...]:
 
 def _scores(toks: list[Tok]) -> list[Tok]:
     """"won 1-0": the parser may read the hyphen and the second number as objects of their own; the score is one
-    phrase, headed by its first number."""
+    phrase, headed by its first number (numbers in words, "twenty-seven years", are one number, not a score)."""
     for k in range(1, len(toks) - 1):
         first, dash, second = toks[k - 1], toks[k], toks[k + 1]
-        if dash.text in ("-", "\u2013") and first.pos == "NUM" and second.pos == "NUM" \
+        if dash.text in ("-", "\u2013") and first.text.isdigit() and second.text.isdigit() \
                 and first.start + len(first.text) == dash.start and dash.start + len(dash.text) == second.start:
             toks[k] = replace(dash, dep="punct", head=k - 1)
             toks[k + 1] = replace(second, dep="dep", head=k - 1)
