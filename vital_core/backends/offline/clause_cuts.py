@@ -48,7 +48,7 @@ from vital_core.backends.offline.language.lexicon import (
     SENTENTIAL_VERBS,
     SUBORDINATORS,
     TIMES_OF_DAY,
-    phrases_in,
+    said_by_verb_phrase,
 )
 from vital_core.backends.offline.language.nlp import Tok
 
@@ -121,8 +121,7 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
 
 def _phrase_with(parse: ClaimParse, root: Tok, modifier: Tok) -> bool:
     """Do the verb and its modifier make a phrase of the lexicon ("slipped beneath the waves": sank)?"""
-    lemmas = {root.lemma} | {parse.toks[i].lemma for i in parse.subtree(modifier.i)}
-    return any(phrase[0] == root.lemma for _, phrase in phrases_in(lemmas))
+    return bool(said_by_verb_phrase(root.lemma, {parse.toks[i].lemma for i in parse.subtree(modifier.i)}))
 
 
 def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: set[int]) -> list[str] | None:

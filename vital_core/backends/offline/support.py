@@ -55,10 +55,11 @@ def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
                 and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
     unstated += [v.text for v in claim.values if not stated.value_bound(v, claim, aligned + [joined(aligned)])
                  and not _bound_in_clause(v, claim, clauses)]
-    unneeded = {lemma for w in window for lemma in _measure_words(claim, w)}
+    measure_words = [_measure_words(claim, w) for w in window]
+    unneeded = {lemma for skip in measure_words for lemma in skip}
     words = [word for lemma, word in claim.content.items()
              if lemma not in unneeded and not lemma_found(lemma, together, soft=True)]
-    coverage = max([rest_coverage(claim, w, _measure_words(claim, w), soft=True, by_rarity=True) for w in window]
+    coverage = max([rest_coverage(claim, w, skip, soft=True, by_rarity=True) for w, skip in zip(window, measure_words)]
                    + [rest_coverage(claim, together, soft=True, by_rarity=True)])
     return unstated, words, coverage
 
@@ -256,14 +257,15 @@ def _agent_of_another_verb(claim: Analysis, sentence: Analysis) -> str:
     """What the sentence says when the claim's agent (named by "by", or the subject of an active verb) is there
     the agent of another verb, and the claim's verb has an agent of its own: "published by Maxis" or "Maxis
     created it" against "developed by Maxis and published by Electronic Arts"."""
+    agents = {n: agent_verb(sentence, n) for n in sentence.names}
     for name in claim.names:
         mine = agent_verb(claim, name) or _active_subject_verb(claim, name)
-        theirs = next((agent_verb(sentence, n) for n in sentence.names if name_found(name, stated.as_name(n))), "")
+        theirs = next((verb for n, verb in agents.items() if name_found(name, stated.as_name(n))), "")
         if not mine or not theirs or theirs in lexicon.synonyms(mine):
             continue
-        other = next((n for n in sentence.names if agent_verb(sentence, n) in lexicon.synonyms(mine)), "")
+        other = next((n for n, verb in agents.items() if verb in lexicon.synonyms(mine)), "")
         if other:
-            return f"it names {other} for '{agent_verb(sentence, other)}' and {name} for '{theirs}'"
+            return f"it names {other} for '{agents[other]}' and {name} for '{theirs}'"
     return ""
 
 

@@ -49,11 +49,7 @@ _CAPITAL_RUN = re.compile(r"[A-Z][\w'\-]+(?:,?\s+(?:(?:of|and|for|the|de|on)\s+)
 def _weekday_of_date(toks: tuple[Tok, ...], t: Tok) -> bool:
     """"on Monday 15 February 1971": the weekday says no more than the date after it."""
     after = toks[t.i + 1] if t.i + 1 < len(toks) else None
-    return t.text.lower() in _DAYS and after is not None and (after.pos == "NUM" or after.text.lower() in _MONTHS)
-
-
-_DAYS = {d.lower() for d in DAYS}
-_MONTHS = {m.lower() for m in MONTHS}
+    return t.text.lower() in DAYS and after is not None and (after.pos == "NUM" or after.text.lower() in MONTHS)
 
 
 @dataclass

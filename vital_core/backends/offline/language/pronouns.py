@@ -18,8 +18,8 @@ from vital_core.backends.offline.language.lexicon import (
     VESSEL_WORDS,
     founding,
     person_like,
-    phrases_in,
     place_kind,
+    said_by_verb_phrase,
 )
 from vital_core.backends.offline.language.makers import maker_phrase
 from vital_core.backends.offline.language.nlp import analyse
@@ -176,8 +176,8 @@ _BRINGING_OUT = ("release", "open", "inaugurate", "unveil", "launch")
 
 def _releases(verb, toks) -> bool:
     """"released it", "put it on sale", "declared it open" (or a phrase of the lexicon for such a verb)."""
-    return verb.lemma in _BRINGING_OUT or any(word in _BRINGING_OUT and phrase[0] == verb.lemma
-                                              for word, phrase in phrases_in({t.lemma for t in toks}))
+    return verb.lemma in _BRINGING_OUT or any(word in _BRINGING_OUT
+                                              for word in said_by_verb_phrase(verb.lemma, {t.lemma for t in toks}))
 
 
 class Antecedents:
