@@ -105,3 +105,26 @@ def test_she_stays_with_the_ship_a_text_is_about_and_two_subjects_are_no_anteced
     assert "John came out in 1969." not in claims
     # a capitalised adjective opens a name
     assert sentence_subject_name("The Great Britain was a steamship.") == "The Great Britain"
+
+
+def test_an_adjective_phrase_opening_the_sentence_says_what_the_subject_is():
+    claims = decompose_sentence("Famous for its clock, the Elizabeth Tower was finished in 1859.")
+    assert claims == ["The Elizabeth Tower was finished in 1859.", "The Elizabeth Tower was famous for its clock."]
+    claims = decompose_sentence("Equal to 220 yards, or 660 feet, a furlong makes up one-eighth of a mile.")
+    assert "A furlong is equal to 220 yards, or 660 feet." in claims
+    assert "A furlong makes up one-eighth of a mile." in claims
+    # an adjective with no phrase of its own after it is no statement to cut off
+    assert decompose_sentence("Eager to win, the team trained hard for months.") == [
+        "Eager to win, the team trained hard for months."]
+
+
+def test_a_relative_clause_on_what_a_named_subject_is_says_what_the_subject_did():
+    claims = decompose_sentence("Gustave Eiffel was a French engineer who also built a bridge in Porto.")
+    assert claims == ["Gustave Eiffel was a French engineer.", "Gustave Eiffel also built a bridge in Porto."]
+    claims = decompose_sentence("Gustave Eiffel was an engineer, who also built a bridge in Porto.")
+    assert "Gustave Eiffel also built a bridge in Porto." in claims
+    claims = decompose_sentence("The Kiel Canal is a waterway that links the North Sea and the Baltic.")
+    assert "The Kiel Canal links the North Sea and the Baltic." in claims
+    # a definite description says which one: cut off, the claim would lose its point
+    assert decompose_sentence("Marie Curie was the first woman who won a Nobel Prize.") == [
+        "Marie Curie was the first woman who won a Nobel Prize."]

@@ -77,3 +77,16 @@ def test_taking_to_the_air_says_flying():
     assert says_predicate("The prototype took to the air for the first time on 27 July 1949.", {"fly"})
     passage = "The de Havilland Comet first flew on 27 July 1949."
     assert verdict_on("The Comet took to the air on 27 July 1949.", passage).verdict == SUPPORTED
+
+
+def test_a_language_after_in_and_another_named_things_place_are_no_rivals():
+    # eighteenth round: a claim cut off a description ("X was a Swiss writer") met these in the evidence
+    passage = "Heidi was written by Johanna Spyri and first published in German in 1880."
+    assert verdict_on("Johanna Spyri was a Swiss writer.", passage).verdict != CONTRADICTED
+    passage = "The Lærdal Tunnel took over the title of the longest road tunnel from the Gotthard road tunnel in Switzerland."
+    assert verdict_on("The Lærdal Tunnel is a road tunnel in western Norway.", passage).verdict != CONTRADICTED
+    # guards: the same adjective also said of someone, and the subject's own place, still contradict
+    assert contradicted_quoting("Selma Lagerlöf was a Danish writer.",
+                                "Selma Lagerlöf was a Swedish writer who wrote in Swedish.", "Danish", "Swedish")
+    assert contradicted_quoting("The Kiel Canal is in Denmark.",
+                                "The Kiel Canal in Germany links the North Sea and the Baltic.", "Denmark", "Germany")

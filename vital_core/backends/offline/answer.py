@@ -6,6 +6,8 @@ there is some, says which claims name the thing asked in a relation it states (`
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from vital_core.backends.offline.language import lexicon
@@ -57,6 +59,23 @@ def new_typed(mentions: Mentions, query_mentions: Mentions, kind: str,
     return set()
 
 
+# a capitalised word joined to a lower-case one: an adjective ("English-speaking", "Paris-based")
+_NAME_ADJECTIVE = re.compile(r"\b[A-Z][\w']*-[a-z][\w\-]*")
+
+
+def names_asked(question: str, claim: str, kind: str) -> bool:
+    """Does the claim name a thing of the kind the question asks for that the question does not name (a date
+    for "when", a number for "how many", a person for "who", a name for "where": the place gazetteer is small)? A
+    people's or a language's adjective is no person or place ("the Latin alphabet", "the English-speaking world")."""
+    mentions = extract_mentions(claim)
+    found = new_typed(mentions, extract_mentions(question), ENTITY if kind == PLACE else kind, set(words(question)))
+    if kind in (PERSON, PLACE):
+        found -= mentions.years
+        found -= {t.text.lower() for t in analyse(claim) if t.pos == "ADJ"}
+        found -= {a.lower() for a in _NAME_ADJECTIVE.findall(claim)}
+    return bool(found)
+
+
 def says_predicate(claim: str, predicate: set[str]) -> bool:
     """Does the claim say the question's predicate (one of its lemmas or their synonyms, as any content word:
     "written by" says "Who composed ...?")?"""
@@ -93,6 +112,7 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
     if kind not in (PERSON, DATE, NUMBER, PLACE, ENTITY) or not claims:
         return None
     q_mentions, q_words = extract_mentions(question), set(words(question))
+    verbal = any(t.pos == "VERB" and t.lemma in predicate for t in analyse(question))
     if kind == ENTITY:
         # "What was the first James Bond film?" is answered by "The first James Bond film was Dr. No", whether
         # or not the answer reads as a name
@@ -112,7 +132,7 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
     def names_it(i: int) -> bool:
         mentions = extract_mentions(claims[i])
         if kind == PERSON:
-            return bool(new_typed(mentions, q_mentions, PERSON, q_words))
+            return names_asked(question, claims[i], PERSON)
         return kind != PLACE or bool(new_typed(mentions, q_mentions, ENTITY, q_words) - mentions.years)
     exact = {i for i in candidates if names_it(i)}
     asked, counted = _asked_noun(question), counted_noun(question) if kind == NUMBER else ""
@@ -135,8 +155,9 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
         # "Who composed ...?" by "The composer was Sergei Prokofiev" before "Prokofiev wrote it in 1936"
         kind == PERSON and names_maker(claims[i], predicate),
         says_predicate(claims[i], predicate),
-        # the question's own verb before a synonym of it ("opened its first store" before "was started by")
-        bool(predicate & {t.lemma for t in analyse(claims[i])}),
+        # the question's own verb before a synonym of it ("opened its first store" before "was started by"), as a
+        # verb when the question says it as one ("graphic design" does not say "Who designed ...?")
+        bool(predicate & {t.lemma for t in analyse(claims[i]) if t.pos == "VERB" or not verbal}),
         i in exact,
         # the statement before its detail ("... reaches 501 metres" before "..., which makes it the ...")
         not any(j != i and claims[j].rstrip(".") in claims[i] for j in candidates), sim_rank[i]))

@@ -175,9 +175,11 @@ def _relative_inside(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
 
 
 def _participle(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
-    """A participle phrase on the main verb, set off by a comma: the subject did it too."""
+    """A participle phrase on the main verb, set off by a comma: the subject did it too; an adjective phrase
+    opening the sentence says what the subject is ("Famous for its clock, the tower ...")."""
     root, subject = parse.root, _subject(parse)
-    if t.dep != "advcl" or t.head != root.i or t.tag not in ("VBG", "VBN") \
+    adjective = t.tag == "JJ" and min(span) == 0 and parse.child(t.i, "prep") is not None
+    if t.dep != "advcl" or t.head != root.i or t.tag not in ("VBG", "VBN") and not adjective \
             or any(i < t.i and not (parse.toks[i].dep == "advmod" and parse.toks[i].head == t.i) for i in span) \
             or subject is None or t.lemma in SENTENTIAL_VERBS or parse.child(t.i, *SUBJECT_DEPS, "mark") is not None \
             or not (parse.set_off(span) or min(span) == 0 and parse.comma_after(span) is not None) \
@@ -194,8 +196,8 @@ def _participle(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
         return with_commas(parse, span), [f"{noun_phrase(parse, noun, span)} {be_form(parse, noun, parse.past(root))} "
                                            f"{parse.words(span)}"]
     noun = noun_phrase(parse, subject, span)
-    if t.tag == "VBN":   # "Built in 1481, the chapel is ...": built then
-        said = f"{be_form(parse, subject, True)} {lower_first(parse, span)}"
+    if t.tag == "VBN" or adjective:   # "Built in 1481, the chapel is ...": built then; "Equal to 220 yards, ..."
+        said = f"{be_form(parse, subject, not adjective or parse.past(root))} {lower_first(parse, span)}"
     else:                # "..., separating families" -> "The wall separated families"
         said = " ".join([finite_verb(t, parse.past(root), parse.plural(subject)), parse.words(span - {t.i})]).strip()
     return with_commas(parse, span), [f"{noun} {said}"]

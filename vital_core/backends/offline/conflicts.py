@@ -229,6 +229,8 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
             # adjective still says where ("the German state of Bavaria", "the Norwegian composer")
         if described and other.lower() not in lexicon.DEMONYMS:
             continue    # "the German foundry" says where the foundry is from, not what a country named there is
+        if tok is not None and _of_something_else(claim, target, tok, other):
+            continue
         if other in target.guessed or name_found(other, claim) or other in claim.names \
                 or role(claim, name) != role(target, other):
             continue
@@ -246,6 +248,20 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
                 and role(claim, name) in ("doer", "undergoer", "copula") and _same_verb(claim, name, target, other):
             out.append(other)   # another person in the same role of the same verb ("Bob Tenor" / "Walt Tenor")
     return sorted(out, key=lambda other: -_same_slot(claim, name, target, other))
+
+
+def _of_something_else(claim: Analysis, target: Analysis, tok, other: str) -> bool:
+    """A name after "in" that is no rival: a people's adjective there is a language ("first published in
+    German"), and a place there may be another named thing's ("the Gotthard road tunnel in Switzerland")."""
+    if tok.dep != "pobj" or target.toks[tok.head].text != "in":
+        return False
+    if other.lower() in lexicon.DEMONYMS:
+        # ... unless the sentence also uses it of someone ("a Swedish writer who wrote in Swedish")
+        return len(re.findall(rf"\b{re.escape(other.lower())}\b", target.lowered)) == 1
+    owner = target.toks[target.toks[tok.head].head]
+    return owner.pos == "NOUN" and any(t.head == owner.i and t.dep == "compound" and t.pos == "PROPN"
+                                       and not any(t.text.lower() in n.lower() for n in claim.names)
+                                       for t in target.toks)
 
 
 def _describes_a_noun(a: Analysis, name: str) -> bool:

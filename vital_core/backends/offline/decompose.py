@@ -104,9 +104,10 @@ def _split_relatives(clause: str) -> list[str]:
         return [clause]
     # '... the ringing cry "Vincerò!", which means ...': the quotation is what the clause speaks of
     antecedent = quoted.group(0) if quoted else _noun_phrase(ante.group(0))
-    named = _PERSON_BEFORE_APPOSITIVE.search(before)
+    named = _PERSON_BEFORE_APPOSITIVE.search(before) or _PERSON_DESCRIBED.match(before.strip())
     if match.group(1) == "who" and named:
-        antecedent = named.group(1)     # "Tove Jansson, a Finnish artist and writer ..., who published ..."
+        # "Tove Jansson, a Finnish artist and writer ..., who published ...", "Tove Jansson was a writer, who ..."
+        antecedent = named.group(1)
     if not antecedent or antecedent.split()[0].lower() in AUXILIARIES or antecedent.lower() in FUNCTION_CAPS:
         return [clause]
     # "..., which makes it the second-longest river": "which" stands for the whole statement, and a
@@ -136,6 +137,8 @@ _QUOTE_AT_END = re.compile(r'"[^"]+"$|\u201c[^\u201d]+\u201d$')
 # "Caleb Bradham, a pharmacist in New Bern, North Carolina, who ...": the name before the appositive
 _PERSON_BEFORE_APPOSITIVE = re.compile(rf"(?<![\w.])((?:{FULL_NAME})),\s+(?:a|an|the)\s+[^,]*"
                                        r"(?:,\s+[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*)*$")
+# "Gustave Eiffel was an engineer, who ...": the person the description is of
+_PERSON_DESCRIBED = re.compile(rf"((?:{FULL_NAME}))\s+(?:is|was)\s+(?:a|an)\s+[^,]*$")
 # what may follow a relative clause's comma and still be its own: a title or a name set off, or a phrase of
 # time or place ("..., The Moomins and the Great Flood, in 1945."); not "hence ..." or a participle
 _RUNS_ON = re.compile(r",\s+(?:[A-Z]|(?:the|a|an|in|on|at|from|by|with|for)\b)")

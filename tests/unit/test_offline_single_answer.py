@@ -1,0 +1,46 @@
+"""Offline importance for a question asking for one thing, answered in words the question does not use.
+
+The fitted weights favour an answer's opening definition; a who question is answered by the claim that names
+a person, even when it says the question's verb another way. Sentences of our own.
+"""
+from __future__ import annotations
+
+from vital_core.backends.offline import OfflineBackend
+from vital_core.results.model import VITAL, Subclaim
+from vital_core.scoring.pipeline import run_sync
+
+
+def labels(query, claims):
+    subclaims = [Subclaim(id=f"S{i + 1}", text=t, sentence_index=i) for i, t in enumerate(claims)]
+    return run_sync(OfflineBackend().rank(query, subclaims)).labels
+
+
+def test_the_questions_verb_as_a_noun_does_not_make_a_claim_its_answer():
+    got = labels("Who designed the Sydney Opera House?", [
+        "The Sydney Opera House was drawn by Jørn Utzon.",
+        "Its shells made it a landmark of Modernist design in Australia.",
+        "It opened in 1973."])
+    assert got["S1"] == VITAL and got["S2"] != VITAL
+
+
+def test_a_claim_that_names_no_person_is_context_beside_one_that_does():
+    # "English-speaking" and "Latin" are capitalised, but adjectives, no person
+    got = labels("Who devised the Dewey Decimal Classification?", [
+        "The Dewey Decimal Classification is the most common scheme for libraries in the English-speaking world.",
+        "The Dewey Decimal Classification came from Melvil Dewey.",
+        "It sorts books into ten classes."])
+    assert got["S2"] == VITAL and got["S1"] != VITAL
+    got = labels("Who invented the Rubik's Cube?", [
+        "The Rubik's Cube is the best-selling puzzle toy for children using the Latin alphabet.",
+        "The Rubik's Cube came from Ernő Rubik.",
+        "Ernő Rubik was a professor."])
+    assert got["S2"] == VITAL and got["S1"] != VITAL
+
+
+def test_a_definition_stays_context_beside_an_answer_that_says_the_verb():
+    # a guard: the answer saying "designed" was vital before, and the definition is still not
+    got = labels("Who designed the Eiffel Tower?", [
+        "The Eiffel Tower is a wrought-iron lattice tower in Paris.",
+        "It was designed by the engineer Maurice Koechlin.",
+        "It opened in 1889."])
+    assert got["S2"] == VITAL and got["S1"] != VITAL
