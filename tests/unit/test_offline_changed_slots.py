@@ -81,10 +81,10 @@ def test_taking_to_the_air_says_flying():
 
 def test_a_language_after_in_and_another_named_things_place_are_no_rivals():
     # eighteenth round: a claim cut off a description ("X was a Swiss writer") met these in the evidence
-    passage = "Heidi was written by Johanna Spyri and first published in German in 1880."
-    assert verdict_on("Johanna Spyri was a Swiss writer.", passage).verdict != CONTRADICTED
-    passage = "The Lærdal Tunnel took over the title of the longest road tunnel from the Gotthard road tunnel in Switzerland."
-    assert verdict_on("The Lærdal Tunnel is a road tunnel in western Norway.", passage).verdict != CONTRADICTED
+    passage = "Out of Africa was written by Karen Blixen and first published in English in 1937."
+    assert verdict_on("Karen Blixen was a Danish writer.", passage).verdict != CONTRADICTED
+    passage = "The Seikan Tunnel lost the title of longest railway tunnel to the Gotthard Base Tunnel in Switzerland."
+    assert verdict_on("The Seikan Tunnel is a railway tunnel in northern Japan.", passage).verdict != CONTRADICTED
     # guards: the same adjective also said of someone, and the subject's own place, still contradict
     assert contradicted_quoting("Selma Lagerlöf was a Danish writer.",
                                 "Selma Lagerlöf was a Swedish writer who wrote in Swedish.", "Danish", "Swedish")

@@ -259,9 +259,10 @@ def _of_something_else(claim: Analysis, target: Analysis, tok, other: str) -> bo
         # ... unless the sentence also uses it of someone ("a Swedish writer who wrote in Swedish")
         return len(re.findall(rf"\b{re.escape(other.lower())}\b", target.lowered)) == 1
     owner = target.toks[target.toks[tok.head].head]
-    return owner.pos == "NOUN" and any(t.head == owner.i and t.dep == "compound" and t.pos == "PROPN"
-                                       and not any(t.text.lower() in n.lower() for n in claim.names)
-                                       for t in target.toks)
+    named = [t for t in target.toks if t.head == owner.i and t.dep == "compound" and t.pos == "PROPN"]
+    named += [owner] if owner.pos == "PROPN" else []
+    return owner.pos in ("NOUN", "PROPN") and any(not any(t.text.lower() in n.lower() for n in claim.names)
+                                                  for t in named)
 
 
 def _describes_a_noun(a: Analysis, name: str) -> bool:
