@@ -113,7 +113,9 @@ def test_an_adjective_phrase_opening_the_sentence_says_what_the_subject_is():
     claims = decompose_sentence("Equal to 220 yards, or 660 feet, a furlong makes up one-eighth of a mile.")
     assert "A furlong is equal to 220 yards, or 660 feet." in claims
     assert "A furlong makes up one-eighth of a mile." in claims
-    # an adjective with no phrase of its own after it is no statement to cut off
+    # one that speaks of the statement is no fact of the subject's, nor one with no phrase of its own after it
+    assert decompose_sentence("Contrary to a popular myth, the Great Wall cannot be seen from the Moon.") == [
+        "Contrary to a popular myth, the Great Wall cannot be seen from the Moon."]
     assert decompose_sentence("Eager to win, the team trained hard for months.") == [
         "Eager to win, the team trained hard for months."]
 

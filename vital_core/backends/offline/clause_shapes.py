@@ -22,6 +22,7 @@ from vital_core.backends.offline.language.claim_parse import (
 from vital_core.backends.offline.language.lexicon import (
     CLEAR_SUBORDINATORS,
     PLACE_HEADS,
+    SENTENTIAL_ADJECTIVES,
     SENTENTIAL_VERBS,
     SUBORDINATORS,
     past_not_participle,
@@ -178,7 +179,8 @@ def _participle(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A participle phrase on the main verb, set off by a comma: the subject did it too; an adjective phrase
     opening the sentence says what the subject is ("Famous for its clock, the tower ...")."""
     root, subject = parse.root, _subject(parse)
-    adjective = t.tag == "JJ" and min(span) == 0 and parse.child(t.i, "prep") is not None
+    adjective = t.tag == "JJ" and min(span) == 0 and parse.child(t.i, "prep") is not None \
+        and t.lemma not in SENTENTIAL_ADJECTIVES
     if t.dep != "advcl" or t.head != root.i or t.tag not in ("VBG", "VBN") and not adjective \
             or any(i < t.i and not (parse.toks[i].dep == "advmod" and parse.toks[i].head == t.i) for i in span) \
             or subject is None or t.lemma in SENTENTIAL_VERBS or parse.child(t.i, *SUBJECT_DEPS, "mark") is not None \

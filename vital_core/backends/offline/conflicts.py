@@ -258,11 +258,13 @@ def _of_something_else(claim: Analysis, target: Analysis, tok, other: str) -> bo
     if other.lower() in lexicon.DEMONYMS:
         # ... unless the sentence also uses it of someone ("a Swedish writer who wrote in Swedish")
         return len(re.findall(rf"\b{re.escape(other.lower())}\b", target.lowered)) == 1
+    # ... a thing of the kind the claim speaks of ("tunnel"), under a name the claim does not give; not a place
+    # the sentence places in turn ("a village near Granada in southern Spain")
     owner = target.toks[target.toks[tok.head].head]
     named = [t for t in target.toks if t.head == owner.i and t.dep == "compound" and t.pos == "PROPN"]
     named += [owner] if owner.pos == "PROPN" else []
-    return owner.pos in ("NOUN", "PROPN") and any(not any(t.text.lower() in n.lower() for n in claim.names)
-                                                  for t in named)
+    return owner.pos in ("NOUN", "PROPN") and owner.text.lower() in claim.words \
+        and any(not any(t.text.lower() in n.lower() for n in claim.names) for t in named)
 
 
 def _describes_a_noun(a: Analysis, name: str) -> bool:

@@ -197,6 +197,8 @@ SUBORDINATORS: frozenset[str] = _set("subordinators")
 CLEAR_SUBORDINATORS: frozenset[str] = _set("clear_subordinators")
 # A participle that stands for the whole statement, not for the subject: "..., making it the largest".
 SENTENTIAL_VERBS: frozenset[str] = _set("sentential_verbs")
+# an adjective phrase opening a sentence that speaks of the statement, not of the subject ("Contrary to a myth, ...")
+SENTENTIAL_ADJECTIVES: frozenset[str] = _set("sentential_adjectives")
 # The same, as written forms ("..., which made it ...": "which" is the statement, not a noun).
 SENTENTIAL_VERB_FORMS: frozenset[str] = _set("sentential_verb_forms")
 # Adverbs in -ly that change what the claim says (degree, hedge, frequency, order in time), so the claim
