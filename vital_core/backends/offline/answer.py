@@ -65,12 +65,10 @@ _NAME_ADJECTIVE = re.compile(r"\b[A-Z][\w']*-[a-z][\w\-]*")
 
 def names_asked(question: str, claim: str, kind: str) -> bool:
     """Does the claim name a thing of the kind the question asks for that the question does not name (a date
-    for "when", a number for "how many", a person for "who", a name for "where": the place gazetteer is small)? A
-    people's or a language's adjective is no person or place ("the Latin alphabet", "the English-speaking world")."""
-    mentions = extract_mentions(claim)
-    found = new_typed(mentions, extract_mentions(question), ENTITY if kind == PLACE else kind, set(words(question)))
-    if kind in (PERSON, PLACE):
-        found -= mentions.years
+    for "when", a number for "how many", a person for "who")? A people's or a language's adjective is no person
+    ("the Latin alphabet", "the English-speaking world")."""
+    found = new_typed(extract_mentions(claim), extract_mentions(question), kind, set(words(question)))
+    if kind == PERSON:
         found -= {t.text.lower() for t in analyse(claim) if t.pos == "ADJ"}
         found -= {a.lower() for a in _NAME_ADJECTIVE.findall(claim)}
     return bool(found)
