@@ -63,11 +63,12 @@ def new_typed(mentions: Mentions, query_mentions: Mentions, kind: str,
 _NAME_ADJECTIVE = re.compile(r"\b[A-Z][\w']*-[a-z][\w\-]*")
 
 
-def names_asked(question: str, claim: str, kind: str) -> bool:
+def names_asked(claim: str, kind: str, query_mentions: Mentions, query_words: set[str]) -> bool:
     """Does the claim name a thing of the kind the question asks for that the question does not name (a date
-    for "when", a number for "how many", a person for "who")? A people's or a language's adjective is no person
-    ("the Latin alphabet", "the English-speaking world")."""
-    found = new_typed(extract_mentions(claim), extract_mentions(question), kind, set(words(question)))
+    for "when", a number for "how many", a person for "who"; ``new_typed`` with the question's mentions and
+    words)? A people's or a language's adjective is no person ("the Latin alphabet", "the English-speaking
+    world")."""
+    found = new_typed(extract_mentions(claim), query_mentions, kind, query_words)
     if kind == PERSON:
         found -= {t.text.lower() for t in analyse(claim) if t.pos == "ADJ"}
         found -= {a.lower() for a in _NAME_ADJECTIVE.findall(claim)}
@@ -128,9 +129,9 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
     # ... but a claim that names the very kind asked for comes first ("invented by René Laennec" before
     # "invented in 1816" for "who")
     def names_it(i: int) -> bool:
-        mentions = extract_mentions(claims[i])
         if kind == PERSON:
-            return names_asked(question, claims[i], PERSON)
+            return names_asked(claims[i], PERSON, q_mentions, q_words)
+        mentions = extract_mentions(claims[i])
         return kind != PLACE or bool(new_typed(mentions, q_mentions, ENTITY, q_words) - mentions.years)
     exact = {i for i in candidates if names_it(i)}
     asked, counted = _asked_noun(question), counted_noun(question) if kind == NUMBER else ""

@@ -26,7 +26,7 @@ from vital_core.backends.offline.language.lexicon import (
     person_like,
     place_of,
 )
-from vital_core.backends.offline.language.nlp import children, governing_verb, subtree
+from vital_core.backends.offline.language.nlp import Tok, children, governing_verb, subtree
 from vital_core.backends.offline.language.roles import relations
 from vital_core.backends.offline.language.value_match import (
     comparable,
@@ -250,7 +250,7 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
     return sorted(out, key=lambda other: -_same_slot(claim, name, target, other))
 
 
-def _of_something_else(claim: Analysis, target: Analysis, tok, other: str) -> bool:
+def _of_something_else(claim: Analysis, target: Analysis, tok: Tok, other: str) -> bool:
     """A name after "in" that is no rival: a people's adjective there is a language ("first published in
     German"), and a place there may be another named thing's ("the Gotthard road tunnel in Switzerland")."""
     if tok.dep != "pobj" or target.toks[tok.head].text != "in":

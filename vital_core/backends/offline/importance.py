@@ -343,7 +343,8 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         measured = {v.dim for v in extract_values(claims[answer]) if v.dim and not v.dim.startswith("#")} \
             if kind != PERSON else set()
         vital = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
-        answering_kind = {i for i in vital if names_asked(question, claims[i], kind)
+        q_mentions = extract_mentions(question)
+        answering_kind = {i for i in vital if names_asked(claims[i], kind, q_mentions, q_words)
                           and (not measured or measured & {v.dim for v in extract_values(claims[i])})}
         # the fitted labels stand where none of their vital claims gives what is asked (raising the presumed
         # answer then cost the held-out sets an RLP on a correct answer each)

@@ -141,6 +141,8 @@ def said_by_verb_phrase(verb: str, lemmas: set[str]) -> list[str]:
     """The words said by the lexicon's phrases that ``verb`` opens, when their other words are among ``lemmas``
     ("put" with "sale": release; "slip" with "beneath": sink)."""
     return [word for word, phrase in phrases_in(lemmas | {verb}) if phrase[0] == verb]
+
+
 # Word pairs with opposite meaning.
 ANTONYMS: tuple = _seq("antonyms")
 # Adjectives that name a thing ("lunar" -> "moon").
