@@ -10,6 +10,7 @@ from __future__ import annotations
 from vital_core.backends.offline.language.claim_parse import (
     ClaimParse,
     be_form,
+    between,
     finite_verb,
     lower_first,
     measured_from,
@@ -17,6 +18,7 @@ from vital_core.backends.offline.language.claim_parse import (
     near_of,
     noun_before,
     noun_phrase,
+    one_of,
     with_commas,
 )
 from vital_core.backends.offline.language.lexicon import (
@@ -273,24 +275,24 @@ def _appositive(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     of_subject = head.pos == "NOUN" and head.dep in SUBJECT_DEPS and head.head == parse.root.i
     det = parse.child(t.i, "det")      # ... or a definite noun ("Its unit, the candela, has the symbol cd")
     naming = of_subject and (t.pos == "PROPN" or t.pos == "NOUN" and det is not None and det.lemma == "the")
+    # but "a ..." right after a noun describes that noun ("comes from oil of bergamot, a small sour orange"):
+    # ``descriptions.described_value`` cuts it
+    if of_subject and not naming and det is not None and det.lemma in ("a", "an") \
+            and noun_before(parse, min(span) - 1) is not None:
+        return None
     if t.dep != "appos" or head.pos != "PROPN" and not (of_subject and t.i > parse.root.i or naming) \
             or t.tag == "NNS" and t.text.endswith("s") and not parse.plural(head) \
             or not (t.pos == "NOUN" or t.pos == "PROPN" and (parse.child(t.i, "det") is not None or naming)
-                    or _one_of(parse, t)) \
+                    or one_of(parse, t)) \
             or not parse.set_off(span) or len(span) < 2 or head.dep == "conj" \
             or parse.child(head.i, "conj") is not None \
             or any(parse.toks[i].text in ("and", "or") for i in range(head.i, min(span))) \
-            or any(parse.toks[i].dep == "conj" and parse.toks[i].pos == "PROPN" for i in span - _clauses_in(parse, t)):
+            or any(parse.toks[i].dep == "conj" and parse.toks[i].pos == "PROPN" and not between(parse, parse.toks[i])
+                   for i in span - _clauses_in(parse, t)):
         return None      # ("Cape Canaveral, Florida" is a place in its region; a list of people with their
                          # appositives is one the parser often misreads)
     return with_commas(parse, span), [f"{noun_phrase(parse, head, span)} "
                                        f"{be_form(parse, head, parse.past(parse.root))} {parse.words(span)}"]
-
-
-def _one_of(parse: ClaimParse, t: Tok) -> bool:
-    """"Bandai, one of Japan's biggest toy companies, ...": the parser tags "one" a numeral."""
-    prep = parse.child(t.i, "prep")
-    return t.lemma == "one" and prep is not None and prep.lemma == "of"
 
 
 def _appositive_of_pair(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:

@@ -12,8 +12,9 @@ import re
 
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
+from vital_core.backends.offline.language.demonyms import describes_a_noun, says_where_from
 from vital_core.backends.offline.language.frames import measure_frame
-from vital_core.backends.offline.language.instances import same_instance
+from vital_core.backends.offline.language.instances import may_be_one_person, same_instance
 from vital_core.backends.offline.language.lexicon import (
     ANTONYMS,
     EVENT_QUALIFIERS,
@@ -31,6 +32,7 @@ from vital_core.backends.offline.language.roles import relations
 from vital_core.backends.offline.language.value_match import (
     comparable,
     consistent,
+    in_lifespan,
     mismatch_reason,
     name_mismatch,
     time_offset,
@@ -109,15 +111,6 @@ def _with_subject(target: Analysis, context: Context) -> Analysis:
     words = target.words | {w.lower() for w in subject.split()} if subject else target.words
     return Analysis(text=f"{subject} {target.text}", toks=(), lemmas=target.lemmas, words=words, names=names,
                     name_keys=target.name_keys | countries, values=target.values, content=target.content)
-
-
-_LIFESPAN = re.compile(r"\((?:c\.\s*|born\s+)?\d{3,4}\s*[-–]\s*\d{2,4}\)|^\s*\d{3,4}\s*[-–]\s*\d{2,4}\b")
-
-
-def in_lifespan(text: str, value: Value) -> bool:
-    """A year of "(1678-1741)" after a name (or of that bracket read as a clause of its own): the
-    person's birth or death, no other event's date."""
-    return any(m.start() <= value.start < m.end() for m in _LIFESPAN.finditer(text))
 
 
 def anchor(claim: Analysis, value: Value) -> Analysis | None:
@@ -205,10 +198,16 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
 
 def of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:
     """A value in a relative clause of a noun the claim does not speak of: "buried in the Church of San
-    Domenico, which was demolished in 1869" dates the church, not the burial."""
+    Domenico, which was demolished in 1869" dates the church, not the burial; or after "of" on a name the claim
+    does not give ("to house the Great Exhibition of 1851")."""
     toks = target.toks
     if not toks:
         return False
+    at = toks[token_at(target, value.start)]
+    if at.dep == "pobj" and toks[at.head].lemma == "of" and toks[toks[at.head].head].pos == "PROPN":
+        # "the Great Exhibition of 1851": the date is the named event's
+        owner = toks[toks[at.head].head].text.lower()
+        return not any(owner in n.lower().split() for n in claim.names)
     verb = governing_verb(toks, token_at(target, value.start))
     if verb is None or toks[verb].dep != "relcl":
         return False
@@ -219,7 +218,8 @@ def of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:
 
 def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
     place, kind = place_of(name)
-    described = _describes_a_noun(claim, name)
+    described = describes_a_noun(claim, name)
+    from_where = says_where_from(claim, name)
     out = []
     for other in target.names:
         tok = target.toks[target.names[other]] if target.toks else None
@@ -229,6 +229,10 @@ def competing_names(claim: Analysis, target: Analysis, name: str) -> list[str]:
             # adjective still says where ("the German state of Bavaria", "the Norwegian composer")
         if described and other.lower() not in lexicon.DEMONYMS:
             continue    # "the German foundry" says where the foundry is from, not what a country named there is
+        if from_where and other.lower() not in lexicon.DEMONYMS \
+                and not (tok is not None and tok.dep == "pobj" and target.toks[tok.head].lemma == "from"):
+            continue    # "was a German chemist" is where he is from ("the explorer from Norway"), not where he
+            # worked ("at the University of Ghent in Belgium")
         if tok is not None and _of_something_else(claim, target, tok, other):
             continue
         if other in target.guessed or name_found(other, claim) or other in claim.names \
@@ -265,16 +269,6 @@ def _of_something_else(claim: Analysis, target: Analysis, tok: Tok, other: str) 
     named += [owner] if owner.pos == "PROPN" else []
     return owner.pos in ("NOUN", "PROPN") and owner.text.lower() in claim.words \
         and any(not any(t.text.lower() in n.lower() for n in claim.names) for t in named)
-
-
-def _describes_a_noun(a: Analysis, name: str) -> bool:
-    """Does a people's adjective of the claim describe a noun of its subject side ("the German foundry Stempel"),
-    not its complement ("was a Swedish explorer", which says where the subject is from)?"""
-    if not a.toks or name not in a.names or name.lower() not in lexicon.DEMONYMS:
-        return False
-    tok = a.toks[a.names[name]]
-    head = a.toks[tok.head]
-    return tok.dep in ("amod", "compound") and head.pos in ("NOUN", "PROPN") and head.dep != "attr"
 
 
 def _same_slot(claim: Analysis, name: str, target: Analysis, other: str) -> int:
@@ -316,19 +310,6 @@ def _same_verb(claim: Analysis, name: str, target: Analysis, other: str) -> bool
         *(subtree(target.toks, c.i) for c in children(target.toks, theirs) if c.dep == "conj"))
     theirs_words = {target.toks[i].lemma for i in clause}
     return bool(patients & theirs_words)
-
-
-_ALIAS_CUES = r"(?:born|née|nee|known as|called|later|formerly|also|alias|or)"
-
-
-def may_be_one_person(name: str, other: str, evidence: str) -> bool:
-    """Two names that may be one person's: a word in common, first names alike ("Marie"/"Maria"), or
-    the evidence saying one is the other ("Marie Curie, born Maria Skłodowska")."""
-    a, b = [w.lower() for w in name.split()], [w.lower() for w in other.split()]
-    if set(a) & set(b) or a[0][:4] == b[0][:4]:
-        return True
-    first, second = re.escape(name), re.escape(other)
-    return bool(re.search(rf"{first}\W+{_ALIAS_CUES}\W+{second}|{second}\W+{_ALIAS_CUES}\W+{first}", evidence))
 
 
 def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | None:
@@ -393,8 +374,12 @@ def antonym_conflict(claim: Analysis, target: Analysis, context: Context) -> str
     for lemma, word in words.items():
         if lemma in sentence_words or word.lower() in sentence_words:
             continue
+        # an opposite inside a name is no word of the sentence's ("the First World War" says no "war" against
+        # "peace"), nor one the claim says itself
+        their_names = {w.lower() for n in target.names for w in n.split()} | \
+            {t.lemma for t in target.toks if t.pos == "PROPN"}
         opposite = next((o for o in sorted(OPPOSITES.get(lemma, set()) | OPPOSITES.get(word.lower(), set()))
-                         if o in target_words), None)
+                         if o in target_words and o not in their_names and o not in claim.lemmas), None)
         # the rest of the claim stated in this clause too, not only with the best-aligned sentence
         if opposite and rest_coverage(claim, context.joined, skip_lemmas={lemma}) >= REST_COVERAGE \
                 and rest_coverage(claim, target, skip_lemmas={lemma}, soft=True) >= REST_COVERAGE:

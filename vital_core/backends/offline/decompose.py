@@ -19,6 +19,7 @@ from vital_core.backends.offline.clause_cuts import cut_claim
 from vital_core.backends.offline.coordination import FINITE_VERB_TAGS, has_verb, split_clauses
 from vital_core.backends.offline.language.lexicon import (
     AUXILIARIES,
+    DAYS,
     DETERMINERS,
     FUNCTION_CAPS,
     LEAD_IN_WORDS,
@@ -38,6 +39,7 @@ from vital_core.backends.offline.language.pronouns import (
     replace_subject_pronoun,
     sentence_subject_name,
 )
+from vital_core.backends.offline.language.values import FULL_DATE
 from vital_core.backends.sentences import split_sentences  # noqa: F401 - re-exported for verification
 from vital_core.scoring import deadline
 
@@ -131,6 +133,20 @@ def _split_relatives(clause: str) -> list[str]:
     aside = match.group(2)
     extra.append(f"{antecedent}{aside} {relative}" if aside else _relative_claim(antecedent, match.group(1), relative))
     return [main] + extra
+
+
+# "on 15 April 1912, a Monday, ...", "on 1 November 1755, All Saints' Day, ...": what the day was is a fact
+# of its own, and the parser reads the day as the verb's object
+_DAY_OF_DATE = re.compile(rf"((?i:{FULL_DATE})),\s+((?:an?\s+)?(?i:{'|'.join(DAYS)})|"
+                          rf"(?:[A-Z][\w'’]*\s+){{1,3}}(?:Day|Eve|Sunday))(?=\s*[,;.]|$)")
+
+
+def _day_of_date(text: str) -> tuple[str, str | None]:
+    """The text without the day named after its date, and the claim saying what day the date was."""
+    match = _DAY_OF_DATE.search(text)
+    if match is None:
+        return text, None
+    return text[:match.end(1)] + text[match.end():], _finish(f"{match.group(1)} was {match.group(match.lastindex)}")
 
 
 _QUOTE_AT_END = re.compile(r'"[^"]+"$|\u201c[^\u201d]+\u201d$')
@@ -244,6 +260,8 @@ def _split_list(claim: str) -> list[str]:
         if not take:
             continue
         pieces, prefix_words, items = before
+        if re.search(r"\bbetween\s+[^;]*$", body):
+            continue   # "the strait between Portsmouth and the Isle of Wight": one thing between two
         if pieces and prefix_words or any(len(i.split()) >= 3 and _lead_in_cut(i.split()) for i in items[1:]):
             continue   # "concertos for violin and strings, one for each of spring, summer and winter": whose lead-in?
         last = " ".join(take).rstrip(",.;:")
@@ -343,6 +361,7 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None, vesse
         text = text.replace(aside, f"\u27e8{n}\u27e9", 1)
     text = replace_object_pronoun(replace_subject_pronoun(text, previous_subject, vessel, defined), previous_subject)
     text, alias = drop_alias(text)
+    text, day = _day_of_date(text)
     claims: list[str] = []
     subject = sentence_subject_name(text)
     for n, clause in enumerate(split_clauses(text)):
@@ -358,8 +377,7 @@ def decompose_sentence(sentence: str, previous_subject: str | None = None, vesse
                 for atom in cut_claim(_finish(claim), _finish):
                     if len(atom.split()) >= 2 and atom not in claims:
                         claims.append(atom)
-    if alias:
-        claims.append(alias)
+    claims += [extra for extra in (day, alias) if extra]
     return claims or [_finish(sentence)]
 
 

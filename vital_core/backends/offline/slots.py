@@ -247,6 +247,8 @@ def _read_items(a: Analysis) -> list[tuple[str, object, list[int]]]:
     spans.sort()
     for k, toks in enumerate(spans):
         out.append(("name", _words(a, toks), toks))
+        if any(a.toks[i].lemma in _TITLE_GLUE for i in toks[1:-1]):
+            out.append(("title", _words(a, toks), toks))     # read as one name ("Tales of the River")
         if lexicon.place_kind(_words(a, toks)):
             continue    # "Vienna in Austria" is two places
         j, joined = k, toks

@@ -18,7 +18,7 @@ from vital_core.backends.offline.language.nlp import Tok, main_subject
 from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
-from vital_core.backends.offline.stated import rest_coverage
+from vital_core.backends.offline.stated import COMMON_RANK, rest_coverage
 from vital_core.backends.offline.verdict import ALIGN_MIN, WINDOW_MARGIN, ClaimVerdict, quote, written_in
 from vital_core.results.model import NOT_ENOUGH_EVIDENCE, SUPPORTED
 
@@ -98,6 +98,7 @@ class SupportSignals:
     polarity_ok: bool
     quote: str                  # the closest evidence sentence
     stating: str                # the window's sentence holding most of the claim's names and values
+    replaced: tuple[str, str] | None = None   # (the claim's word, the closest sentence's word in its place)
 
 
 def window_of(top: list[int], sims: np.ndarray) -> list[int]:
@@ -124,7 +125,59 @@ def support_signals(claim: Analysis, index: EvidenceIndex, top: list[int], sims:
     return SupportSignals(best, coverage, unstated, words, predicate_ok,
                           _subject_unsaid(claim, joined(window), index.analyses[top[0]]),
                           _polarity_agrees(claim, index.analyses[top[0]]), index.sentences[top[0]],
-                          index.sentences[_quoted(claim, index, in_window or top[:1])])
+                          index.sentences[_quoted(claim, index, in_window or top[:1])],
+                          _replaced_word(claim, joined(window), index.analyses[top[0]]))
+
+
+_FILLED_SLOTS = ("dobj", "oprd", "pobj", "amod", "compound")
+
+
+def _slot(a: Analysis, t: Tok) -> tuple[str, ...] | None:
+    """Where a word stands: the object of a verb ("called twttr": oprd of "call"), of a preposition on a word
+    ("oil of bergamot": of "of" on "oil"), or a word before a noun ("from murex sea snails")."""
+    if t.dep not in _FILLED_SLOTS or t.head == t.i:
+        return None
+    head = a.toks[t.head]
+    if t.dep != "pobj":
+        return (t.dep, head.lemma)
+    return None if head.head == head.i else (head.lemma, a.toks[head.head].lemma)
+
+
+def _around(a: Analysis, t: Tok) -> tuple[str, ...] | None:
+    """The two words before a word and what follows it (a mark of punctuation or the end as one): "extracted
+    from cochineal, predatory" and "extracted from murex, predatory" stand the same, however parsed."""
+    if t.i < 2 or not a.toks[t.i - 1].text.isalpha() or not a.toks[t.i - 2].text.isalpha():
+        return None
+    after = a.toks[t.i + 1].text.lower() if t.i + 1 < len(a.toks) else ""
+    return a.toks[t.i - 2].text.lower(), a.toks[t.i - 1].text.lower(), after if after.isalnum() else ","
+
+
+def _replaced_word(claim: Analysis, window: Analysis, closest: Analysis) -> tuple[str, str] | None:
+    """A noun of the claim the window does not say, where the closest sentence has another word the claim does
+    not say: "comes from oil of neroli" against "comes from oil of bergamot", "was called tweetr" against "was
+    called twttr". However many of its other words are stated, the claim says something else there."""
+    for t in claim.toks:
+        # a noun, or a word before a noun rare enough to name one thing ("cochineal"): a common one describes
+        named = t.dep in ("amod", "compound") and frequency_rank(t.lemma) >= UNKNOWN_RANK
+        if not (t.pos == "NOUN" and t.dep in ("dobj", "oprd", "pobj") or named) or t.lemma not in claim.content \
+                or lemma_found(t.lemma, window, soft=True):
+            continue
+        slot, around = _slot(claim, t), _around(claim, t)
+        if slot is None and around is None:
+            continue
+        # both words name kinds of things (a general word, "the top" for "the tips", "women" for "matches", is
+        # said in other words or stands in another structure)
+        if frequency_rank(t.lemma) <= COMMON_RANK:
+            continue
+        for u in closest.toks:
+            if u.pos in ("NOUN", "PROPN", "NUM", "X", "ADJ") and u.text.isalpha() \
+                    and frequency_rank(u.lemma) > COMMON_RANK \
+                    and (slot is not None and _slot(closest, u) == slot
+                         or around is not None and _around(closest, u) == around) \
+                    and u.lemma not in claim.lemmas and u.lemma not in lexicon.synonyms(t.lemma) \
+                    and not lemma_found(u.lemma, claim, soft=True):
+                return t.text, u.text
+    return None
 
 
 def _subject_unsaid(claim: Analysis, window: Analysis, closest: Analysis) -> str:
@@ -199,7 +252,7 @@ def support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndar
     long_paraphrase = (len(claim.content) >= LONG_CLAIM_WORDS and best >= LONG_CLAIM_SIM
                        and coverage >= LONG_CLAIM_COVERAGE and (s.predicate_ok or not complement_predicate(claim)))
     if best >= SUPPORT_SIM and not s.unstated and (coverage >= needed and s.predicate_ok or long_paraphrase) \
-            and s.polarity_ok and not s.subject_unsaid:
+            and s.polarity_ok and not s.subject_unsaid and not s.replaced:
         return ClaimVerdict(SUPPORTED, f"supported: the evidence states it (similarity {best:.2f}, "
                                        f"{coverage:.0%} of its words) — \"{quote(s.stating)}\"", s.stating, best)
     named = said_of_named_subject(claim, index.analyses[top[0]])
@@ -213,7 +266,9 @@ def support(claim: Analysis, index: EvidenceIndex, top: list[int], sims: np.ndar
     elsewhere = [x for x in s.unstated if written_in(x, evidence_text)]
     verb = claim.content.get(claim.predicate, claim.predicate)
     words_absent = [w for w in s.missing_words if not written_in(w, closest)]
-    if absent:
+    if s.replaced:
+        reason = f"not enough evidence: the evidence says '{s.replaced[1]}' where the claim says '{s.replaced[0]}'"
+    elif absent:
         reason = f"not enough evidence: the evidence does not mention {'; '.join(absent)}"
     elif elsewhere:
         reason = (f"not enough evidence: the evidence gives {'; '.join(elsewhere)}, but not in a sentence that "

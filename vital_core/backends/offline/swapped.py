@@ -40,6 +40,7 @@ from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.value_match import (
     comparable,
     consistent,
+    in_lifespan,
     mismatch_reason,
     name_mismatch,
     time_offset,
@@ -63,7 +64,7 @@ def _rival(claim: Analysis, value: Value, sentence: Analysis) -> Value | None:
               # other units ("8,019 metres, or roughly 26,545 feet") is no other end
               and not any(consistent(other, v) for other in claim.values if other is not value and not other.is_measure)
               and not stated.value_found(v, [claim]) and not conflicts.of_another_noun(claim, sentence, v)
-              and not conflicts.in_lifespan(sentence.text, v) and not time_offset(sentence.text, v)
+              and not in_lifespan(sentence.text, v) and not time_offset(sentence.text, v)
               and not stated.of_another_verb(claim, sentence, v)]
     if len(rivals) != 1 or any(consistent(value, v) for v in sentence.values):
         return None

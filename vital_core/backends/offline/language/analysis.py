@@ -109,6 +109,8 @@ def _name_spans(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
                 j += 1
             elif t.text.lower() in NAME_GLUE and j + 1 < len(toks) and starts(toks[j + 1], j + 1):
                 j += 1
+            elif t.text == "of" and j + 2 < len(toks) and toks[j + 1].text == "the" and starts(toks[j + 2], j + 2):
+                j += 2      # "the Battle of the Oranges", "the Museum of the Moon": one name
             elif t.text == "'s" and j + 1 < len(toks) and toks[j + 1].text.lower() in INSTITUTIONS:
                 j += 1      # "King's College", "St Mary's Hospital": one name
             else:
@@ -395,7 +397,9 @@ def name_found(name: str, target: Analysis) -> bool:
         # a shorter form of the same name ("Yuri Gagarin" for "Yuri Alekseyevich Gagarin") is no rival
         rivals = [n for n in target.names if n.lower().split()[-1:] == core[-1:] and len(n.split()) >= 2
                   and not {w.lower().strip(".,") for w in n.split()} <= mine]
-        return not rivals
+        # nor a place named for its owner ("Cleeve Hill" is not stated by "Cooper's Hill")
+        owners = re.findall(rf"\b([\w-]+)['’]s {re.escape(core[-1])}\b", lowered)
+        return not rivals and not any(o not in mine for o in owners)
     # "Great Wall" for "Great Wall of China", "Hubble" for "Hubble Space Telescope"
     return any(re.match(rf"{re.escape(n.lower())}\b", name.lower()) and n.lower() not in FUNCTION_CAPS
                for n in target.names)

@@ -171,9 +171,10 @@ def noun_before(parse: ClaimParse, comma: int) -> Tok | None:
     if comma < 1 or parse.toks[comma].text != ",":
         return None
     tok = parse.toks[comma - 1]
-    # up from "Jamaica" through "of" to "Bolt": a noun's prepositional complement belongs to the noun
+    # up from "Jamaica" through "of" to "Bolt": a name's prepositional complement belongs to the name; a
+    # common noun's does not ("oil of bergamot, a small sour orange", "the town of Kampen, a ...")
     while tok.dep == "pobj" and parse.toks[tok.head].dep == "prep" \
-            and parse.toks[parse.toks[tok.head].head].pos in ("NOUN", "PROPN"):
+            and parse.toks[parse.toks[tok.head].head].pos == "PROPN":
         tok = parse.toks[parse.toks[tok.head].head]
     while tok.dep == "compound" and parse.toks[tok.head].i > tok.i:
         tok = parse.toks[tok.head]
@@ -195,3 +196,16 @@ def measures(parse: ClaimParse, mod: Tok) -> bool:
     """Is a bare noun phrase on the verb a time or a distance ("two years later", "a few steps from the
     market"): a modifier of the verb, a fact of its own?"""
     return any(parse.toks[i].pos == "NUM" or parse.toks[i].lemma in MEASURE_NOUNS for i in parse.subtree(mod.i))
+
+
+def between(parse: ClaimParse, t: Tok) -> bool:
+    """Is ``t`` the second of two things something is between ("the strait between Portsmouth and the Isle of
+    Wight")?"""
+    first = parse.toks[t.head]
+    return first.dep == "pobj" and parse.toks[first.head].lemma == "between"
+
+
+def one_of(parse: ClaimParse, t: Tok) -> bool:
+    """"Bandai, one of Japan's biggest toy companies, ...": the parser tags "one" a numeral."""
+    prep = parse.child(t.i, "prep")
+    return t.lemma == "one" and prep is not None and prep.lemma == "of"

@@ -2,6 +2,8 @@
 towers, and what one sentence says of one is no contradiction of what a claim says of the other."""
 from __future__ import annotations
 
+import re
+
 from vital_core.backends.offline.language.analysis import Analysis
 from vital_core.backends.offline.language.lexicon import EVENT_QUALIFIERS, FIRST_WORDS, ORDINAL_WORDS
 from vital_core.backends.offline.language.nlp import main_subject
@@ -26,3 +28,16 @@ def same_instance(claim: Analysis, target: Analysis) -> bool:
     without such a word may be either ("Selma Lagerlöf was the first woman to win ...")."""
     mine, theirs = instance_words(claim), instance_words(target)
     return not mine or not theirs or mine == theirs
+
+
+_ALIAS_CUES = r"(?:born|née|nee|known as|called|later|formerly|also|alias|or)"
+
+
+def may_be_one_person(name: str, other: str, evidence: str) -> bool:
+    """Two names that may be one person's: a word in common, first names alike ("Marie"/"Maria"), or
+    the evidence saying one is the other ("Marie Curie, born Maria Skłodowska")."""
+    a, b = [w.lower() for w in name.split()], [w.lower() for w in other.split()]
+    if set(a) & set(b) or a[0][:4] == b[0][:4]:
+        return True
+    first, second = re.escape(name), re.escape(other)
+    return bool(re.search(rf"{first}\W+{_ALIAS_CUES}\W+{second}|{second}\W+{_ALIAS_CUES}\W+{first}", evidence))

@@ -106,8 +106,9 @@ def _tokens(doc) -> tuple[Tok, ...]:
     toks = [Tok(t.i, t.text, _LEMMA_FIXES.get(t.text.lower(), t.lemma_.lower()), t.pos_, t.dep_, t.head.i, t.idx,
                 t.tag_)
             for t in doc]
-    return tuple(_stray_agents(_stray_relatives(_regnal_numbers(_stray_appositives(_above_sea_level(
-        _split_dates(_verb_after_appositive(_verb_after_name(_capitalised_in_name(_scores(toks)))))))))))
+    return tuple(_stray_compass_points(_stray_agents(_stray_relatives(_regnal_numbers(_stray_appositives(
+        _above_sea_level(_split_dates(_verb_after_appositive(_verb_after_name(_capitalised_in_name(_scores(
+            toks))))))))))))
 
 
 def _scores(toks: list[Tok]) -> list[Tok]:
@@ -259,6 +260,23 @@ def _stray_relatives(toks: list[Tok]) -> list[Tok]:
         noun = toks[first - 1]
         if noun.pos in ("NOUN", "PROPN") and noun.i != t.head:
             toks[k] = replace(t, dep="relcl", head=noun.i)
+    return toks
+
+
+_COMPASS = {"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest"}
+
+
+def _stray_compass_points(toks: list[Tok]) -> list[Tok]:
+    """"Ivrea, an old town in Piedmont north of Turin": the parser may hang "north of ..." on the main verb;
+    right after an appositive it places the appositive's noun."""
+    for k, t in enumerate(toks):
+        if t.lemma not in _COMPASS or t.dep not in ("npadvmod", "advmod") or k == 0:
+            continue
+        if not any(c.lemma == "of" for c in children(tuple(toks), k)):
+            continue
+        noun = next((a for a in reversed(toks[:k]) if a.dep == "appos"), None)
+        if noun is not None and noun.i != t.head and all(j in subtree(tuple(toks), noun.i) for j in range(noun.i, k)):
+            toks[k] = replace(t, head=noun.i)
     return toks
 
 

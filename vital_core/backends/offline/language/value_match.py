@@ -191,3 +191,12 @@ def comparable(claim: Value, other: Value) -> bool:
     if claim.dim.startswith("#"):
         return claim.dim == other.dim and claim.dim != "#"
     return claim.dim == other.dim
+
+
+_LIFESPAN = re.compile(r"\((?:c\.\s*|born\s+)?\d{3,4}\s*[-–]\s*\d{2,4}\)|^\s*\d{3,4}\s*[-–]\s*\d{2,4}\b")
+
+
+def in_lifespan(text: str, value: Value) -> bool:
+    """A year of "(1678-1741)" after a name (or of that bracket read as a clause of its own): the
+    person's birth or death, no other event's date."""
+    return any(m.start() <= value.start < m.end() for m in _LIFESPAN.finditer(text))

@@ -47,6 +47,7 @@ _DATE_DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE}
 _DATE_MDY = re.compile(rf"\b({_MONTH_RE})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{3,4}})\b", re.I)
 _DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b|\b({_MONTH_RE})\s+(\d{{1,2}})"
                       r"(?:st|nd|rd|th)?\b(?!\s*,?\s*\d{3})", re.I)
+FULL_DATE = f"{_DATE_DMY.pattern}|{_DATE_MDY.pattern}"    # a day, month and year, either way round (re.I)
 _DATE_NUMERIC = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _DATE_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH_YEAR = re.compile(rf"\b({_MONTH_RE})\.?,?\s+(\d{{3,4}})\b", re.I)
@@ -219,10 +220,12 @@ def _number(text: str, start: int, end: int, value: float, kind: str, out: list[
     """Append the number at ``text[start:end]`` with its scale word and unit; return where it ends."""
     if re.search(r"\bminus\s*$", text[max(0, start - 7):start], re.I):
         value = -value
-    tail = text[end:end + 14].lower().split()
-    if tail and tail[0] in SCALE_WORDS:
-        value *= SCALE_WORDS[tail[0]]
-        end += text[end:].lower().index(tail[0]) + len(tail[0])
+    # the scale word may end the sentence ("capped at 21 million.")
+    scale = re.match(r"\s+([a-z]+)", text[end:end + 14].lower())
+    scaled = scale is not None and scale.group(1) in SCALE_WORDS
+    if scaled:
+        value *= SCALE_WORDS[scale.group(1)]
+        end += scale.end()
     dim, factor, unit_end = _unit_after(text, end)
     if dim in ("c", "f", "k"):
         value = {"c": value + 273.15, "f": (value - 32) * 5 / 9 + 273.15, "k": value}[dim]
@@ -230,7 +233,8 @@ def _number(text: str, start: int, end: int, value: float, kind: str, out: list[
     else:
         value *= factor
     if not dim:
-        dim = "#" + _head_noun(text, end)
+        # a bare "21 million" counts millions of something: comparable with another bare count of millions
+        dim = "#" + (_head_noun(text, end) or (scale.group(1) if scaled else ""))
     approx, bound = _qualifiers(text, start)
     if kind == "year":
         dim = ""
@@ -323,6 +327,22 @@ def _ordinals(text: str, out: list[Value]) -> str:
                                  m.group(1).lower()), text, flags=re.I)
 
 
+# after "one", words that pick one thing out rather than count ("one day", "one of", "one another")
+_NOT_COUNTED_AFTER_ONE = frozenset(
+    "of another other more less such day night morning afternoon evening time times way side hand thing point "
+    "example reason summer winter spring autumn year week month moment occasion story version account".split())
+_COUNTED_ONE = re.compile(r"\s+([a-z]+)\b")
+
+
+def _counted_one(text: str, start: int, end: int) -> bool:
+    """Does "one" count a noun ("carries one hump", "won one Oscar")? Not after a determiner ("the one
+    thing", "no one"), nor before a word that picks a thing out rather than counts it."""
+    before = text[max(0, start - 6):start].lower().split()
+    after = _COUNTED_ONE.match(text, end)
+    return not (before and before[-1] in ("the", "no", "any", "each", "every", "this", "that", "which", "only")) \
+        and after is not None and after.group(1) not in _NOT_COUNTED_AFTER_ONE
+
+
 def extract_values(text: str) -> list[Value]:
     """Every typed value in ``text``, in order of appearance."""
     out: list[Value] = []
@@ -346,6 +366,9 @@ def extract_values(text: str) -> list[Value]:
         work = work[:a] + " " * (b - a) + work[b:]
     for m in _WORD_RUN.finditer(work):
         phrase = m.group(0).strip()
+        if phrase.lower() == "one" and _counted_one(work, m.start(), m.end()):
+            _number(work, m.start(), m.end(), 1.0, "number", out)
+            continue
         if phrase.lower() in ("one", "a", "single", "once", "pair", "both", "zero") or not phrase:
             continue
         value = word_number(phrase)
