@@ -10,11 +10,11 @@ from vital_core.results.model import CONTRADICTED, SUPPORTED
 
 
 def test_another_word_in_the_place_of_the_claims_noun_is_no_support():
-    passage = "The perfume's warm scent comes from oil of jasmine, picked by hand before dawn."
-    verdict = verdict_on("The perfume's warm scent comes from oil of lavender.", passage)
+    passage = "The perfume's warm scent comes from oil of vetiver, distilled from the roots of a grass."
+    verdict = verdict_on("The perfume's warm scent comes from oil of patchouli.", passage)
     assert verdict.verdict != SUPPORTED
-    assert "jasmine" in verdict.reason and "lavender" in verdict.reason
-    assert verdict_on("The perfume's warm scent comes from oil of jasmine.", passage).verdict == SUPPORTED
+    assert "vetiver" in verdict.reason and "patchouli" in verdict.reason
+    assert verdict_on("The perfume's warm scent comes from oil of vetiver.", passage).verdict == SUPPORTED
 
 
 def test_another_name_given_to_the_same_thing_is_no_support():
@@ -98,3 +98,9 @@ def test_an_opposite_word_inside_a_name_is_no_opposite():
     passage = "The Treaty of Kiel ended Denmark's part in the Great Northern War."
     claim = "The Treaty of Kiel was the peace settlement that took Denmark out of the Great Northern War."
     assert verdict_on(claim, passage).verdict != CONTRADICTED
+
+
+def test_a_known_word_in_the_claims_place_may_say_it_in_other_words():
+    passage = "Its designer also built the iron skeleton inside the great bronze statue."
+    assert verdict_on("Its designer also built the iron framework inside the great bronze statue.",
+                      passage).verdict == SUPPORTED

@@ -61,11 +61,18 @@ def rest_coverage(claim: Analysis, target: Analysis, skip_lemmas=(), skip_names=
         total += NAME_WEIGHT
         found += NAME_WEIGHT * name_found(name, target)
     for value in claim.values:
-        if value is skip_value:
+        if value is skip_value or uncounted_one(value, [target]):
             continue
         total += 1.0
         found += value_found(value, [target])
     return found / total if total else 1.0
+
+
+def uncounted_one(value: Value, sentences: list[Analysis]) -> bool:
+    """Is the value a bare "one" of something the sentences count nowhere? A singular noun says "one" by
+    itself ("joined them into one longer wall" / "into a single wall"); "one hump" needs saying only against
+    another count ("has two humps")."""
+    return value.text.lower() == "one" and not any(v.dim == value.dim for a in sentences for v in a.values)
 
 
 def as_name(name: str) -> Analysis:

@@ -18,7 +18,7 @@ from vital_core.backends.offline.language.nlp import Tok, main_subject
 from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.values import Value
 from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
-from vital_core.backends.offline.stated import COMMON_RANK, rest_coverage
+from vital_core.backends.offline.stated import rest_coverage
 from vital_core.backends.offline.verdict import ALIGN_MIN, WINDOW_MARGIN, ClaimVerdict, quote, written_in
 from vital_core.results.model import NOT_ENOUGH_EVIDENCE, SUPPORTED
 
@@ -54,7 +54,7 @@ def _missing_parts(claim: Analysis, window: list[Analysis], index: EvidenceIndex
     unstated = [n for n in claim.names if not name_found(n, nearby)
                 and not (any(name_found(n, _names_only({t})) for t in index.topics) and name_found(n, topic))]
     unstated += [v.text for v in claim.values if not stated.value_bound(v, claim, aligned + [joined(aligned)])
-                 and not _bound_in_clause(v, claim, clauses)]
+                 and not _bound_in_clause(v, claim, clauses) and not stated.uncounted_one(v, aligned)]
     measure_words = [_measure_words(claim, w) for w in window]
     unneeded = {lemma for skip in measure_words for lemma in skip}
     words = [word for lemma, word in claim.content.items()
@@ -165,13 +165,14 @@ def _replaced_word(claim: Analysis, window: Analysis, closest: Analysis) -> tupl
         slot, around = _slot(claim, t), _around(claim, t)
         if slot is None and around is None:
             continue
-        # both words name kinds of things (a general word, "the top" for "the tips", "women" for "matches", is
-        # said in other words or stands in another structure)
-        if frequency_rank(t.lemma) <= COMMON_RANK:
+        # both words unknown to the vocabulary, names or coinages ("neroli", "twttr"): a known word may be said
+        # in other words ("the top" for "the tips", "skeleton" for "framework") or stand in another structure
+        # ("for women" where "for men's matches" is)
+        if frequency_rank(t.lemma) < UNKNOWN_RANK:
             continue
         for u in closest.toks:
             if u.pos in ("NOUN", "PROPN", "NUM", "X", "ADJ") and u.text.isalpha() \
-                    and frequency_rank(u.lemma) > COMMON_RANK \
+                    and frequency_rank(u.lemma) >= UNKNOWN_RANK \
                     and (slot is not None and _slot(closest, u) == slot
                          or around is not None and _around(closest, u) == around) \
                     and u.lemma not in claim.lemmas and u.lemma not in lexicon.synonyms(t.lemma) \

@@ -397,8 +397,9 @@ def name_found(name: str, target: Analysis) -> bool:
         # a shorter form of the same name ("Yuri Gagarin" for "Yuri Alekseyevich Gagarin") is no rival
         rivals = [n for n in target.names if n.lower().split()[-1:] == core[-1:] and len(n.split()) >= 2
                   and not {w.lower().strip(".,") for w in n.split()} <= mine]
-        # nor a place named for its owner ("Cleeve Hill" is not stated by "Cooper's Hill")
-        owners = re.findall(rf"\b([\w-]+)['’]s {re.escape(core[-1])}\b", lowered)
+        # nor a place named for its owner ("Cleeve Hill" is not stated by "Cooper's Hill"); "the Ninth Symphony"
+        # is one of a series, and "Beethoven's Symphony No. 9" names its composer
+        owners = [] if core[0] in ORDINAL_WORDS else re.findall(rf"\b([\w-]+)['’]s {re.escape(core[-1])}\b", lowered)
         return not rivals and not any(o not in mine for o in owners)
     # "Great Wall" for "Great Wall of China", "Hubble" for "Hubble Space Telescope"
     return any(re.match(rf"{re.escape(n.lower())}\b", name.lower()) and n.lower() not in FUNCTION_CAPS
