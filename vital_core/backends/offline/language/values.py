@@ -20,6 +20,7 @@ from vital_core.backends.offline.language.lexicon import (
     ORDINAL_WORDS,
     SCALE_WORDS,
     SHARE_WORDS,
+    STOPWORDS,
     TEMPERATURE_UNITS,
     UNITS,
 )
@@ -339,8 +340,9 @@ def _counted_one(text: str, start: int, end: int) -> bool:
     thing", "no one"), nor before a word that picks a thing out rather than counts it."""
     before = text[max(0, start - 6):start].lower().split()
     after = _COUNTED_ONE.match(text, end)
-    return not (before and before[-1] in ("the", "no", "any", "each", "every", "this", "that", "which", "only")) \
-        and after is not None and after.group(1) not in _NOT_COUNTED_AFTER_ONE
+    return not (before and before[-1] in ("the", "no", "any", "each", "every", "this", "that", "which", "only",
+                                          "number")) \
+        and after is not None and after.group(1) not in _NOT_COUNTED_AFTER_ONE and after.group(1) not in STOPWORDS
 
 
 def extract_values(text: str) -> list[Value]:
