@@ -208,7 +208,7 @@ def of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:
         # "the Great Exhibition of 1851": the date is the named event's
         owner = toks[toks[at.head].head].text.lower()
         return not any(owner in n.lower().split() for n in claim.names)
-    verb = governing_verb(toks, token_at(target, value.start))
+    verb = governing_verb(toks, at.i)
     if verb is None or toks[verb].dep != "relcl":
         return False
     noun = toks[toks[verb].head]
@@ -371,13 +371,13 @@ def antonym_conflict(claim: Analysis, target: Analysis, context: Context) -> str
     sentence_words = {w for s in context.sentences for w in s.lemmas | s.words}
     in_names = {w.lower() for n in claim.names for w in n.split()}
     words = {t.lemma: t.text for t in claim.toks if t.pos != "PROPN" and t.text.lower() not in in_names}
+    # an opposite inside a name is no word of the sentence's ("the First World War" says no "war" against
+    # "peace"), nor one the claim says itself
+    their_names = {w.lower() for n in target.names for w in n.split()} | \
+        {t.lemma for t in target.toks if t.pos == "PROPN"}
     for lemma, word in words.items():
         if lemma in sentence_words or word.lower() in sentence_words:
             continue
-        # an opposite inside a name is no word of the sentence's ("the First World War" says no "war" against
-        # "peace"), nor one the claim says itself
-        their_names = {w.lower() for n in target.names for w in n.split()} | \
-            {t.lemma for t in target.toks if t.pos == "PROPN"}
         opposite = next((o for o in sorted(OPPOSITES.get(lemma, set()) | OPPOSITES.get(word.lower(), set()))
                          if o in target_words and o not in their_names and o not in claim.lemmas), None)
         # the rest of the claim stated in this clause too, not only with the best-aligned sentence

@@ -137,8 +137,10 @@ def _split_relatives(clause: str) -> list[str]:
 
 # "on 15 April 1912, a Monday, ...", "on 1 November 1755, All Saints' Day, ...": what the day was is a fact
 # of its own, and the parser reads the day as the verb's object
-_DAY_OF_DATE = re.compile(rf"((?i:{FULL_DATE})),\s+((?:an?\s+)?(?i:{'|'.join(DAYS)})|"
+_DAY_OF_DATE = re.compile(rf"(?P<date>(?i:{FULL_DATE})),\s+(?P<day>(?:an?\s+)?(?i:{'|'.join(DAYS)})|"
                           rf"(?:[A-Z][\w'’]*\s+){{1,3}}(?:Day|Eve|Sunday))(?=\s*[,;.]|$)")
+# ... and the claim it makes ("15 April 1912 was a Monday"), context wherever it is ranked (``importance``)
+DAY_OF_DATE_CLAIM = re.compile(rf"(?i:{FULL_DATE})\s+(?:was|is)\b")
 
 
 def _day_of_date(text: str) -> tuple[str, str | None]:
@@ -146,7 +148,7 @@ def _day_of_date(text: str) -> tuple[str, str | None]:
     match = _DAY_OF_DATE.search(text)
     if match is None:
         return text, None
-    return text[:match.end(1)] + text[match.end():], _finish(f"{match.group(1)} was {match.group(match.lastindex)}")
+    return text[:match.end("date")] + text[match.end():], _finish(f"{match['date']} was {match['day']}")
 
 
 _QUOTE_AT_END = re.compile(r'"[^"]+"$|\u201c[^\u201d]+\u201d$')

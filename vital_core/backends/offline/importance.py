@@ -48,6 +48,7 @@ from vital_core.backends.offline.answer import (
     says_predicate,
     verb_says,
 )
+from vital_core.backends.offline.decompose import DAY_OF_DATE_CLAIM
 from vital_core.backends.offline.language.addressed import addressed_by
 from vital_core.backends.offline.language.answer_types import (
     DATE,
@@ -70,7 +71,7 @@ from vital_core.backends.offline.language.lexicon import (
 )
 from vital_core.backends.offline.language.nlp import analyse
 from vital_core.backends.offline.language.text import words
-from vital_core.backends.offline.language.values import FULL_DATE, extract_values
+from vital_core.backends.offline.language.values import extract_values
 from vital_core.results.model import IMPORTANCE_LABELS, LESS_IMPORTANT, OKAY, VITAL, strip_generation_prefix
 
 FEATURES = ("sim_rank", "sim_gap", "claim_position", "position", "to_sentence", "answer_type",
@@ -390,9 +391,6 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
             for i in addressed:
                 _raise_to_vital(labels, scores, thresholds, i, ids[i])
     for i, claim in enumerate(claims):
-        if labels[ids[i]] == VITAL and _DAY_OF_A_DATE.match(claim):
+        if labels[ids[i]] == VITAL and DAY_OF_DATE_CLAIM.match(claim):
             _lower_to_okay(labels, scores, thresholds, i, ids[i])   # "15 April 1912 was a Monday": context
     return labels, importance_order(ids, labels, scores, sentence_index), scores
-
-
-_DAY_OF_A_DATE = re.compile(rf"(?i:{FULL_DATE})\s+(?:was|is)\b")

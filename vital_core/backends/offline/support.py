@@ -157,18 +157,15 @@ def _replaced_word(claim: Analysis, window: Analysis, closest: Analysis) -> tupl
     not say: "comes from oil of neroli" against "comes from oil of bergamot", "was called tweetr" against "was
     called twttr". However many of its other words are stated, the claim says something else there."""
     for t in claim.toks:
-        # a noun, or a word before a noun rare enough to name one thing ("cochineal"): a common one describes
-        named = t.dep in ("amod", "compound") and frequency_rank(t.lemma) >= UNKNOWN_RANK
-        if not (t.pos == "NOUN" and t.dep in ("dobj", "oprd", "pobj") or named) or t.lemma not in claim.content \
+        # an object noun or a word before a noun, both words unknown to the vocabulary, names or coinages
+        # ("neroli", "twttr", "cochineal"): a known word may be said in other words ("the top" for "the tips",
+        # "skeleton" for "framework") or stand in another structure ("for women" where "for men's matches" is)
+        if not (t.pos == "NOUN" and t.dep in ("dobj", "oprd", "pobj") or t.dep in ("amod", "compound")) \
+                or frequency_rank(t.lemma) < UNKNOWN_RANK or t.lemma not in claim.content \
                 or lemma_found(t.lemma, window, soft=True):
             continue
         slot, around = _slot(claim, t), _around(claim, t)
         if slot is None and around is None:
-            continue
-        # both words unknown to the vocabulary, names or coinages ("neroli", "twttr"): a known word may be said
-        # in other words ("the top" for "the tips", "skeleton" for "framework") or stand in another structure
-        # ("for women" where "for men's matches" is)
-        if frequency_rank(t.lemma) < UNKNOWN_RANK:
             continue
         for u in closest.toks:
             if u.pos in ("NOUN", "PROPN", "NUM", "X", "ADJ") and u.text.isalpha() \

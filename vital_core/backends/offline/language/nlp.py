@@ -275,7 +275,7 @@ def _stray_compass_points(toks: list[Tok]) -> list[Tok]:
         if not any(c.lemma == "of" for c in children(tuple(toks), k)):
             continue
         noun = next((a for a in reversed(toks[:k]) if a.dep == "appos"), None)
-        if noun is not None and noun.i != t.head and all(j in subtree(tuple(toks), noun.i) for j in range(noun.i, k)):
+        if noun is not None and noun.i != t.head and set(range(noun.i, k)) <= subtree(tuple(toks), noun.i):
             toks[k] = replace(t, head=noun.i)
     return toks
 

@@ -328,9 +328,10 @@ def _ordinals(text: str, out: list[Value]) -> str:
                                  m.group(1).lower()), text, flags=re.I)
 
 
-# after "one", words that pick one thing out rather than count ("one day", "one of", "one another")
+# after "one", words that pick one thing out rather than count ("one day", "one another"; the function words,
+# "one of", are the lexicon's stopwords)
 _NOT_COUNTED_AFTER_ONE = frozenset(
-    "of another other more less such day night morning afternoon evening time times way side hand thing point "
+    "another less day night morning afternoon evening time times way side hand thing point "
     "example reason summer winter spring autumn year week month moment occasion story version account".split())
 _COUNTED_ONE = re.compile(r"\s+([a-z]+)\b")
 
