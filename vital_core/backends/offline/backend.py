@@ -18,6 +18,7 @@ from vital_core.results.model import (
     Document,
     Nugget,
     Subclaim,
+    strip_generation_prefix,
 )
 from vital_core.scoring import deadline
 
@@ -76,10 +77,10 @@ class OfflineBackend(Backend):
         return Ranking(labels=labels, order=order)
 
     async def verify(self, query: str, subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:
-        return await deadline.in_thread(self._verify, subclaims, evidence)
+        return await deadline.in_thread(self._verify, subclaims, evidence, strip_generation_prefix(query))
 
     @staticmethod
-    def _verify(subclaims: list[Subclaim], evidence: Evidence) -> list[Verdict]:
+    def _verify(subclaims: list[Subclaim], evidence: Evidence, question: str = "") -> list[Verdict]:
         claims = [s.text for s in subclaims]
         if evidence.mode == EVIDENCE_NONE:
             documents: list[Document] = []
@@ -88,7 +89,8 @@ class OfflineBackend(Backend):
         reference = evidence.mode == EVIDENCE_REFERENCE
         verdicts = verify.verify_claims(
             claims, documents, reference=reference,
-            source_sentences=[s.sentence or s.text for s in subclaims] if reference else None)
+            source_sentences=[s.sentence or s.text for s in subclaims] if reference else None,
+            question=question, vital=[s.importance == VITAL for s in subclaims])
         # a vital claim left undecided says what could decide it: these rules match words, not meaning
         return [Verdict(verdict=v.verdict, evidence=v.evidence,
                         reason=f"{v.reason} — {verify.PARAPHRASE_HINT}"

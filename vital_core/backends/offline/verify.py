@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from vital_core.backends.offline import stated
+from vital_core.backends.offline.answer_check import Question, answer_verdict, answering_claim
 from vital_core.backends.offline.conflicts import (
     antonym_conflict,
     name_conflict,
@@ -217,12 +218,16 @@ def _changed_slot(claim: Analysis, index: EvidenceIndex, sims: np.ndarray) -> Cl
 
 
 def verify_claims(claims: list[str], documents: list[Document], *, reference: bool = False,
-                  source_sentences: list[str] | None = None) -> list[ClaimVerdict]:
+                  source_sentences: list[str] | None = None, question: str = "",
+                  vital: list[bool] | None = None) -> list[ClaimVerdict]:
     """Verdicts for ``claims`` against ``documents``.
 
     ``reference=True`` when the evidence is a reference answer to the same
     question: then the substituted-wording rule also applies, using
     ``source_sentences`` (each claim's response sentence) when given.
+    ``question`` and ``vital`` (the claims labelled vital): a vital claim
+    left without a verdict is checked against the evidence's answer to the
+    question (``answer_check``).
     """
     if not documents or not any(d.text.strip() or d.title.strip() for d in documents):
         # nothing to check against and no world knowledge: not judged, so the scores are undefined, not 0
@@ -247,4 +252,10 @@ def verify_claims(claims: list[str], documents: list[Document], *, reference: bo
     for a, v, src, cl in zip(analyses, vectors, sources, clause_lists):
         deadline.check()
         out.append(verify_claim(a, v, index, source=src, clauses=cl))
+    if question and vital and any(vital):
+        asked = Question(question)
+        presumed = answering_claim(asked, claims, vectors, embed([question])[0]) if asked.kind else None
+        for i, verdict in enumerate(out):
+            if vital[i] and verdict.verdict == NOT_ENOUGH_EVIDENCE:
+                out[i] = answer_verdict(asked, claims[i], i == presumed, index.sentences) or verdict
     return out
