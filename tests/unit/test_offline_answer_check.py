@@ -46,6 +46,14 @@ def test_a_bound_or_a_part_is_no_answer():
                    "How many arches does the old bridge at Carrow have?").verdict == CONTRADICTED
 
 
+def test_a_value_beside_a_name_the_evidence_never_speaks_of_is_no_answer():
+    race = [Document(id="d1", text="The first Lindale Marathon was run on 4 May 1981, over a course along the river.")]
+    question = "When was the first Lindale Marathon run?"
+    assert verdict("Its founder had been inspired after running the Boston Marathon in 1979.", race,
+                   question).verdict != CONTRADICTED
+    assert verdict("The first race was run on 4 May 1979.", race, question).verdict == CONTRADICTED
+
+
 def test_a_count_of_something_else_is_no_answer():
     game = [Document(id="d1", text="The table game of kells is played with 12 red balls and one white ball.")]
     question = "How many red balls are used in kells?"

@@ -205,7 +205,8 @@ def test_an_evidence_date_is_read_in_its_document():
 
 
 def test_names_with_titles_initials_and_derived_forms():
-    from vital_core.backends.offline.language.analysis import analyse_texts, name_found
+    from vital_core.backends.offline.language.analysis import analyse_texts
+    from vital_core.backends.offline.language.name_match import name_found
     claim, evidence, border = analyse_texts([
         "During the Second World War Grace Hopper joined the navy.",
         "The treaty was signed by Jane Q. Harper and defended in Darwinian terms.",

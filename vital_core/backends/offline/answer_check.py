@@ -6,10 +6,10 @@ subject, whatever words a response and the evidence choose for them: "The first 
 though they share no subject or verb. ``verify`` asks this only of a vital claim the word-by-word rules left
 without a verdict, and only:
 
-- for a date or a number: the claim's value of the kind asked (the counted noun of "how many red balls", the
-  measure of "how high"; not a bound, "since 1927", nor a part, "two of the bridges") agrees with the value of
-  an evidence sentence that speaks of the question (supported) or differs from every such value while the
-  evidence states it nowhere (contradicted);
+- for a date or a number, in a claim that names nothing the question and the evidence do not: its value of
+  the kind asked (the counted noun of "how many red balls", the measure of "how high"; not a bound, "since
+  1927", nor a part, "two of the bridges") agrees with the value of an evidence sentence that speaks of the
+  question (supported) or differs from every such value while the evidence states it nowhere (contradicted);
 - for a person or a place: the claim is the response's presumed answer, says the question's predicate and names
   the one it asks for in the place the question asks about ("was written by X", "stands in X"), the evidence
   never names that one, and an evidence sentence that speaks of the question names another in that place
@@ -172,7 +172,10 @@ def answer_verdict(question: Question, claim: str, presumed: bool, sentences: li
 
 def _value_verdict(question: Question, claim: str, sentences: list[str], about: list[str]) -> ClaimVerdict | None:
     said = asked_values(question, claim)
-    if not said:
+    known = question.words | set(words(" ".join(sentences)))
+    if not said or not all(set(words(n)) <= known for n in extract_mentions(claim).names):
+        # a name neither the question nor the evidence speaks of: the value may be that thing's ("inspired
+        # after running the New York City Marathon in 1979" beside "When was the first London Marathon run?")
         return None
     answers = [(s, v) for s in about for v in asked_values(question, s)]
     # support reads exact values only: "roughly 26,545 feet" agrees with 8,019 metres as well as with 8,091

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
+from vital_core.backends.offline.language.analysis import Analysis, lemma_found
 from vital_core.backends.offline.language.demonyms import describes_a_noun, says_where_from
 from vital_core.backends.offline.language.frames import measure_frame
 from vital_core.backends.offline.language.instances import may_be_one_person, same_instance
@@ -22,16 +22,19 @@ from vital_core.backends.offline.language.lexicon import (
     LIFE_EVENTS,
     NAME_PARTICLES,
     NON_EXCLUSIVE,
+    NON_EXCLUSIVE_ADVERBS,
     REFUTED_BELIEF,
     STAND_IN_DETERMINERS,
     person_like,
     place_of,
 )
+from vital_core.backends.offline.language.name_match import name_found
 from vital_core.backends.offline.language.nlp import Tok, children, governing_verb, subtree
 from vital_core.backends.offline.language.roles import relations
 from vital_core.backends.offline.language.value_match import (
     comparable,
     consistent,
+    distance_from,
     in_lifespan,
     mismatch_reason,
     name_mismatch,
@@ -165,7 +168,9 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
     for value in claim.values:
         rivals = [v for v in target.values if comparable(value, v) and not of_another_noun(claim, target, v)
                   and not (in_lifespan(target.text, v) and not claim.lemmas & LIFE_EVENTS)
-                  and not time_offset(target.text, v) and not of_another_verb(claim, target, v)]
+                  and not time_offset(target.text, v) and not of_another_verb(claim, target, v)
+                  # a distance from somewhere is no rival of a size ("110 metres long" / "2.5 km south of ...")
+                  and distance_from(target.text, v) == distance_from(claim.text, value)]
         if not rivals or derivable(value, target) or not same_instance(claim, target):
             continue
         if any(consistent(value, v) for v in rivals):
@@ -317,7 +322,8 @@ def name_conflict(claim: Analysis, target: Analysis, context: Context) -> str | 
     for name in claim.names:
         if name_found(name, target):
             continue
-        if claim.predicate in NON_EXCLUSIVE or any(t.dep == "ROOT" and t.lemma in NON_EXCLUSIVE for t in claim.toks):
+        if claim.predicate in NON_EXCLUSIVE or any(t.dep == "ROOT" and t.lemma in NON_EXCLUSIVE for t in claim.toks) \
+                or claim.words & NON_EXCLUSIVE_ADVERBS:
             return None
         rivals = competing_names(claim, target, name)
         if not rivals or not _same_subject(claim, target, name) or name_stated(name, claim, context) \

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from vital_core.backends.offline.decompose import decompose
 from vital_core.backends.offline.importance import rank_claims
-from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found, name_found
+from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found
 from vital_core.backends.offline.language.embedder import embed
+from vital_core.backends.offline.language.name_match import name_found
 from vital_core.backends.offline.stated import value_found
 from vital_core.backends.offline.verify import verify_claims
 from vital_core.results.model import (

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.analysis import Analysis, lemma_found, memo, name_found
+from vital_core.backends.offline.language.analysis import Analysis, lemma_found, memo
 from vital_core.backends.offline.language.frames import SPANS_OF_TIME, frame
 from vital_core.backends.offline.language.instances import same_instance
 from vital_core.backends.offline.language.lexicon import (
@@ -29,6 +29,7 @@ from vital_core.backends.offline.language.lexicon import (
     STAND_IN_DETERMINERS,
     VENUE_HEADS,
 )
+from vital_core.backends.offline.language.name_match import name_found
 from vital_core.backends.offline.language.nlp import children, role_names, subtree
 from vital_core.backends.offline.language.value_match import comparable, consistent, mismatch_reason, name_mismatch
 from vital_core.backends.offline.language.values import Value

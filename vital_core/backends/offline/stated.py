@@ -13,8 +13,9 @@ import re
 from dataclasses import dataclass
 
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.analysis import Analysis, close_word, lemma_found, name_found
+from vital_core.backends.offline.language.analysis import Analysis, close_word, lemma_found
 from vital_core.backends.offline.language.lexicon import DIMENSION_WORDS, FIRST_WORDS
+from vital_core.backends.offline.language.name_match import name_found
 from vital_core.backends.offline.language.nlp import governing_verb
 from vital_core.backends.offline.language.roles import relations
 from vital_core.backends.offline.language.value_match import comparable, compatible, consistent, whole_years

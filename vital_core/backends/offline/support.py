@@ -12,8 +12,9 @@ from vital_core.backends.offline import conflicts, stated
 from vital_core.backends.offline.conflicts import stand_in
 from vital_core.backends.offline.evidence_index import EvidenceIndex, joined
 from vital_core.backends.offline.language import lexicon
-from vital_core.backends.offline.language.analysis import Analysis, lemma_found, name_found
+from vital_core.backends.offline.language.analysis import Analysis, lemma_found
 from vital_core.backends.offline.language.frames import measure_frame
+from vital_core.backends.offline.language.name_match import name_found
 from vital_core.backends.offline.language.nlp import Tok, main_subject
 from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.values import Value
@@ -160,18 +161,25 @@ def _replaced_word(claim: Analysis, window: Analysis, closest: Analysis) -> tupl
         # an object noun or a word before a noun, both words unknown to the vocabulary, names or coinages
         # ("neroli", "twttr", "cochineal"): a known word may be said in other words ("the top" for "the tips",
         # "skeleton" for "framework") or stand in another structure ("for women" where "for men's matches" is)
-        if not (t.pos == "NOUN" and t.dep in ("dobj", "oprd", "pobj") or t.dep in ("amod", "compound")) \
+        if not (t.pos == "NOUN" and t.dep in ("dobj", "oprd", "pobj", "attr") or t.dep in ("amod", "compound")) \
                 or frequency_rank(t.lemma) < UNKNOWN_RANK or t.lemma not in claim.content \
-                or lemma_found(t.lemma, window, soft=True):
+                or lemma_found(t.lemma, window):
+            # exactly: two words the vocabulary does not know look alike to the embeddings by their spelling
+            # alone ("polyvinyl" / "polytetrafluoroethylene")
             continue
         slot, around = _slot(claim, t), _around(claim, t)
         if slot is None and around is None:
             continue
+        # a word before its noun stands where a one-word noun may ("is polyvinyl chloride" / "is
+        # polytetrafluoroethylene"): the two words before it place it
+        modifier = t.dep in ("amod", "compound") and t.head > t.i
         for u in closest.toks:
+            there = _around(closest, u)
             if u.pos in ("NOUN", "PROPN", "NUM", "X", "ADJ") and u.text.isalpha() \
                     and frequency_rank(u.lemma) >= UNKNOWN_RANK \
                     and (slot is not None and _slot(closest, u) == slot
-                         or around is not None and _around(closest, u) == around) \
+                         or around is not None and there is not None
+                         and (there == around or modifier and there[:2] == around[:2])) \
                     and u.lemma not in claim.lemmas and u.lemma not in lexicon.synonyms(t.lemma) \
                     and not lemma_found(u.lemma, claim, soft=True):
                 return t.text, u.text

@@ -17,12 +17,7 @@ import numpy as np
 
 from vital_core.backends.offline import conflicts, stated
 from vital_core.backends.offline.evidence_index import EvidenceIndex
-from vital_core.backends.offline.language.analysis import (
-    Analysis,
-    analyse_texts,
-    lemma_found,
-    name_found,
-)
+from vital_core.backends.offline.language.analysis import Analysis, analyse_texts, lemma_found
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.frames import frame, frame_of_other_dimension
 from vital_core.backends.offline.language.instances import same_instance
@@ -35,6 +30,7 @@ from vital_core.backends.offline.language.lexicon import (
     place_kind,
 )
 from vital_core.backends.offline.language.makers import maker_phrase, maker_verbs
+from vital_core.backends.offline.language.name_match import name_found
 from vital_core.backends.offline.language.nlp import Tok, main_subject
 from vital_core.backends.offline.language.roles import agent_verb
 from vital_core.backends.offline.language.value_match import (

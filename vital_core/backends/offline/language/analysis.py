@@ -2,10 +2,9 @@
 
 ``analyse_texts`` turns sentences into ``Analysis`` objects with the spaCy
 parse (``nlp``), the value normaliser (``values``) and the lexicon
-(``lexicon``). Matching helpers (``lemma_found``, ``name_found``) decide
-whether a word or a name of a claim is stated by some evidence text, allowing
-for lemmas, synonyms, derived forms ("publication"/"published"), abbreviations
-and demonyms.
+(``lexicon``). ``lemma_found`` decides whether a word of a claim is stated by
+some evidence text, allowing for lemmas, synonyms and soft matches
+("financed"/"paid"); ``name_match.name_found`` does the same for a name.
 """
 from __future__ import annotations
 
@@ -16,14 +15,12 @@ from functools import lru_cache
 from vital_core.backends.offline.language import lexicon
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.lexicon import (
-    ACRONYM_GLUE,
     ADJECTIVE_NOUNS,
     DAYS,
     DIMENSION_WORDS,
     EVENT_HEADS,
     EVENT_PARTS,
     FUNCTION_CAPS,
-    GENERIC_HEADS,
     INSTITUTIONS,
     LIGHT,
     MAKER_NOUNS,
@@ -31,10 +28,8 @@ from vital_core.backends.offline.language.lexicon import (
     MEASURE_VERBS,
     MONTHS,
     NAME_GLUE,
-    NAME_SUFFIXES,
     NUMBER_WORDS,
     ORDINAL_WORDS,
-    TITLES,
 )
 from vital_core.backends.offline.language.makers import MAKER, maker_phrase
 from vital_core.backends.offline.language.nlp import Tok, analyse_many
@@ -296,50 +291,6 @@ def close_word(lemma: str, others: tuple[str, ...]) -> bool:
     return float((vectors[1:] @ vectors[0]).max()) >= SOFT_MATCH
 
 
-def _singular(word: str) -> str:
-    if len(word) <= 4 or not word.endswith("s") or word.endswith("ss"):
-        return word
-    if word.endswith(("sses", "xes", "ches", "shes", "uses")):
-        return word[:-2]                       # "octopuses" -> "octopus", "churches" -> "church"
-    if word.endswith("ies") and len(word) > 5:
-        return word[:-3] + "y"                 # "colonies" -> "colony"
-    return word[:-1]
-
-
-def _derived_form(word: str, words: set[str]) -> bool:
-    """"Quranic" for "Quran", "Darwinian" for "Darwin", "Elizabethan" for "Elizabeth", and back."""
-    if lexicon.place_kind(word):
-        return False    # places and their demonyms are the lexicon's (``expansions``)
-    stems = {word[:-len(s)] for s in NAME_SUFFIXES if word.endswith(s) and len(word) - len(s) >= 4}
-    # a final vowel gives way to the suffix: "Genoa"/"Genoese", "Vienna"/"Viennese"
-    if any(w == stem or len(w) == len(stem) + 1 and w.startswith(stem) and w[-1] in "aeo"
-           for stem in stems for w in words):
-        return True
-    core = word[:-1] if word[-1:] in "aeo" and len(word) > 4 else word
-    return len(word) >= 4 and any(w[len(core):] in NAME_SUFFIXES for w in words if w.startswith(core))
-
-
-def _spelled_out(acronym: str, target: Analysis) -> bool:
-    """"MRI" in "magnetic resonance imaging creates ...": consecutive nouns and adjectives, in any case,
-    whose initials spell the acronym (glue words such as "of the" may sit between them)."""
-    letters = acronym.lower()
-    words = [(t.text.lower(), t.pos in ("NOUN", "PROPN", "ADJ") or t.dep in ("amod", "compound")
-              or t.text[:1].isupper() and t.pos != "DET") for t in target.toks] or \
-        [(w.lower(), w[:1].isupper()) for w in re.findall(r"[A-Za-z][\w'\-]*", target.text)]
-    for start in range(len(words)):
-        at, k = start, 0
-        while at < len(words) and k < len(letters):
-            word, spells = words[at]
-            if spells and word[0] == letters[k]:
-                k += 1
-            elif not (k and word in ACRONYM_GLUE):
-                break
-            at += 1
-        if k == len(letters):
-            return True
-    return False
-
-
 def memo(a: Analysis, key: str, version: int, compute):
     """``compute(a)``, kept on the analysis and worked out again only when ``version`` changes (the
     verifier adds names and words to evidence analyses after building them: the version counts them)."""
@@ -348,65 +299,3 @@ def memo(a: Analysis, key: str, version: int, compute):
         cached = (version, compute(a))
         a.__dict__[key] = cached
     return cached[1]
-
-
-def _word_forms(target: Analysis) -> set[str]:
-    """The target's words singularised, and its lemmas."""
-    return memo(target, "_word_forms", len(target.words) + len(target.lemmas),
-                lambda a: {_singular(w.strip(".,")) for w in a.words} | a.lemmas)
-
-
-@lru_cache(maxsize=20_000)
-def _word_pattern(phrase: str) -> re.Pattern:
-    return re.compile(rf"\b{re.escape(phrase)}\b")
-
-
-def name_found(name: str, target: Analysis) -> bool:
-    """Is the name stated in ``target``, whole, by another form, or word by word (not a namesake)?"""
-    if re.fullmatch(r"[A-Z]{2,6}", name) and _spelled_out(name, target):
-        return True
-    keys = lexicon.expansions(name)
-    made = lexicon.acronym(name)
-    # "Jerry Siegel" and "Joe Shuster" share initials, not a name: an acronym counts where it is written
-    # ("NASA", "J. S. Bach")
-    shared = keys & target.name_keys
-    if made in shared and not _written_short(made, target):
-        shared = shared - {made}
-    lowered = target.lowered
-    if shared or any(_word_pattern(k).search(lowered) for k in keys if len(k) > 2):
-        return True
-    if lexicon.place_kind(name) == "country" and any(lexicon.within(other, name) for other in target.names):
-        return True     # "British" is stated by "English", "American" by "Texas"; never the reverse
-    tokens = [_singular(w.lower().strip(".,")) for w in name.replace("'s", "").split()
-              if w.lower() not in NAME_GLUE]
-    core = [t for t in tokens if t not in GENERIC_HEADS and t not in TITLES] or tokens
-    words = _word_forms(target)
-    for other in target.names:
-        extra = set(other.lower().split()) - set(name.lower().split())
-        if set(name.lower().split()) < set(other.lower().split()) and any(len(e.strip(".")) == 1 for e in extra):
-            return False   # "George H. W. Bush" is not "George W. Bush"
-    if core and all(t in words for t in core):
-        return True
-    # "Quranic" for "Quran"; never a part of a longer name ("Mount Kenya" is not stated by "Kenyan")
-    if core == tokens and all(t in words or _derived_form(t, words) for t in core):
-        return True
-    # "Shakespeare" for "William Shakespeare"; but "Pierre Curie" is not "Marie Curie", and a regnal number
-    # is no surname ("Rajendra I" is not stated by "Rajaraja I")
-    if len(core) >= 2 and core[-1] in words and not re.fullmatch(r"[ivxl]+", core[-1]):
-        mine = {w.lower().strip(".,") for w in name.split()}
-        # a shorter form of the same name ("Yuri Gagarin" for "Yuri Alekseyevich Gagarin") is no rival
-        rivals = [n for n in target.names if n.lower().split()[-1:] == core[-1:] and len(n.split()) >= 2
-                  and not {w.lower().strip(".,") for w in n.split()} <= mine]
-        # nor a place named for its owner ("Cleeve Hill" is not stated by "Cooper's Hill"); "the Ninth Symphony"
-        # is one of a series, and "Beethoven's Symphony No. 9" names its composer
-        owners = [] if core[0] in ORDINAL_WORDS else re.findall(rf"\b([\w-]+)['’]s {re.escape(core[-1])}\b", lowered)
-        return not rivals and not any(o not in mine for o in owners)
-    # "Great Wall" for "Great Wall of China", "Hubble" for "Hubble Space Telescope"
-    return any(re.match(rf"{re.escape(n.lower())}\b", name.lower()) and n.lower() not in FUNCTION_CAPS
-               for n in target.names)
-
-
-def _written_short(initials: str, target: Analysis) -> bool:
-    return any(n.lower() == initials
-               or lexicon.acronym(n) == initials and any(len(w.strip(".")) == 1 for w in n.split())
-               for n in target.names)

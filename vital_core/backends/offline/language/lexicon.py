@@ -149,6 +149,8 @@ ANTONYMS: tuple = _seq("antonyms")
 ADJECTIVE_NOUNS: dict = _map("adjective_nouns")
 # Predicates with room for many ("the film features X" does not deny "the film features Y").
 NON_EXCLUSIVE: frozenset[str] = _set("non_exclusive")
+# adverbs that say a relation holds of more than one ("is *widely* played in France"): no name is the only one
+NON_EXCLUSIVE_ADVERBS: frozenset[str] = _set("non_exclusive_adverbs")
 # Adjectives a measured value already says ("8,849 metres" is a height whether or not "tall" is written).
 DIMENSION_WORDS: frozenset[str] = _set("dimension_words")
 # the dimension a word names: "deepest" and "a maximum depth" both speak of depth

@@ -161,6 +161,16 @@ def time_offset(text: str, value: Value) -> bool:
     return value.kind == "number" and bool(_OFFSET.match(text, value.start + len(value.text)))
 
 
+# after a length, these make it a distance from somewhere ("2.5 kilometres south of the village"), not a size
+_AWAY = re.compile(r"\s+(?:(?:due\s+)?(?:north|south|east|west)(?:-?(?:east|west))?(?:wards)?\s+of|from|away|off|"
+                   r"inland|out\s+of|outside)\b", re.I)
+
+
+def distance_from(text: str, value: Value) -> bool:
+    """Is the length a distance from a place ("lies 2.5 kilometres south of the village"), not a thing's size?"""
+    return value.dim == "length" and bool(_AWAY.match(text, value.start + len(value.text)))
+
+
 def name_mismatch(name: str, other: str) -> str:
     """The contradiction's reason for two names in the same place, quoting both."""
     return f"name mismatch: the claim names {name}, the evidence names {other}"

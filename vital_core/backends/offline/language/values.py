@@ -36,7 +36,10 @@ _APPROX = re.compile(r"\b(about|around|approximately|roughly|nearly|almost|some|
 _LOWER_BOUND = re.compile(r"\b(over|more than|at least|just over|upwards of|in excess of)\s*$")
 _UPPER_BOUND = re.compile(r"\b(under|less than|fewer than|up to|at most|just under|below)\s*$")
 _DIGITS = re.compile(r"(?<![\w.])([−-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|[−-]?\d+(?:\.\d+)?)(?:\s*(%))?(?![\w,]*\d)")
-_WORDNUM = "|".join(sorted(set(NUMBER_WORDS) | {"hundred", "thousand", "million", "billion"}, key=len, reverse=True))
+_SCALES = ("hundred", "thousand", "million", "billion")
+# before a scale word, these leave the number open: "a few hundred", "several thousand", "many millions"
+_VAGUE_COUNT = re.compile(r"\b(?:few|several|many|some)\s+$", re.I)
+_WORDNUM = "|".join(sorted(set(NUMBER_WORDS) | set(_SCALES), key=len, reverse=True))
 _WORD_RUN = re.compile(rf"\b(?:{_WORDNUM})(?:[\s-]+(?:and\s+)?(?:{_WORDNUM}))*"
                        rf"(?:\s+point(?:\s+(?:zero|one|two|three|four|five|six|seven|eight|nine))+)?\b", re.I)
 _ROMAN_NAME = re.compile(r"\b[A-Z][a-z]+\s+(?:[IVX]{1,5})\b")
@@ -374,6 +377,8 @@ def extract_values(text: str) -> list[Value]:
             continue
         if phrase.lower() in ("one", "a", "single", "once", "pair", "both", "zero") or not phrase:
             continue
+        if phrase.split()[0].lower() in _SCALES and _VAGUE_COUNT.search(work[:m.start()]):
+            continue    # "a few hundred dollars", "several thousand people": no one number
         value = word_number(phrase)
         if value is not None:
             year_like = len(re.split(r"[\s-]+", phrase)) >= 2 and 1000 <= value <= 2100 and "hundred" not in phrase
