@@ -52,6 +52,10 @@ def test_a_value_beside_a_name_the_evidence_never_speaks_of_is_no_answer():
     assert verdict("Its founder had been inspired after running the Boston Marathon in 1979.", race,
                    question).verdict != CONTRADICTED
     assert verdict("The first race was run on 4 May 1979.", race, question).verdict == CONTRADICTED
+    # a name the evidence does not give is more than it says: the answer alone does not support the claim,
+    # and a changed answer is still one
+    assert verdict("The first race was run on 4 May 1981 past Harrow Mill.", race, question).verdict != SUPPORTED
+    assert verdict("The first race was run on 4 May 1979 past Harrow Mill.", race, question).verdict == CONTRADICTED
 
 
 def test_a_count_of_something_else_is_no_answer():

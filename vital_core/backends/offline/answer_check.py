@@ -6,10 +6,11 @@ subject, whatever words a response and the evidence choose for them: "The first 
 though they share no subject or verb. ``verify`` asks this only of a vital claim the word-by-word rules left
 without a verdict, and only:
 
-- for a date or a number, in a claim that names nothing the question and the evidence do not: its value of
+- for a date or a number, in a claim that names no other thing of the kind the question names: its value of
   the kind asked (the counted noun of "how many red balls", the measure of "how high"; not a bound, "since
   1927", nor a part, "two of the bridges") agrees with the value of an evidence sentence that speaks of the
-  question (supported) or differs from every such value while the evidence states it nowhere (contradicted);
+  question (supported, when the claim names nothing else the evidence does not) or differs from every such
+  value while the evidence states it nowhere (contradicted);
 - for a person or a place: the claim is the response's presumed answer, says the question's predicate and names
   the one it asks for in the place the question asks about ("was written by X", "stands in X"), the evidence
   never names that one, and an evidence sentence that speaks of the question names another in that place
@@ -114,8 +115,11 @@ def _counts_what_is_asked(question: Question, text: str, value: Value) -> bool:
     after = text[value.start + len(value.text):]
     if question.counted:
         # the noun as written after the value ("seven arches"), not the value's singular guess of it
-        following = words(after)[:3]
-        return value.dim.startswith("#") and stem(question.counted) in {stem(w) for w in following} \
+        following = words(value.text + after)[:4]
+        noun = question.counted
+        # the stemmer reads "fence" and "fences" apart: the noun is matched in its plural forms too
+        return value.dim.startswith("#") and {stem(noun), stem(noun + "s"), stem(noun + "es")} & {
+            stem(w) for w in following} \
             and question.narrowing <= set(following)
     if question.dimension:
         # "18 metres *long*" is no answer to "How high ...?"
@@ -172,16 +176,16 @@ def answer_verdict(question: Question, claim: str, presumed: bool, sentences: li
 
 def _value_verdict(question: Question, claim: str, sentences: list[str], about: list[str]) -> ClaimVerdict | None:
     said = asked_values(question, claim)
-    known = question.words | set(words(" ".join(sentences)))
-    if not said or not all(set(words(n)) <= known for n in extract_mentions(claim).names):
-        # a name neither the question nor the evidence speaks of: the value may be that thing's ("inspired
-        # after running the New York City Marathon in 1979" beside "When was the first London Marathon run?")
+    if not said or _names_another(question, claim):
         return None
     answers = [(s, v) for s in about for v in asked_values(question, s)]
     # support reads exact values only: "roughly 26,545 feet" agrees with 8,019 metres as well as with 8,091
     exact = [c for c in said if not c.approx]
     agreeing = [[(s, v) for s, v in answers if not v.approx and comparable(c, v) and compatible(c, v)] for c in exact]
-    if exact and all(agreeing):
+    # ... and a claim naming nothing the question and the evidence do not speak of: "fought on 22 August 1485
+    # near Market Bosworth" says more than "The battle was fought on 22 August 1485"
+    known = question.words | set(words(" ".join(sentences)))
+    if exact and all(agreeing) and all(set(words(n)) <= known for n in extract_mentions(claim).names):
         sentence, value = agreeing[0][0]
         return ClaimVerdict(SUPPORTED, f"supported: the evidence gives the same answer to the question, "
                                        f"{value.text} — \"{quote(sentence)}\"", sentence)
@@ -195,6 +199,19 @@ def _value_verdict(question: Question, claim: str, sentences: list[str], about: 
             return ClaimVerdict(CONTRADICTED, f"{mismatch_reason(c, value)} (both answer the question) — "
                                               f"\"{quote(sentence)}\"", sentence)
     return None
+
+
+def _head(name: str) -> str:
+    """What a name names: its word before "of" ("Battle of Bosworth"), or its last ("London Marathon")."""
+    return name.lower().split(" of ")[0].split()[-1]
+
+
+def _names_another(question: Question, claim: str) -> bool:
+    """Does the claim name another thing of the kind the question names ("the New York City Marathon" for
+    "When was the first London Marathon run?")? Its values may be that thing's."""
+    asked = {_head(n) for n in question.mentions.names}
+    return any(_head(n) in asked and not set(words(n)) <= question.words
+               for n in extract_mentions(claim).names)
 
 
 def _name_verdict(question: Question, claim: str, sentences: list[str], about: list[str]) -> ClaimVerdict | None:
