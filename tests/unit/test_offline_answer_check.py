@@ -106,3 +106,12 @@ def test_the_backend_checks_the_answer_of_a_scored_response():
         return next(s for s in example.variants[variant].subclaims if "1871" in s.text)
     assert key("normal").importance == "vital" and key("normal").verdict == SUPPORTED
     assert key("wrong").verdict == CONTRADICTED and "14 March 1871" in key("wrong").reason
+
+
+def test_the_answer_to_a_first_is_the_claim_that_says_first_and_not_a_bound():
+    from vital_core.backends.offline.importance import rank_claims
+    claims = ["The Thornby regatta is the oldest rowing race on the river.",
+              "A junior regatta has been held there since 1931.",
+              "The two clubs first raced on 4 June 1842."]
+    labels, _, _ = rank_claims("When was the first Thornby regatta held?", ["a", "b", "c"], claims, [0, 1, 2])
+    assert labels["c"] == "vital" and labels["b"] != "vital"

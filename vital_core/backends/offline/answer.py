@@ -27,6 +27,7 @@ from vital_core.backends.offline.language.lexicon import ASKED_DIMENSIONS, LOCAT
 from vital_core.backends.offline.language.makers import maker_phrase
 from vital_core.backends.offline.language.nlp import analyse, subtree
 from vital_core.backends.offline.language.text import stem, words
+from vital_core.backends.offline.language.value_match import said_as_bound
 from vital_core.backends.offline.language.values import extract_values
 
 
@@ -136,7 +137,10 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
     exact = {i for i in candidates if names_it(i)}
     asked, counted = _asked_noun(question), counted_noun(question) if kind == NUMBER else ""
     adjective, dimension = asked_dimension(question) if kind == NUMBER else ("", "")
+    ranking = ranking_words(question)
     return max(candidates, key=lambda i: (
+        # "When was the first boat race held?" is not answered by a bound ("has been held since 1927")
+        kind != DATE or dated(claims[i]),
         # "How many *fences* ...?" is answered by the claim that counts fences ("jump 30 fences"), not by one
         # counting runners ("cut from 40 to 34 runners")
         bool(counted) and any(v.dim == f"#{counted}" for v in extract_values(claims[i])),
@@ -153,6 +157,9 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
         kind == PLACE and places_a_name(claims[i], q_words),
         # "Who composed ...?" by "The composer was Sergei Prokofiev" before "Prokofiev wrote it in 1936"
         kind == PERSON and names_maker(claims[i], predicate),
+        # "... the *first* London Marathon ...?" by "The first race was held on ..." before "... inspired after
+        # running the New York City Marathon in 1979"
+        bool(ranking) and ranking <= content_words(claims[i]),
         says_predicate(claims[i], predicate),
         # the question's own verb before a synonym of it ("opened its first store" before "was started by"), as a
         # verb when the question says it as one ("graphic design" does not say "Who designed ...?")
@@ -160,6 +167,11 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
         i in exact,
         # the statement before its detail ("... reaches 501 metres" before "..., which makes it the ...")
         not any(j != i and claims[j].rstrip(".") in claims[i] for j in candidates), sim_rank[i]))
+
+
+def dated(claim: str) -> bool:
+    """Does the claim give a date or year that is not a bound ("since 1927", "by 1900")?"""
+    return any(v.kind in ("date", "year") and not said_as_bound(claim, v) for v in extract_values(claim))
 
 
 def _before_consequence(claim: str) -> str:
@@ -256,7 +268,7 @@ def _restated_share(claim: str, question: str) -> float:
         return 0.0
     asked = content_words(question)
     said = content_words(" ".join(toks[i].text for i in sorted(subtree(toks, subject.i))))
-    ranking = _ranking_words(question)
+    ranking = ranking_words(question)
     if len(asked) < 2 or not ranking <= said:
         return 0.0      # "the first of ..." is asked: a subject without "first" names something else
     share = len(asked & said) / len(asked)
@@ -265,7 +277,7 @@ def _restated_share(claim: str, question: str) -> float:
     return max(share, RESTATED_SHARE) if ranking and share >= RANKED_RESTATED_SHARE else share
 
 
-def _ranking_words(question: str) -> set[str]:
+def ranking_words(question: str) -> set[str]:
     """The question's ordinals and superlatives ("first", "largest"), as content-word stems."""
     return {stem(t.text.lower()) for t in analyse(question)
             if t.tag == "JJS" or t.text.lower() in lexicon.ORDINAL_WORDS}

@@ -56,6 +56,7 @@ from vital_core.backends.offline.language.value_match import (
     consistent,
     mismatch_reason,
     name_mismatch,
+    said_as_bound,
 )
 from vital_core.backends.offline.language.values import Value, extract_values
 from vital_core.backends.offline.verdict import ClaimVerdict, quote
@@ -65,9 +66,6 @@ CHECKED_KINDS = (DATE, NUMBER, PERSON, PLACE)
 # an evidence sentence speaks of the question when it holds this share of the question's content words
 ABOUT_QUESTION_SHARE = 0.5
 _QUESTION_WORDS = content_words("when what which who whom whose where how many much year date")
-# a value after these is a bound or a span, not the answer: "held *since* 1927", "*between* 30,000 *and* 40,000"
-_BOUND = re.compile(r"\b(?:since|until|till|by|before|after|from|between)\s+(?:the\s+)?(?:[\w,]+\s+){0,2}$"
-                    r"|\b(?:between|from)\s+\S+(?:\s+\S+){0,3}\s+(?:and|to)\s+$", re.I)
 # "two *of* the original bridges": a part, not the count asked
 _PART_OF = re.compile(r"\s+of\b")
 # the dimensions a "how high" question may be answered in: "high" and "tall" say the same
@@ -107,7 +105,7 @@ def asked_values(question: Question, text: str) -> list[Value]:
         found = [v for v in extract_values(text) if v.kind == "number" and _counts_what_is_asked(question, text, v)]
     else:
         return []
-    return [v for v in found if not _BOUND.search(text[:v.start]) and not _PART_OF.match(text, v.start + len(v.text))
+    return [v for v in found if not said_as_bound(text, v) and not _PART_OF.match(text, v.start + len(v.text))
             and not any(comparable(v, q) and consistent(v, q) for q in question.values)]
 
 

@@ -44,6 +44,7 @@ from vital_core.backends.offline.answer import (
     places_a_name,
     presumed_answer,
     question_predicate,
+    ranking_words,
     restates_as_subject,
     says_predicate,
     verb_says,
@@ -300,7 +301,12 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     # "Its creator was Bill Watterson" says "Who created ...?" by its maker noun
     said = answer is not None and predicate and (says_predicate(claims[answer], predicate)
                                                   or kind == PERSON and names_maker(claims[answer], predicate))
-    if answer is not None and (said or restated or placed or measure_answered):
+    # "When was the *first* Boat Race ... held?" is answered by the claim naming a date that says "first" ("The two
+    # crews first met on 10 June 1829"), whatever its verb
+    ranking = ranking_words(question)
+    ranked = answer is not None and kind in (PERSON, DATE, NUMBER, PLACE) and bool(ranking) \
+        and ranking <= content_words(claims[answer])
+    if answer is not None and (said or restated or placed or measure_answered or ranked):
         # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
         # that names it; the response's other statements are context to that answer, at most okay.
         for i, sid in enumerate(ids):

@@ -161,6 +161,20 @@ def time_offset(text: str, value: Value) -> bool:
     return value.kind == "number" and bool(_OFFSET.match(text, value.start + len(value.text)))
 
 
+# before a value, these make it a bound or one end of a span, not the value of what is asked: "held *since*
+# 1927", "*between* 30,000 *and* 40,000"
+_BOUND = re.compile(r"\b(?:since|until|till|before|after|from|between)\s+(?:the\s+)?(?:[\w,]+\s+){0,2}$"
+                    r"|\b(?:between|from)\s+\S+(?:\s+\S+){0,3}\s+(?:and|to)\s+$", re.I)
+# ... and "by" before a date ("*by* 1900"); before a count it names the doer ("joined by seven bridges")
+_BY_DATE = re.compile(r"\bby\s+(?:the\s+)?$", re.I)
+
+
+def said_as_bound(text: str, value: Value) -> bool:
+    """Is the value a bound or an end of a span ("since 1927", "by 1900", "from 1914 to 1918")?"""
+    before = text[:value.start]
+    return bool(_BOUND.search(before)) or value.kind in ("date", "year") and bool(_BY_DATE.search(before))
+
+
 # after a length, these make it a distance from somewhere ("2.5 kilometres south of the village"), not a size
 _AWAY = re.compile(r"\s+(?:(?:due\s+)?(?:north|south|east|west)(?:-?(?:east|west))?(?:wards)?\s+of|from|away|off|"
                    r"inland|out\s+of|outside)\b", re.I)
