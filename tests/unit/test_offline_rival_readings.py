@@ -43,6 +43,10 @@ def test_a_name_ending_like_another_is_its_rival_not_stated():
     pair = analyse_texts(["Irène and Frédéric Joliot won the prize."])[0]
     assert name_found("Irène Joliot", pair)
     assert name_found("Yuri Gagarin", analyse_texts(["Yuri Alekseyevich Gagarin flew."])[0])
+    # a name ending in a number ends in no name, and a name that is part of the claim's is no rival
+    assert name_found("Tidewater Season 1", analyse_texts(["*Tidewater* Season 1 follows Stoneheart Part 1."])[0])
+    assert name_found("Episode 12 of Harbour Lights",
+                      analyse_texts(["The finale of *Harbour Lights* is Episode 12 of the series."])[0])
 
 
 def test_a_person_glued_to_an_office_is_not_stated_by_another_person_in_it():

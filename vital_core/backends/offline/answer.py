@@ -157,10 +157,9 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
         kind == PLACE and places_a_name(claims[i], q_words),
         # "Who composed ...?" by "The composer was Sergei Prokofiev" before "Prokofiev wrote it in 1936"
         kind == PERSON and names_maker(claims[i], predicate),
-        # "... the *first* London Marathon ...?" by "The first race was held on ..." before "... inspired after
-        # running the New York City Marathon in 1979"
-        bool(ranking) and ranking <= content_words(claims[i]),
         says_predicate(claims[i], predicate),
+        # "... the *first* Boat Race ... held?" by "The two crews first met on ..." before another dated claim
+        bool(ranking) and ranking <= content_words(claims[i]),
         # the question's own verb before a synonym of it ("opened its first store" before "was started by"), as a
         # verb when the question says it as one ("graphic design" does not say "Who designed ...?")
         bool(predicate & {t.lemma for t in analyse(claims[i]) if t.pos == "VERB" or not verbal}),

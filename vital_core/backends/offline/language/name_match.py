@@ -124,16 +124,20 @@ def _rival_names(name: str, core: list[str], target: Analysis) -> list[str]:
     """The target's names that end with the name's last word but are another name ("Pierre Curie" for "Marie
     Curie"); a shorter form of the same name ("Yuri Gagarin" for "Yuri Alekseyevich Gagarin") and a longer one
     ("Yuri Alekseyevich Gagarin" for "Yuri Gagarin") are none."""
-    mine = {w.lower().strip(".,") for w in name.split()}
     first, last = (re.escape(w.lower().strip(".,")) for w in (name.split()[0], name.split()[-1]))
-    if re.search(rf"\b{first}(?:\s+and|,)\s+(?:[\w.]+\s+){{1,3}}{last}\b", target.lowered):
-        return []       # "Marie and Pierre Curie" states "Marie Curie"
+    if not core[-1].isalpha() or re.search(rf"\b{first}(?:\s+and|,)\s+(?:[\w.]+\s+){{1,3}}{last}\b",
+                                           target.lowered):
+        return []       # "Season 1" ends in no name; "Marie and Pierre Curie" states "Marie Curie"
+    def head(words: str) -> set[str]:      # a name's words before its "of" ("Edwin Marsh" of the Office of ...)
+        return {w.lower().strip(".,") for w in re.split(r"\s+of\s+", words, maxsplit=1)[0].split()}
+    mine, whole = head(name), {w.lower().strip(".,") for w in name.split()}
     out = []
     for other in target.names:
-        theirs = {w.lower().strip(".,") for w in other.split()}
-        last = [_singular(w.lower().strip(".,")) for w in other.split()[-1:]]
-        if last == core[-1:] and len(other.split()) >= 2 and not theirs <= mine and not set(core) <= {
-                _singular(w) for w in theirs}:
+        ending = [_singular(w.lower().strip(".,")) for w in other.split()[-1:]]
+        # another name shares the last word only ("Johnston Sans" / "Gill Sans"); a part of the name is none
+        # ("Fairy Tail" of "Episode 151 of Fairy Tail")
+        if ending == core[-1:] and len(other.split()) >= 2 and not (head(other) - {other.split()[-1].lower()}) & mine \
+                and not {w.lower().strip(".,") for w in other.split()} <= whole:
             out.append(other)
     return out
 
