@@ -43,6 +43,11 @@ def test_a_name_ending_like_another_is_its_rival_not_stated():
     pair = analyse_texts(["Irène and Frédéric Joliot won the prize."])[0]
     assert name_found("Irène Joliot", pair)
     assert name_found("Yuri Gagarin", analyse_texts(["Yuri Alekseyevich Gagarin flew."])[0])
+    # a title of the place is no rival ("Baron of Holt"), nor a relative named by the first name alone
+    assert name_found("Mara Holt", analyse_texts(["Mara married Tom Reed; he was made Baron of Holt, so she became "
+                                                  "a baroness."])[0])
+    assert name_found("Owen Tanner", analyse_texts(["Nell Tanner was coached from childhood by her father, "
+                                                    "Owen."])[0])
     # a name ending in a number ends in no name, and a name that is part of the claim's is no rival
     assert name_found("Tidewater Season 1", analyse_texts(["*Tidewater* Season 1 follows Stoneheart Part 1."])[0])
     assert name_found("Episode 12 of Harbour Lights",

@@ -18,7 +18,11 @@ units and dates. The first rule that fires decides:
 3. ``contradicted`` — substituted wording, against a reference answer only
    (the claim's response sentence follows a reference sentence closely but
    swaps a short span for words the reference never uses);
-4. ``not_enough_evidence`` otherwise, naming what the evidence does not say.
+4. for a vital claim still undecided, the evidence's answer to the question
+   (``answer_check``): the same date or count of the kind asked supports it,
+   another one (or another person or place where the question asks)
+   contradicts it, whatever subject and verb each side uses;
+5. ``not_enough_evidence`` otherwise, naming what the evidence does not say.
 
 A fact the evidence is silent about is never contradicted: every
 contradiction needs a sentence that states the rest of the claim. Reasons

@@ -100,7 +100,7 @@ def name_found(name: str, target: Analysis) -> bool:
             return False   # "George H. W. Bush" is not "George W. Bush"
     # a name whose last word another name of the target ends with, and whose other words stand elsewhere, is
     # that other name's rival, not stated: "Gill Sans" against "Johnston Sans, named for ... Eric Gill"
-    if len(core) >= 2 and _rival_names(name, core, target):
+    if len(core) >= 2 and _scattered(core, target) and _rival_names(name, core, target):
         return False
     if core and all(t in words for t in core):
         return True
@@ -110,6 +110,8 @@ def name_found(name: str, target: Analysis) -> bool:
     # "Shakespeare" for "William Shakespeare"; but "Pierre Curie" is not "Marie Curie", and a regnal number
     # is no surname ("Rajendra I" is not stated by "Rajaraja I")
     if len(core) >= 2 and core[-1] in words and not re.fullmatch(r"[ivxl]+", core[-1]):
+        if _rival_names(name, core, target):
+            return False    # "Pierre Curie" is not "Marie Curie"
         mine = {w.lower().strip(".,") for w in name.split()}
         # a place named for another owner ("Cleeve Hill" is not stated by "Cooper's Hill"); "the Ninth Symphony"
         # is one of a series, and "Beethoven's Symphony No. 9" names its composer
@@ -118,6 +120,21 @@ def name_found(name: str, target: Analysis) -> bool:
     # "Great Wall" for "Great Wall of China", "Hubble" for "Hubble Space Telescope"
     return any(re.match(rf"{re.escape(n.lower())}\b", name.lower()) and n.lower() not in FUNCTION_CAPS
                for n in target.names)
+
+
+def _tail(name: str) -> str:
+    """What a name says after its first "of" ("the Metropolitan Board of Works"), or ""."""
+    parts = re.split(r"\s+of\s+", name.lower(), maxsplit=1)
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _scattered(core: list[str], target: Analysis) -> bool:
+    """Are the name's words before its last found only inside other, longer names ("Gill" of "Eric Gill" for
+    "Gill Sans"), not on their own ("their father, Richard" for "Richard Williams")?"""
+    singles = {n.lower() for n in target.names if len(n.split()) == 1}
+    longer = [{w.lower().strip(".,") for w in n.split()} for n in target.names
+              if len(n.split()) >= 2 and _singular(n.split()[-1].lower()) != core[-1]]
+    return all(w not in singles and any(w in n for n in longer) for w in core[:-1])
 
 
 def _rival_names(name: str, core: list[str], target: Analysis) -> list[str]:
@@ -136,8 +153,13 @@ def _rival_names(name: str, core: list[str], target: Analysis) -> list[str]:
         ending = [_singular(w.lower().strip(".,")) for w in other.split()[-1:]]
         # another name shares the last word only ("Johnston Sans" / "Gill Sans"); a part of the name is none
         # ("Fairy Tail" of "Episode 151 of Fairy Tail")
-        if ending == core[-1:] and len(other.split()) >= 2 and not (head(other) - {other.split()[-1].lower()}) & mine \
-                and not {w.lower().strip(".,") for w in other.split()} <= whole:
+        last, theirs = other.split()[-1].lower(), head(other)
+        if ending != core[-1:] or len(other.split()) < 2 or {w.lower().strip(".,") for w in other.split()} <= whole:
+            continue
+        # ... a title of the place ("Countess of Lovelace" for "Ada Lovelace") is none, but another person of the
+        # same office is ("Joseph Bazalgette of the Metropolitan Board of Works")
+        if last in theirs and not (theirs - {last}) & mine or _tail(other) and _tail(other) == _tail(name) \
+                and not theirs & mine:
             out.append(other)
     return out
 
