@@ -34,13 +34,13 @@ from vital_core.backends.offline.language.roles import relations
 from vital_core.backends.offline.language.value_match import (
     comparable,
     consistent,
-    distance_from,
+    distance_and_size,
     in_lifespan,
     mismatch_reason,
     name_mismatch,
     time_offset,
 )
-from vital_core.backends.offline.language.values import Value
+from vital_core.backends.offline.language.values import Value, vague
 from vital_core.backends.offline.stated import (
     NEIGHBOURHOOD,
     REST_COVERAGE,
@@ -170,7 +170,7 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
                   and not (in_lifespan(target.text, v) and not claim.lemmas & LIFE_EVENTS)
                   and not time_offset(target.text, v) and not of_another_verb(claim, target, v)
                   # a distance from somewhere is no rival of a size ("110 metres long" / "2.5 km south of ...")
-                  and distance_from(target.text, v) == distance_from(claim.text, value)]
+                  and not distance_and_size(claim.text, value, target.text, v) and not vague(target.text, v)]
         if not rivals or derivable(value, target) or not same_instance(claim, target):
             continue
         if any(consistent(value, v) for v in rivals):

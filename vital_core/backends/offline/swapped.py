@@ -41,7 +41,7 @@ from vital_core.backends.offline.language.value_match import (
     name_mismatch,
     time_offset,
 )
-from vital_core.backends.offline.language.values import Value
+from vital_core.backends.offline.language.values import Value, vague
 from vital_core.backends.offline.stated import rest_coverage
 from vital_core.backends.offline.support import support
 from vital_core.backends.offline.verdict import ALIGN_MIN, ClaimVerdict, quote
@@ -56,6 +56,7 @@ def _rival(claim: Analysis, value: Value, sentence: Analysis) -> Value | None:
     if stated.derivable(value, sentence):
         return None
     rivals = [v for v in sentence.values if comparable(value, v) and not consistent(value, v)
+              and not vague(sentence.text, v)    # "a few hundred dollars" is no one number
               # the claim's other end of a span ("from about 1644 to 1737") is no rival; a measure said again in
               # other units ("8,019 metres, or roughly 26,545 feet") is no other end
               and not any(consistent(other, v) for other in claim.values if other is not value and not other.is_measure)

@@ -110,13 +110,14 @@ def name_found(name: str, target: Analysis) -> bool:
     # "Shakespeare" for "William Shakespeare"; but "Pierre Curie" is not "Marie Curie", and a regnal number
     # is no surname ("Rajendra I" is not stated by "Rajaraja I")
     if len(core) >= 2 and core[-1] in words and not re.fullmatch(r"[ivxl]+", core[-1]):
-        if _rival_names(name, core, target):
-            return False    # "Pierre Curie" is not "Marie Curie"
         mine = {w.lower().strip(".,") for w in name.split()}
-        # a place named for another owner ("Cleeve Hill" is not stated by "Cooper's Hill"); "the Ninth Symphony"
+        # a shorter form of the same name ("Yuri Gagarin" for "Yuri Alekseyevich Gagarin") is no rival
+        rivals = [n for n in target.names if n.lower().split()[-1:] == core[-1:] and len(n.split()) >= 2
+                  and not {w.lower().strip(".,") for w in n.split()} <= mine]
+        # nor a place named for its owner ("Cleeve Hill" is not stated by "Cooper's Hill"); "the Ninth Symphony"
         # is one of a series, and "Beethoven's Symphony No. 9" names its composer
         owners = [] if core[0] in ORDINAL_WORDS else re.findall(rf"\b([\w-]+)['’]s {re.escape(core[-1])}\b", lowered)
-        return not any(o not in mine for o in owners)
+        return not rivals and not _same_office(name, target) and not any(o not in mine for o in owners)
     # "Great Wall" for "Great Wall of China", "Hubble" for "Hubble Space Telescope"
     return any(re.match(rf"{re.escape(n.lower())}\b", name.lower()) and n.lower() not in FUNCTION_CAPS
                for n in target.names)
@@ -126,6 +127,14 @@ def _tail(name: str) -> str:
     """What a name says after its first "of" ("the Metropolitan Board of Works"), or ""."""
     parts = re.split(r"\s+of\s+", name.lower(), maxsplit=1)
     return parts[1] if len(parts) > 1 else ""
+
+
+def _same_office(name: str, target: Analysis) -> bool:
+    """Does the target name another one of the same "of" ("Joseph Bazalgette of the Metropolitan Board of Works"
+    for "Isambard Kingdom Brunel of the Metropolitan Board of Works")?"""
+    def head(words: str) -> set[str]:
+        return {w.lower().strip(".,") for w in re.split(r"\s+of\s+", words, maxsplit=1)[0].split()}
+    return bool(_tail(name)) and any(_tail(n) == _tail(name) and not head(n) & head(name) for n in target.names)
 
 
 def _scattered(core: list[str], target: Analysis) -> bool:
@@ -156,10 +165,8 @@ def _rival_names(name: str, core: list[str], target: Analysis) -> list[str]:
         last, theirs = other.split()[-1].lower(), head(other)
         if ending != core[-1:] or len(other.split()) < 2 or {w.lower().strip(".,") for w in other.split()} <= whole:
             continue
-        # ... a title of the place ("Countess of Lovelace" for "Ada Lovelace") is none, but another person of the
-        # same office is ("Joseph Bazalgette of the Metropolitan Board of Works")
-        if last in theirs and not (theirs - {last}) & mine or _tail(other) and _tail(other) == _tail(name) \
-                and not theirs & mine:
+        # ... and a title of the place ("Countess of Lovelace" for "Ada Lovelace") is none
+        if last in theirs and not (theirs - {last}) & mine:
             out.append(other)
     return out
 

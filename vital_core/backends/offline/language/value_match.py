@@ -180,9 +180,24 @@ _AWAY = re.compile(r"\s+(?:(?:due\s+)?(?:north|south|east|west)(?:-?(?:east|west
                    r"inland|out\s+of|outside)\b", re.I)
 
 
+# after a length, these make it a thing's size ("110 metres long")
+_SIZE = re.compile(r"\s+(?:long|wide|tall|high|deep|across|thick|in\s+(?:length|width|height|diameter|depth))\b", re.I)
+
+
 def distance_from(text: str, value: Value) -> bool:
-    """Is the length a distance from a place ("lies 2.5 kilometres south of the village"), not a thing's size?"""
+    """Is the length a distance from a place ("lies 2.5 kilometres south of the village")?"""
     return value.dim == "length" and bool(_AWAY.match(text, value.start + len(value.text)))
+
+
+def size_of(text: str, value: Value) -> bool:
+    """Is the length a thing's size ("is about 110 metres long")?"""
+    return value.dim == "length" and bool(_SIZE.match(text, value.start + len(value.text)))
+
+
+def distance_and_size(text: str, value: Value, other_text: str, other: Value) -> bool:
+    """Is one of the two lengths a distance from a place and the other a thing's size (no rivals, then)?"""
+    return distance_from(text, value) and size_of(other_text, other) \
+        or size_of(text, value) and distance_from(other_text, other)
 
 
 def name_mismatch(name: str, other: str) -> str:

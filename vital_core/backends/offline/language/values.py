@@ -349,6 +349,12 @@ def _counted_one(text: str, start: int, end: int) -> bool:
         and after is not None and after.group(1) not in _NOT_COUNTED_AFTER_ONE and after.group(1) not in STOPWORDS
 
 
+def vague(text: str, value: Value) -> bool:
+    """Is the value a scale word left open ("a few hundred dollars", "several thousand people"): no one number
+    another value could contradict?"""
+    return value.text.split()[0].lower() in _SCALES and bool(_VAGUE_COUNT.search(text[:value.start]))
+
+
 def extract_values(text: str) -> list[Value]:
     """Every typed value in ``text``, in order of appearance."""
     out: list[Value] = []
@@ -377,8 +383,6 @@ def extract_values(text: str) -> list[Value]:
             continue
         if phrase.lower() in ("one", "a", "single", "once", "pair", "both", "zero") or not phrase:
             continue
-        if phrase.split()[0].lower() in _SCALES and _VAGUE_COUNT.search(work[:m.start()]):
-            continue    # "a few hundred dollars", "several thousand people": no one number
         value = word_number(phrase)
         if value is not None:
             year_like = len(re.split(r"[\s-]+", phrase)) >= 2 and 1000 <= value <= 2100 and "hundred" not in phrase
