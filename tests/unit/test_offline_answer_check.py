@@ -58,6 +58,14 @@ def test_a_value_beside_a_name_the_evidence_never_speaks_of_is_no_answer():
     assert verdict("The first race was run on 4 May 1979 past Harrow Mill.", race, question).verdict == CONTRADICTED
 
 
+def test_the_year_of_a_named_thing_is_no_answer():
+    # a response checked as the evidence for a reference's claim: "Acts of 1977" dates the Acts, not the opening
+    response = [Document(id="r", text="The city ran the Tamsin Bridge until 1999, when control passed to the county "
+                                      "under the Harbour Acts of 1977.")]
+    assert verdict("The Tamsin Bridge officially opened on 5 May 1932.", response,
+                   "When did the Tamsin Bridge open?").verdict != CONTRADICTED
+
+
 def test_a_count_of_something_else_is_no_answer():
     game = [Document(id="d1", text="The table game of kells is played with 12 red balls and one white ball.")]
     question = "How many red balls are used in kells?"

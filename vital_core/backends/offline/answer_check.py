@@ -66,6 +66,8 @@ CHECKED_KINDS = (DATE, NUMBER, PERSON, PLACE)
 # an evidence sentence speaks of the question when it holds this share of the question's content words
 ABOUT_QUESTION_SHARE = 0.5
 _QUESTION_WORDS = content_words("when what which who whom whose where how many much year date")
+# "the Torrijos-Carter Treaties *of* 1977": the year of a named thing, not the answer
+_NAMED_YEAR = re.compile(r"\b[A-Z][\w-]*\s+of\s+$")
 # "two *of* the original bridges": a part, not the count asked
 _PART_OF = re.compile(r"\s+of\b")
 # the dimensions a "how high" question may be answered in: "high" and "tall" say the same
@@ -106,6 +108,7 @@ def asked_values(question: Question, text: str) -> list[Value]:
     else:
         return []
     return [v for v in found if not said_as_bound(text, v) and not _PART_OF.match(text, v.start + len(v.text))
+            and not _NAMED_YEAR.search(text[:v.start])
             and not any(comparable(v, q) and consistent(v, q) for q in question.values)]
 
 
