@@ -8,9 +8,9 @@ without a verdict, and only:
 
 - for a date or a number, in a claim that names no other thing of the kind the question names: its value of
   the kind asked (the counted noun of "how many red balls", the measure of "how high"; not a bound, "since
-  1927", nor a part, "two of the bridges") agrees with the value of an evidence sentence that speaks of the
-  question (supported, when the claim names nothing else the evidence does not) or differs from every such
-  value while the evidence states it nowhere (contradicted);
+  1927", a part, "two of the bridges", nor the year of a named thing, "the Treaties of 1977") agrees with the
+  value of an evidence sentence that speaks of the question (supported, when the claim names nothing else the
+  evidence does not) or differs from every such value while the evidence states it nowhere (contradicted);
 - for a person or a place: the claim is the response's presumed answer, says the question's predicate and names
   the one it asks for in the place the question asks about ("was written by X", "stands in X"), the evidence
   never names that one, and an evidence sentence that speaks of the question names another in that place
