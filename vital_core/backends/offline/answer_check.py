@@ -179,7 +179,9 @@ def _value_verdict(question: Question, claim: str, sentences: list[str], about: 
     said = asked_values(question, claim)
     if not said or _names_another(question, claim):
         return None
-    answers = [(s, v) for s in about for v in asked_values(question, s)]
+    # each sentence's values of the kind asked, read once: those about the question answer it
+    given = {s: asked_values(question, s) for s in sentences}
+    answers = [(s, v) for s in about for v in given[s]]
     # support reads exact values only: "roughly 26,545 feet" agrees with 8,019 metres as well as with 8,091
     exact = [c for c in said if not c.approx]
     agreeing = [[(s, v) for s, v in answers if not v.approx and comparable(c, v) and compatible(c, v)] for c in exact]
@@ -190,7 +192,7 @@ def _value_verdict(question: Question, claim: str, sentences: list[str], about: 
         sentence, value = agreeing[0][0]
         return ClaimVerdict(SUPPORTED, f"supported: the evidence gives the same answer to the question, "
                                        f"{value.text} — \"{quote(sentence)}\"", sentence)
-    stated = [v for s in sentences for v in asked_values(question, s)]
+    stated = [v for values in given.values() for v in values]
     if any(comparable(c, v) and consistent(c, v) for c in said for v in stated):
         return None     # one of the claim's values is stated: the other is a conversion or a detail
     for c in said:

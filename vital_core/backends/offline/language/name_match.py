@@ -123,18 +123,18 @@ def name_found(name: str, target: Analysis) -> bool:
                for n in target.names)
 
 
-def _tail(name: str) -> str:
-    """What a name says after its first "of" ("the Metropolitan Board of Works"), or ""."""
+def _of_parts(name: str) -> tuple[set[str], str]:
+    """A name's words before its first "of" ("Edwin Marsh" of the Office of ...) and what it says after it
+    ("the office of public works"), or "" when it has no "of"."""
     parts = re.split(r"\s+of\s+", name.lower(), maxsplit=1)
-    return parts[1] if len(parts) > 1 else ""
+    return {w.strip(".,") for w in parts[0].split()}, parts[1] if len(parts) > 1 else ""
 
 
 def _same_office(name: str, target: Analysis) -> bool:
     """Does the target name another one of the same "of" ("Joseph Bazalgette of the Metropolitan Board of Works"
     for "Isambard Kingdom Brunel of the Metropolitan Board of Works")?"""
-    def head(words: str) -> set[str]:
-        return {w.lower().strip(".,") for w in re.split(r"\s+of\s+", words, maxsplit=1)[0].split()}
-    return bool(_tail(name)) and any(_tail(n) == _tail(name) and not head(n) & head(name) for n in target.names)
+    head, tail = _of_parts(name)
+    return bool(tail) and any(_of_parts(n)[1] == tail and not _of_parts(n)[0] & head for n in target.names)
 
 
 def _scattered(core: list[str], target: Analysis) -> bool:
@@ -154,19 +154,17 @@ def _rival_names(name: str, core: list[str], target: Analysis) -> list[str]:
     if not core[-1].isalpha() or re.search(rf"\b{first}(?:\s+and|,)\s+(?:[\w.]+\s+){{1,3}}{last}\b",
                                            target.lowered):
         return []       # "Season 1" ends in no name; "Marie and Pierre Curie" states "Marie Curie"
-    def head(words: str) -> set[str]:      # a name's words before its "of" ("Edwin Marsh" of the Office of ...)
-        return {w.lower().strip(".,") for w in re.split(r"\s+of\s+", words, maxsplit=1)[0].split()}
-    mine, whole = head(name), {w.lower().strip(".,") for w in name.split()}
+    mine, whole = _of_parts(name)[0], {w.lower().strip(".,") for w in name.split()}
     out = []
     for other in target.names:
         ending = [_singular(w.lower().strip(".,")) for w in other.split()[-1:]]
         # another name shares the last word only ("Johnston Sans" / "Gill Sans"); a part of the name is none
         # ("Fairy Tail" of "Episode 151 of Fairy Tail")
-        last, theirs = other.split()[-1].lower(), head(other)
+        their_last, theirs = other.split()[-1].lower(), _of_parts(other)[0]
         if ending != core[-1:] or len(other.split()) < 2 or {w.lower().strip(".,") for w in other.split()} <= whole:
             continue
         # ... and a title of the place ("Countess of Lovelace" for "Ada Lovelace") is none
-        if last in theirs and not (theirs - {last}) & mine:
+        if their_last in theirs and not (theirs - {their_last}) & mine:
             out.append(other)
     return out
 
