@@ -181,7 +181,7 @@ def export_buttons(examples_a: list[ExampleResult]) -> None:
         st.download_button(f"Export your {escape_md(cond)} labels ({len(records)} record(s), JSONL)",
                            annotate.export_jsonl(records).encode("utf-8"),
                            file_name=f"my-labels-{file_slug(cond, 'condition')}.jsonl",
-                           mime="application/json", key=f"agr_ann_export_{cond}")
+                           mime="application/json", key=f"agr_ann_export_{cond}", on_click="ignore")
         if incomplete:
             st.caption(f"{incomplete} {escape_md(cond)} record(s) are only partly labelled; their unlabelled "
                        "subclaims export with importance null.")

@@ -248,16 +248,18 @@ def story_chart(table: pd.DataFrame, names: list[str], example: ExampleResult, k
 def variants_chart(table: pd.DataFrame, names: list[str], example: ExampleResult) -> None:
     story_chart(table, names, example, CHART_METRICS)
     st.download_button("Download comparison (JSON)", json.dumps(example.to_dict(), indent=1).encode("utf-8"),
-                       file_name="compare-result.json", mime="application/json", key="cmp_json",
+                       file_name="compare-result.json", mime="application/json", key="cmp_json", on_click="ignore",
                        help="Every variant with its subclaims, verdicts and evidence_mode.")
 
 
 def report_download(example: ExampleResult, key: str) -> None:
-    # made when clicked (Streamlit calls it then), not on every run of the page
+    # made when clicked (Streamlit calls it then), not on every run of the page; a click must not rerun the
+    # page: the rerun would revoke the callable the download is still waiting for (seen as a lost download)
     st.download_button("Download one-page report (HTML)", lambda: report_html.example_report(example).encode("utf-8"),
                        file_name=f"vital-report-{report_html.file_stem(example.id)}.html", mime="text/html",
-                       key=f"{key}_report", help="One self-contained page to send to someone who will not run "
-                       "the app: the texts, coloured subclaims with reasons and quotes, the metrics and the story.")
+                       key=f"{key}_report", on_click="ignore",
+                       help="One self-contained page to send to someone who will not run the app: "
+                       "the texts, coloured subclaims with reasons and quotes, the metrics and the story.")
 
 
 def present(example: ExampleResult | None) -> None:

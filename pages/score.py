@@ -184,14 +184,15 @@ def details(example: ExampleResult, edited: ResponseResult, scored_metrics: dict
     st.download_button("Download result (JSON)" + (" with your what-if edits" if has_edits else ""),
                        json.dumps(out.to_dict(), ensure_ascii=False, indent=2).encode("utf-8"),
                        file_name=f"vital-result-{file_slug(example.id, 'example')}.json", mime="application/json",
-                       key="score_download")
+                       key="score_download", on_click="ignore")
     origin = st.session_state.get("score_origin", "")
-    # the report is made when the button is clicked (Streamlit calls it then), not on every run of the page
+    # made when clicked, and a click does not rerun the page: see report_download in pages/compare.py
     st.download_button("Download one-page report (HTML)" + (" with your what-if edits" if has_edits else ""),
                        lambda: report_html.example_report(out, origin=origin).encode("utf-8"),
                        file_name=f"vital-report-{report_html.file_stem(example.id)}.html", mime="text/html",
-                       key="score_report", help="One self-contained page to send to someone who will not run the "
-                       "app: the text, coloured subclaims with reasons and quotes, and every metric.")
+                       key="score_report", on_click="ignore",
+                       help="One self-contained page to send to someone who will not run the app: "
+                       "the text, coloured subclaims with reasons and quotes, and every metric.")
 
 
 def render() -> None:

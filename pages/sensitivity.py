@@ -163,7 +163,8 @@ def tests_section(data: dict, convention: str, by: str | None) -> None:
                    "test does not apply).")
     if not tests.empty:
         st.download_button("Paired tests as CSV", tests.to_csv(index=False).encode("utf-8"),
-                           file_name=f"sensitivity-tests-{convention}.csv", mime="text/csv", key="sens_tests_csv")
+                           file_name=f"sensitivity-tests-{convention}.csv", mime="text/csv", key="sens_tests_csv",
+                           on_click="ignore")
     detection_section(data["detection"], by)
 
 

@@ -42,4 +42,4 @@ def chart(fig, name: str, data: pd.DataFrame, *, key: str, caption: str | None =
     else:
         cols[0].caption("PNG: camera icon in the chart's toolbar.")
     cols[1].download_button("Data as CSV", data.to_csv(index=False).encode("utf-8"),
-                            file_name=f"{name}.csv", mime="text/csv", key=f"{key}_csv")
+                            file_name=f"{name}.csv", mime="text/csv", key=f"{key}_csv", on_click="ignore")

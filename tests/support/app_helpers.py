@@ -30,10 +30,13 @@ def open_page(page: str | None = None, *, query_params: dict | None = None, sess
 
 
 def assert_clean(at: AppTest) -> None:
-    """No exception and no 'something went wrong' fallback message on the page."""
+    """No exception and no 'something went wrong' fallback message on the page, and no download button that
+    reruns the page when clicked (the rerun races the download and can revoke a report made on click)."""
     assert not at.exception, [e.value for e in at.exception]
     broken = [e.value for e in at.error if "Something went wrong" in e.value]
     assert not broken, broken
+    rerunning = [d.proto.label for d in at.get("download_button") if not d.proto.ignore_rerun]
+    assert not rerunning, rerunning
 
 
 def shown(markdown: str) -> str:
