@@ -44,3 +44,21 @@ def test_a_definition_stays_context_beside_an_answer_that_says_the_verb():
         "It was designed by the engineer Maurice Koechlin.",
         "It opened in 1889."])
     assert got["S2"] == VITAL and got["S1"] != VITAL
+
+
+def test_a_question_in_a_verb_phrase_is_answered_in_the_verb_it_says():
+    # "take place" asks where it is held; the festival's description names no place
+    got = labels("Where does the Up Helly Aa fire festival take place?", [
+        "Up Helly Aa is a fire festival that ends with the burning of a Viking longship.",
+        "The festival is held every January in Lerwick.",
+        "Hundreds of torch-bearers march through the streets."])
+    assert got["S2"] == VITAL and got["S1"] != VITAL
+
+
+def test_the_acts_noun_says_the_questions_verb():
+    # "Its opening day" says when it opened; a reopening is another event
+    got = labels("When did the Golden Gate Bridge open?", [
+        "The Golden Gate Bridge reopened to traffic on 28 May 1987 after a celebration.",
+        "Its opening day was 27 May 1937.",
+        "The bridge is painted a colour called International Orange."])
+    assert got["S2"] == VITAL and got["S1"] != VITAL

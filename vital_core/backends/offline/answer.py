@@ -26,7 +26,7 @@ from vital_core.backends.offline.language.answer_types import (
 from vital_core.backends.offline.language.lexicon import ASKED_DIMENSIONS, LOCATIVE, QUESTION_LIGHT_VERBS, STOPWORDS
 from vital_core.backends.offline.language.makers import maker_phrase
 from vital_core.backends.offline.language.nlp import analyse, subtree
-from vital_core.backends.offline.language.text import stem, words
+from vital_core.backends.offline.language.text import act_nouns, stem, words
 from vital_core.backends.offline.language.value_match import said_as_bound
 from vital_core.backends.offline.language.values import extract_values
 
@@ -81,9 +81,11 @@ def says_predicate(claim: str, predicate: set[str]) -> bool:
     "written by" says "Who composed ...?")?"""
     toks = analyse(claim)
     # a phrase says its one word ("turns liquid at 29.76 °C" says "What is the melting point ...?")
+    # ... and so does the act's noun ("Its opening day was 10 June 2000" says "When did it open?")
     return any(t.lemma in predicate or lexicon.synonyms(t.lemma) & predicate
                for t in toks if t.pos in ("VERB", "NOUN", "ADJ", "PROPN")) \
-        or any(word in predicate for word, _ in lexicon.phrases_in({t.lemma for t in toks}))
+        or any(word in predicate for word, _ in lexicon.phrases_in({t.lemma for t in toks})) \
+        or any(t.pos == "NOUN" and any(t.lemma in act_nouns(p) for p in predicate) for t in toks)
 
 
 def question_predicate(question: str) -> set[str]:
@@ -92,6 +94,9 @@ def question_predicate(question: str) -> set[str]:
     light verb when there are none ("What was Google originally *called*?")."""
     toks = [t for t in analyse(question) if t.pos != "PUNCT"]
     verbs = {t.lemma for t in toks if t.pos == "VERB" and t.lemma not in QUESTION_LIGHT_VERBS}
+    # a verb phrase says its word: "Where does the race *take place*?" asks where it is held
+    lemmas = {t.lemma for t in toks}
+    verbs = {word for verb in verbs for word in lexicon.said_by_verb_phrase(verb, lemmas) or [verb]}
     if not verbs and toks and any(t.lemma == "do" and t.pos == "AUX" for t in toks[:3]) \
             and (toks[-1].pos != "PROPN" or toks[-1].dep == "ROOT"):
         # do-support needs a main verb: the parser sometimes reads a final bare verb as a noun ("did ... sink?")

@@ -33,6 +33,7 @@ from vital_core.backends.offline.language.lexicon import (
 )
 from vital_core.backends.offline.language.makers import MAKER, maker_phrase
 from vital_core.backends.offline.language.nlp import Tok, analyse_many
+from vital_core.backends.offline.language.text import act_nouns
 from vital_core.backends.offline.language.values import Value, extract_values
 from vital_core.backends.offline.language.word_rarity import UNKNOWN_RANK, frequency_rank
 from vital_core.scoring import deadline
@@ -275,7 +276,7 @@ def lemma_found(lemma: str, target: Analysis, soft: bool = False) -> bool:
         # "reaches a depth of 594 metres" is said by "has a depth of 594 metres"; not by "stands 1.8 metres
         # tall", which measures something of its own; "rises to 158 metres" is said by "is 158 metres tall"
         return True
-    if {lemma + "ing", lemma[:-1] + "ing"} & target.lemmas and len(lemma) > 3:
+    if act_nouns(lemma) & target.lemmas:
         return True     # the act's noun: "The painting is by Bosch" says it was painted by him
     if lemma in target.name_keys:
         return True

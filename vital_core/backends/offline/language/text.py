@@ -22,3 +22,8 @@ def stem(word: str, adverbs: bool = False) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
     return word
+
+
+def act_nouns(verb: str) -> set[str]:
+    """The nouns naming a verb's act ("open" -> "opening", "paint" -> "painting", "make" -> "making")."""
+    return {verb + "ing", verb[:-1] + "ing"} if len(verb) > 3 else set()
