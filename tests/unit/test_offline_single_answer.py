@@ -62,3 +62,13 @@ def test_the_acts_noun_says_the_questions_verb():
         "Its opening day was 27 May 1937.",
         "The bridge is painted a colour called International Orange."])
     assert got["S2"] == VITAL and got["S1"] != VITAL
+
+
+def test_what_was_the_first_is_answered_by_the_claim_saying_first():
+    # "release" is not "film": the claim answers by its ranking word, and the studio's description is context
+    got = labels("What was Aardman Animations' first feature film?", [
+        "Aardman Animations is a studio in Bristol known for clay animation.",
+        "The studio's first full-length release was Chicken Run, a comedy about hens escaping a Yorkshire farm.",
+        "It was made with DreamWorks.",
+        "It earned over 220 million dollars."])
+    assert got["S2"] == VITAL and got["S1"] != VITAL

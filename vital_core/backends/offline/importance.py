@@ -304,7 +304,7 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     # "When was the *first* Boat Race ... held?" is answered by the claim naming a date that says "first" ("The two
     # crews first met on 10 June 1829"), whatever its verb
     ranking = ranking_words(question)
-    ranked = answer is not None and kind in (PERSON, DATE, NUMBER, PLACE) and bool(ranking) \
+    ranked = answer is not None and kind in (PERSON, DATE, NUMBER, PLACE, ENTITY) and bool(ranking) \
         and ranking <= content_words(claims[answer])
     if answer is not None and (said or restated or placed or measure_answered or ranked):
         # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
