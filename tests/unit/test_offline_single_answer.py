@@ -5,14 +5,17 @@ a person, even when it says the question's verb another way. Sentences of our ow
 """
 from __future__ import annotations
 
+from vital_core.backends.base import Evidence
 from vital_core.backends.offline import OfflineBackend
-from vital_core.results.model import VITAL, Subclaim
+from vital_core.results.model import VITAL, Document, Subclaim
 from vital_core.scoring.pipeline import run_sync
 
 
-def labels(query, claims):
+def labels(query, claims, documents=()):
     subclaims = [Subclaim(id=f"S{i + 1}", text=t, sentence_index=i) for i, t in enumerate(claims)]
-    return run_sync(OfflineBackend().rank(query, subclaims)).labels
+    evidence = Evidence("documents", [Document(f"D{i + 1}", d) for i, d in enumerate(documents)]) if documents \
+        else None
+    return run_sync(OfflineBackend().rank(query, subclaims, evidence)).labels
 
 
 def test_the_questions_verb_as_a_noun_does_not_make_a_claim_its_answer():
@@ -71,4 +74,27 @@ def test_what_was_the_first_is_answered_by_the_claim_saying_first():
         "The studio's first full-length release was Chicken Run, a comedy about hens escaping a Yorkshire farm.",
         "It was made with DreamWorks.",
         "It earned over 220 million dollars."])
+    assert got["S2"] == VITAL and got["S1"] != VITAL
+
+
+def test_a_peoples_adjective_names_no_place_and_the_evidence_says_what_is_context():
+    # "British history" names no place; the opening statement, which the evidence never speaks of, is context
+    # beside the claim that places the event
+    got = labels("Where did the Great Stink of 1858 happen?", [
+        "The Great Stink of 1858 is one of the most famous episodes in British history.",
+        "In the summer of that year, in the city of London, a foul smell of sewage rose from the River Thames and "
+        "hung over Parliament.",
+        "It lasted for weeks.",
+        "Parliament soon approved a new sewer system."],
+        ["The Great Stink of 1858 happened in London, in the summer, when the smell of sewage from the Thames "
+         "became unbearable."])
+    assert got["S2"] == VITAL and got["S1"] != VITAL
+
+
+def test_the_person_behind_it_names_its_maker():
+    got = labels("Who invented the hula hoop toy?", [
+        "The hula hoop is a plastic ring that is twirled around the waist.",
+        "The man behind the plastic hoop was Arthur Melin.",
+        "Arthur Melin was working on toys.",
+        "His partner, Richard Knerr, found the name hula hoop in a magazine."])
     assert got["S2"] == VITAL and got["S1"] != VITAL

@@ -138,7 +138,9 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
         if kind == PERSON:
             return names_asked(claims[i], PERSON, q_mentions, q_words)
         mentions = extract_mentions(claims[i])
-        return kind != PLACE or bool(new_typed(mentions, q_mentions, ENTITY, q_words) - mentions.years)
+        # a people's adjective names no place of its own ("one of the strangest episodes in European history")
+        return kind != PLACE or any(name not in mentions.years and name not in lexicon.DEMONYMS
+                                    for name in new_typed(mentions, q_mentions, ENTITY, q_words))
     exact = {i for i in candidates if names_it(i)}
     asked, counted = _asked_noun(question), counted_noun(question) if kind == NUMBER else ""
     adjective, dimension = asked_dimension(question) if kind == NUMBER else ("", "")

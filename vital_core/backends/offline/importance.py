@@ -325,12 +325,6 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
                 # the answer's sentence cut at the modifiers of its verb: the other modifiers are detail
                 # ("launched on 5 September 1977" answers "when"; "... from Cape Canaveral" does not)
                 _lower_to_okay(labels, scores, thresholds, i, sid)
-        if evidence_sentences:
-            # the evidence the user gave says what the answer is judged on: a statement beside the answer
-            # that it does not speak of at all is context, at most okay
-            beside = [i for i, sid in enumerate(ids) if labels[sid] == VITAL and i != answer]
-            for i in set(beside) - _spoken_of(claims, beside, evidence_sentences):
-                _lower_to_okay(labels, scores, thresholds, i, ids[i])
     elif answering:
         # no claim says the question's predicate in its words ("Which museum holds ...?" / "is displayed
         # at ..."): the claims that name what is asked and state a relation the evidence states are the answer;
@@ -356,6 +350,15 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # the fitted labels stand where none of their vital claims gives what is asked (raising the presumed
         # answer then cost the held-out sets an RLP on a correct answer each)
         for i in set(vital) - answering_kind if answering_kind else ():
+            _lower_to_okay(labels, scores, thresholds, i, ids[i])
+    if evidence_sentences and answer is not None:
+        # the evidence the user gave says what an answer to one thing is judged on: a statement beside the
+        # answer that it does not speak of at all is context, at most okay ("The Uffington White Horse is a huge,
+        # stylised figure ..." for "Which county is it in?"), when the answer or another vital one it speaks of
+        # stays
+        vital = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
+        kept = _spoken_of(claims, vital, evidence_sentences) | ({answer} & set(vital))
+        for i in set(vital) - kept if kept else ():
             _lower_to_okay(labels, scores, thresholds, i, ids[i])
     if is_open_ended(question):
         # The weights were fitted on questions (the only human labels there are); for a request such as
