@@ -98,3 +98,12 @@ def test_the_person_behind_it_names_its_maker():
         "Arthur Melin was working on toys.",
         "His partner, Richard Knerr, found the name hula hoop in a magazine."])
     assert got["S2"] == VITAL and got["S1"] != VITAL
+
+
+def test_how_wide_asks_for_a_measure_whatever_nouns_name_its_subject():
+    # "dome" is the question's subject, not what it asks: the claim measuring a length answers it
+    got = labels("How wide is the dome of the Pantheon?", [
+        "The Pantheon is a former Roman temple that became a church.",
+        "Its dome measures 43 metres across.",
+        "It was completed around 125 AD."])
+    assert got["S2"] == VITAL and got["S1"] != VITAL

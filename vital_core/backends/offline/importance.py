@@ -295,7 +295,8 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     # "How deep is Lake Tahoe?" is answered by the claim giving a length ("At its deepest point it reaches 501
     # metres"); one that measures nothing of the kind ("The massif has more than fifty peaks") is context
     # ... when the evidence, if any, is about that claim
-    dimension = asked_dimension(question)[1] if kind == NUMBER and not predicate else ""
+    # ... whatever nouns name its subject ("How long is the Vasaloppet ski race?"), when no verb of its own asks
+    dimension = asked_dimension(question)[1] if kind == NUMBER and not verbal else ""
     measure_answered = answer is not None and measures(claims[answer], dimension) \
         and (not evidence_sentences or bool(addressed_by([claims[answer]], evidence_sentences)))
     # "Its creator was Bill Watterson" says "Who created ...?" by its maker noun

@@ -101,7 +101,7 @@ def question_type(query: str) -> str:
     if re.search(r" (when|what year|which year|what date|which date|what time|what century|"
                  r"what decade|how long ago|since when) ", q):
         return DATE
-    if re.search(r" how (many|much|long|old|far|tall|big|high|deep|large|often|fast) |"
+    if re.search(r" how (many|much|long|old|far|tall|big|high|deep|large|often|fast|wide|heavy) |"
                  r" (what|which) (percentage|percent|number|amount|age|population|size) |"
                  # "What is the men's 100 metres world record?": a measure is a number
                  r" what (is|was) the [\w' ]*(record|height|length|distance|speed|depth|elevation|area|"
