@@ -352,3 +352,12 @@ def test_after_a_passive_the_second_participle_shares_the_auxiliary():
                                        "in 1764, she carried Cook to the Pacific.") for c in cs]
     assert claims[1:] == ["The Endeavour carried Cook to the Pacific.", "The Endeavour was built in Whitby.",
                           "The Endeavour was launched in 1764."]
+
+
+def test_a_description_after_a_name_and_a_clause_after_both_are_said_of_the_name():
+    # the parser reads the description as a second complement of "was", and hangs "which" on its last noun
+    claims = decompose_sentence("The band's first single was Love Me Do, a song about a young couple in a "
+                                "northern city, which reached the charts in October 1962.")
+    assert claims == ["The band's first single was Love Me Do.",
+                      "Love Me Do was a song about a young couple in a northern city.",
+                      "Love Me Do reached the charts in October 1962."]

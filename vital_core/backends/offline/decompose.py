@@ -110,6 +110,10 @@ def _split_relatives(clause: str) -> list[str]:
     if match.group(1) == "who" and named:
         # "Tove Jansson, a Finnish artist and writer ..., who published ...", "Tove Jansson was a writer, who ..."
         antecedent = named.group(1)
+    elif match.group(1) == "which" and (titled := _NAME_BEFORE_APPOSITIVE.search(before)):
+        # "... was Castle in the Sky, an adventure about a floating city, which reached cinemas in 1986": the
+        # name the appositive describes, not the appositive's last noun
+        antecedent = titled.group(1)
     if not antecedent or antecedent.split()[0].lower() in AUXILIARIES or antecedent.lower() in FUNCTION_CAPS:
         return [clause]
     # "..., which makes it the second-longest river": "which" stands for the whole statement, and a
@@ -155,6 +159,10 @@ _QUOTE_AT_END = re.compile(r'"[^"]+"$|\u201c[^\u201d]+\u201d$')
 # "Caleb Bradham, a pharmacist in New Bern, North Carolina, who ...": the name before the appositive
 _PERSON_BEFORE_APPOSITIVE = re.compile(rf"(?<![\w.])((?:{FULL_NAME})),\s+(?:a|an|the)\s+[^,]*"
                                        r"(?:,\s+[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*)*$")
+# ... and a thing's name before one, words such as "of" or "in the" inside it ("Castle in the Sky, an adventure
+# about ..., which ...")
+_NAME_BEFORE_APPOSITIVE = re.compile(r"(?<![\w'.\-])([A-Z][\w'\-]*(?:\s+(?:(?:of|in|the|and|de|la|von|van)\s+)*"
+                                     r"[A-Z][\w'\-]*)*),\s+(?:a|an|the)\s+[^,]*$")
 # "Gustave Eiffel was an engineer, who ...": the person the description is of
 _PERSON_DESCRIBED = re.compile(rf"((?:{FULL_NAME}))\s+(?:is|was)\s+(?:a|an)\s+[^,]*$")
 # what may follow a relative clause's comma and still be its own: a title or a name set off, or a phrase of

@@ -121,7 +121,12 @@ def described_value(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     an area roughly the size of Austria". A definite one ("23 titles, the most by any woman") compares, and
     stays."""
     det = parse.child(t.i, "det")
-    if t.dep != "appos" or t.pos != "NOUN" or det is None or det.lemma not in ("a", "an") or det.i != min(span) \
+    # the parser may read it as a second complement of "was" ("The first release was Castle in the Sky, an
+    # adventure about ...")
+    first = parse.child(t.head, "attr")
+    second = t.dep == "attr" and t.head == parse.root.i and first is not None and first.i < t.i
+    if t.dep != "appos" and not second or t.pos != "NOUN" or det is None or det.lemma not in ("a", "an") \
+            or det.i != min(span) \
             or not parse.set_off(span) or parse.comma_before(span) != min(span) - 1:
         return None
     # it describes the noun right before its comma, wherever the parser hangs it ("... and for sfumato, a soft
