@@ -107,3 +107,20 @@ def test_how_wide_asks_for_a_measure_whatever_nouns_name_its_subject():
         "Its dome measures 43 metres across.",
         "It was completed around 125 AD."])
     assert got["S2"] == VITAL and got["S1"] != VITAL
+
+
+def test_beside_the_answer_the_evidence_keeps_what_it_speaks_of_and_what_names_the_answer():
+    from vital_core.backends.offline.importance import rank_claims
+    claims = ["Nessun dorma is the best-known aria of the final act of Giacomo Puccini's Turandot.",
+              "Giacomo Puccini's Turandot is an opera he left unfinished around 1924 and that was first staged "
+              "in 1926.",
+              "The aria became famous far beyond opera in 1990.",
+              "The tenor sings it at night in a Peking garden."]
+    evidence = ["Nessun dorma is an aria from the final act of Turandot, the opera by Giacomo Puccini.",
+                "It is sung by the tenor Calaf."]
+    # every claim ranked vital by the fitted scores: what stays vital is what the answer-focused rules keep
+    got, _, _ = rank_claims("Which opera does the aria Nessun dorma come from?", ["S1", "S2", "S3", "S4"], claims,
+                            [0, 1, 2, 3], claims, thresholds={"vital": -1e9, "okay": -1e9},
+                            evidence_sentences=evidence)
+    assert got["S1"] == got["S2"] == VITAL, "the answer, and a statement naming what it names"
+    assert got["S4"] != VITAL, "a statement the evidence does not speak of, naming nothing of the answer"

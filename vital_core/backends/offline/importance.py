@@ -61,9 +61,11 @@ from vital_core.backends.offline.language.answer_types import (
     SALIENT,
     YESNO,
     Mentions,
+    about,
     extract_mentions,
     is_open_ended,
     question_type,
+    topic_words,
 )
 from vital_core.backends.offline.language.embedder import embed
 from vital_core.backends.offline.language.lexicon import (
@@ -195,40 +197,6 @@ def importance_order(ids: list[str], labels: dict[str, str], scores: list[float]
 
 
 
-_REQUEST = re.compile(r"^\s*(tell me|write|give me|describe|summari[sz]e|explain|talk about|introduce)"
-                      r"(\s+(me|us))?(\s+(about|a bio of|a biography of|an overview of|the story of|of))?\s+",
-                      re.IGNORECASE)
-
-
-def topic_words(request: str) -> set[str]:
-    """The lemmas of what an open-ended request is about ("Tell me about the Sydney Harbour Bridge")."""
-    return {w for t in analyse(_REQUEST.sub("", request)) if t.pos in ("NOUN", "PROPN")
-            for w in (t.lemma, t.text.lower())}
-
-
-def about(claim: str, topic: set[str]) -> bool:
-    """Is the claim's subject the request's topic: one of its words ("the bridge", "Hubble's mirror")?"""
-    toks = analyse(claim)
-    subjects = [t for t in toks if t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT"]
-    if not subjects:
-        return False
-    if subjects[0].text.lower() in ("it", "he", "she", "they"):
-        return True     # the decomposition has put back the names it could; what is left speaks of the topic
-    first, last = subjects[0], subjects[0]
-    span = [t for t in toks if t.i <= last.i and _heads_to(toks, t, first)]
-    return any(t.lemma in topic or t.text.lower() in topic for t in span)
-
-
-def _heads_to(toks, tok, target) -> bool:
-    for _ in range(len(toks)):
-        if tok.i == target.i:
-            return True
-        if tok.head == tok.i:
-            return False
-        tok = toks[tok.head]
-    return False
-
-
 def _raise_to_vital(labels: dict[str, str], scores: list[float], thresholds: dict[str, float], i: int,
                     sid: str) -> None:
     labels[sid] = VITAL
@@ -358,7 +326,13 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # stylised figure ..." for "Which county is it in?"), when the answer or another vital one it speaks of
         # stays
         vital = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
-        kept = _spoken_of(claims, vital, evidence_sentences) | ({answer} & set(vital))
+        # ... a statement naming what the answer names is about the answer, and stays ("Suite bergamasque is a
+        # piano work ..." beside "Clair de lune is the third movement of Suite bergamasque")
+        slot = ENTITY if kind in (PERSON, PLACE) else kind
+        q_mentions = extract_mentions(question)
+        named = new_typed(extract_mentions(claims[answer]), q_mentions, slot, q_words)
+        kept = _spoken_of(claims, vital, evidence_sentences) | ({answer} & set(vital)) | {
+            i for i in vital if named & new_typed(extract_mentions(claims[i]), q_mentions, slot, q_words)}
         for i in set(vital) - kept if kept else ():
             _lower_to_okay(labels, scores, thresholds, i, ids[i])
     if is_open_ended(question):

@@ -27,6 +27,7 @@ from vital_core.backends.offline.language.lexicon import (
     PLACE_WORDS,
     SCALE_WORDS,
 )
+from vital_core.backends.offline.language.nlp import analyse
 from vital_core.backends.offline.language.text import words
 from vital_core.backends.offline.language.values import CLOCK_TIME
 
@@ -64,8 +65,8 @@ class Mentions:
 
 
 # A request rather than a question ("Tell me a bio of Ada Lovelace."): no single answer to look for.
-_OPEN_ENDED = re.compile(r"^\s*(tell me|write|give me|describe|summari[sz]e|explain|talk about|introduce)\b",
-                         re.IGNORECASE)
+_REQUEST_VERBS = r"(tell me|write|give me|describe|summari[sz]e|explain|talk about|introduce)"
+_OPEN_ENDED = re.compile(rf"^\s*{_REQUEST_VERBS}\b", re.IGNORECASE)
 # What a biography or overview is read for: achievements, records, what the subject is known for.
 SALIENT = re.compile(r"\b(best[- ]known|most famous|famous for|known for|renowned|celebrated for|"
                      r"first (\w+ )?(person|woman|man|human|people|player|team|country) to|"
@@ -209,3 +210,37 @@ def capitalised_phrases(text: str) -> set[str]:
             out.add(name)
     return out
 
+
+# An open-ended request's lead-in, before the words naming what it is about
+_REQUEST = re.compile(rf"^\s*{_REQUEST_VERBS}"
+                      r"(\s+(me|us))?(\s+(about|a bio of|a biography of|an overview of|the story of|of))?\s+",
+                      re.IGNORECASE)
+
+
+def topic_words(request: str) -> set[str]:
+    """The lemmas of what an open-ended request is about ("Tell me about the Sydney Harbour Bridge")."""
+    return {w for t in analyse(_REQUEST.sub("", request)) if t.pos in ("NOUN", "PROPN")
+            for w in (t.lemma, t.text.lower())}
+
+
+def about(claim: str, topic: set[str]) -> bool:
+    """Is the claim's subject the request's topic: one of its words ("the bridge", "Hubble's mirror")?"""
+    toks = analyse(claim)
+    subjects = [t for t in toks if t.dep in ("nsubj", "nsubjpass") and toks[t.head].dep == "ROOT"]
+    if not subjects:
+        return False
+    if subjects[0].text.lower() in ("it", "he", "she", "they"):
+        return True     # the decomposition has put back the names it could; what is left speaks of the topic
+    first, last = subjects[0], subjects[0]
+    span = [t for t in toks if t.i <= last.i and _heads_to(toks, t, first)]
+    return any(t.lemma in topic or t.text.lower() in topic for t in span)
+
+
+def _heads_to(toks, tok, target) -> bool:
+    for _ in range(len(toks)):
+        if tok.i == target.i:
+            return True
+        if tok.head == tok.i:
+            return False
+        tok = toks[tok.head]
+    return False
