@@ -275,7 +275,8 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
     ranking = ranking_words(question)
     ranked = answer is not None and kind in (PERSON, DATE, NUMBER, PLACE, ENTITY) and bool(ranking) \
         and ranking <= content_words(claims[answer])
-    if answer is not None and (said or restated or placed or measure_answered or ranked):
+    focused = answer is not None and (said or restated or placed or measure_answered or ranked)
+    if focused:
         # A question that asks for one thing (who, when, where, how many, which) is answered by the claim
         # that names it; the response's other statements are context to that answer, at most okay.
         for i, sid in enumerate(ids):
@@ -294,6 +295,12 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
                 # the answer's sentence cut at the modifiers of its verb: the other modifiers are detail
                 # ("launched on 5 September 1977" answers "when"; "... from Cape Canaveral" does not)
                 _lower_to_okay(labels, scores, thresholds, i, sid)
+        if evidence_sentences:
+            # the evidence the user gave says what the answer is judged on: a statement beside the answer
+            # that it does not speak of at all is context, at most okay
+            beside = [i for i, sid in enumerate(ids) if labels[sid] == VITAL and i != answer]
+            for i in set(beside) - _spoken_of(claims, beside, evidence_sentences):
+                _lower_to_okay(labels, scores, thresholds, i, ids[i])
     elif answering:
         # no claim says the question's predicate in its words ("Which museum holds ...?" / "is displayed
         # at ..."): the claims that name what is asked and state a relation the evidence states are the answer;
@@ -320,11 +327,10 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # answer then cost the held-out sets an RLP on a correct answer each)
         for i in set(vital) - answering_kind if answering_kind else ():
             _lower_to_okay(labels, scores, thresholds, i, ids[i])
-    if evidence_sentences and answer is not None:
-        # the evidence the user gave says what an answer to one thing is judged on: a statement beside the
-        # answer that it does not speak of at all is context, at most okay ("The Uffington White Horse is a huge,
-        # stylised figure ..." for "Which county is it in?"), when the answer or another vital one it speaks of
-        # stays
+    if evidence_sentences and answer is not None and not focused:
+        # where no claim was found to say the answer, a vital statement the evidence does not speak of is context
+        # too, when the presumed answer or another vital one the evidence speaks of stays ("The dancing plague of
+        # 1518 is one of the strangest episodes in European history" beside "... in the city of Strasbourg, ...")
         vital = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
         # ... a statement naming what the answer names is about the answer, and stays ("Suite bergamasque is a
         # piano work ..." beside "Clair de lune is the third movement of Suite bergamasque")
