@@ -361,3 +361,7 @@ def test_a_description_after_a_name_and_a_clause_after_both_are_said_of_the_name
     assert claims == ["The band's first single was Love Me Do.",
                       "Love Me Do was a song about a young couple in a northern city.",
                       "Love Me Do reached the charts in October 1962."]
+    # an opening adverb before its comma is no name
+    claims = decompose_sentence("Curiously, the left lung stops growing when the whale dives, which is one reason "
+                                "these animals surface slowly.")
+    assert not any(c.startswith("Curiously is") for c in claims), claims

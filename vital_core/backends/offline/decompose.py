@@ -110,7 +110,8 @@ def _split_relatives(clause: str) -> list[str]:
     if match.group(1) == "who" and named:
         # "Tove Jansson, a Finnish artist and writer ..., who published ...", "Tove Jansson was a writer, who ..."
         antecedent = named.group(1)
-    elif match.group(1) == "which" and (titled := _NAME_BEFORE_APPOSITIVE.search(before)):
+    elif match.group(1) == "which" and (titled := _NAME_BEFORE_APPOSITIVE.search(before)) \
+            and (titled.start(1) > 0 or analyse(before)[0].pos == "PROPN"):  # "Interestingly, the ...": no name
         # "... was Castle in the Sky, an adventure about a floating city, which reached cinemas in 1986": the
         # name the appositive describes, not the appositive's last noun
         antecedent = titled.group(1)
