@@ -97,6 +97,7 @@ def question_predicate(question: str) -> set[str]:
     # a verb phrase says its word: "Where does the race *take place*?" asks where it is held
     lemmas = {t.lemma for t in toks}
     verbs = {word for verb in verbs for word in lexicon.said_by_verb_phrase(verb, lemmas) or [verb]}
+    verbs |= {also for verb in verbs for also in lexicon.ASKED_AS.get(verb, ())}
     if not verbs and toks and any(t.lemma == "do" and t.pos == "AUX" for t in toks[:3]) \
             and (toks[-1].pos != "PROPN" or toks[-1].dep == "ROOT"):
         # do-support needs a main verb: the parser sometimes reads a final bare verb as a noun ("did ... sink?")

@@ -184,6 +184,8 @@ TIME_FRAME: frozenset[str] = _set("time_frame")
 VENUE_HEADS: frozenset[str] = _set("venue_heads")
 # verbs that carry no predicate of their own in a question ("What was the first film?")
 QUESTION_LIGHT_VERBS: frozenset[str] = _set("question_light_verbs")
+# What a question's verb is also answered by: "Where does it take place (happen)?" by "It is held in ...".
+ASKED_AS: dict = _map("asked_as")
 # Asymmetric relations (verb lemma -> relation): who did it to whom matters.
 RELATIONS: dict = _map("relations")
 # Verbs whose parties are seller and buyer, not the thing sold.
