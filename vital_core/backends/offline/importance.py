@@ -195,8 +195,6 @@ def importance_order(ids: list[str], labels: dict[str, str], scores: list[float]
     return order
 
 
-
-
 def _raise_to_vital(labels: dict[str, str], scores: list[float], thresholds: dict[str, float], i: int,
                     sid: str) -> None:
     labels[sid] = VITAL
