@@ -107,6 +107,12 @@ def question_predicate(question: str) -> set[str]:
     return verbs or nouns or {t.lemma for t in toks if t.pos == "VERB" and t.lemma not in ("be", "do", "happen")}
 
 
+def answer_slot(kind: str) -> str:
+    """The kind of mention that names an answer of ``kind``: any new name for a person or a place (the place
+    gazetteer is small, and a person question is often answered by a group's name)."""
+    return ENTITY if kind in (PERSON, PLACE) else kind
+
+
 def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, predicate: set[str]) -> int | None:
     """The claim that answers a question asking for one thing, or None.
 
@@ -128,8 +134,7 @@ def presumed_answer(question: str, claims: list[str], sim_rank: np.ndarray, pred
             # the subject that holds more of the question first: "The first of the Extraordinary Voyages was"
             # before "Jules Verne's Extraordinary Voyages is the series ..."
             return max(restating, key=lambda i: (shares[i], sim_rank[i]))
-    # any new name: the place gazetteer is small, and a person question is often answered by a group's name
-    slot = ENTITY if kind in (PERSON, PLACE) else kind
+    slot = answer_slot(kind)
     candidates = [i for i, claim in enumerate(claims) if new_typed(extract_mentions(claim), q_mentions, slot, q_words)]
     if not candidates:
         return None
@@ -295,7 +300,7 @@ def answering_claims(question: str, kind: str, claims: list[str], evidence_sente
     evidence states (whatever the value); empty without evidence or for an open-ended request."""
     if not evidence_sentences or kind not in (PERSON, DATE, NUMBER, PLACE, ENTITY) or is_open_ended(question):
         return set()
-    slot = ENTITY if kind in (PERSON, PLACE) else kind
+    slot = answer_slot(kind)
     q_mentions, q_words = extract_mentions(question), set(words(question))
     return {i for i in addressed_by(claims, evidence_sentences)
             if new_typed(extract_mentions(without_subject(claims[i])), q_mentions, slot, q_words)}

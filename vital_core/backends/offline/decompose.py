@@ -83,6 +83,10 @@ def _noun_phrase(words_before: str) -> str | None:
     return " ".join(words[capitalised[0]:]) if capitalised else None
 
 
+# a capitalised name, words such as "of" or "in the" inside it ("Castle in the Sky", "Museum of Fine Arts")
+_TITLE = r"[A-Z][\w'\-]*(?:\s+(?:(?:of|in|the|and|de|la|von|van)\s+)*[A-Z][\w'\-]*)*"
+
+
 def _split_relatives(clause: str) -> list[str]:
     """"the Four Seas, which correspond to X, ..." -> main clause + "The Four Seas correspond to X"."""
     extra: list[str] = []
@@ -98,8 +102,7 @@ def _split_relatives(clause: str) -> list[str]:
     # antecedent: a capitalised phrase or a short "the ..." noun phrase ending the main part
     ante = re.search(r"(?<![\w'\-.,])((?:the|a|an|The|A|An)\s+|"
                      r"(?:[Aa]bout |[Aa]round |[Ss]ome )?[\d.,]+\s+(?:million\s+|"
-                     r"thousand\s+|billion\s+)?)?([A-Z][\w'\-]*(?:\s+(?:(?:of|in|the|and|de|la|von|van)\s+)*"
-                     r"[A-Z][\w'\-]*)*|"
+                     rf"thousand\s+|billion\s+)?)?({_TITLE}|"
                      r"(?:[A-Za-z][\w'\-]*\s+){0,2}[A-Za-z][\w\-]*)$", before.strip())
     quoted = _QUOTE_AT_END.search(before.strip())
     if not (ante or quoted) or len(match.group(3).split()) < 2:
@@ -160,10 +163,8 @@ _QUOTE_AT_END = re.compile(r'"[^"]+"$|\u201c[^\u201d]+\u201d$')
 # "Caleb Bradham, a pharmacist in New Bern, North Carolina, who ...": the name before the appositive
 _PERSON_BEFORE_APPOSITIVE = re.compile(rf"(?<![\w.])((?:{FULL_NAME})),\s+(?:a|an|the)\s+[^,]*"
                                        r"(?:,\s+[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*)*$")
-# ... and a thing's name before one, words such as "of" or "in the" inside it ("Castle in the Sky, an adventure
-# about ..., which ...")
-_NAME_BEFORE_APPOSITIVE = re.compile(r"(?<![\w'.\-])([A-Z][\w'\-]*(?:\s+(?:(?:of|in|the|and|de|la|von|van)\s+)*"
-                                     r"[A-Z][\w'\-]*)*),\s+(?:a|an|the)\s+[^,]*$")
+# ... and a thing's name before one ("Castle in the Sky, an adventure about ..., which ...")
+_NAME_BEFORE_APPOSITIVE = re.compile(rf"(?<![\w'.\-])({_TITLE}),\s+(?:a|an|the)\s+[^,]*$")
 # "Gustave Eiffel was an engineer, who ...": the person the description is of
 _PERSON_DESCRIBED = re.compile(rf"((?:{FULL_NAME}))\s+(?:is|was)\s+(?:a|an)\s+[^,]*$")
 # what may follow a relative clause's comma and still be its own: a title or a name set off, or a phrase of

@@ -32,6 +32,7 @@ import re
 import numpy as np
 
 from vital_core.backends.offline.answer import (
+    answer_slot,
     answering_claims,
     asked_dimension,
     content_words,
@@ -227,6 +228,17 @@ def _spoken_of(claims: list[str], among: list[int], evidence_sentences: list[str
                                            with_value=False)}
 
 
+def _beside_the_answer(ids: list[str], labels: dict[str, str], scores: list[float], thresholds: dict[str, float],
+                       claims: list[str], evidence_sentences: list[str], staying: set[int]) -> None:
+    """The evidence the user gave says what an answer to one thing is judged on: a vital statement it does not
+    speak of at all is context, at most okay, when a vital one stays (of ``staying``, the answer and what is
+    about it, or one the evidence speaks of)."""
+    vital = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
+    kept = _spoken_of(claims, vital, evidence_sentences) | (staying & set(vital))
+    for i in set(vital) - kept if kept else ():
+        _lower_to_okay(labels, scores, thresholds, i, ids[i])
+
+
 def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: list[int],
                 sentences: list[str] | None = None, weights: dict[str, float] = IMPORTANCE_WEIGHTS,
                 thresholds: dict[str, float] = IMPORTANCE_THRESHOLDS, answer_focus: bool = True,
@@ -294,11 +306,7 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
                 # ("launched on 5 September 1977" answers "when"; "... from Cape Canaveral" does not)
                 _lower_to_okay(labels, scores, thresholds, i, sid)
         if evidence_sentences:
-            # the evidence the user gave says what the answer is judged on: a statement beside the answer
-            # that it does not speak of at all is context, at most okay
-            beside = [i for i, sid in enumerate(ids) if labels[sid] == VITAL and i != answer]
-            for i in set(beside) - _spoken_of(claims, beside, evidence_sentences):
-                _lower_to_okay(labels, scores, thresholds, i, ids[i])
+            _beside_the_answer(ids, labels, scores, thresholds, claims, evidence_sentences, {answer})
     elif answering:
         # no claim says the question's predicate in its words ("Which museum holds ...?" / "is displayed
         # at ..."): the claims that name what is asked and state a relation the evidence states are the answer;
@@ -326,19 +334,15 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         for i in set(vital) - answering_kind if answering_kind else ():
             _lower_to_okay(labels, scores, thresholds, i, ids[i])
     if evidence_sentences and answer is not None and not focused:
-        # where no claim was found to say the answer, a vital statement the evidence does not speak of is context
-        # too, when the presumed answer or another vital one the evidence speaks of stays ("The dancing plague of
-        # 1518 is one of the strangest episodes in European history" beside "... in the city of Strasbourg, ...")
-        vital = [i for i, sid in enumerate(ids) if labels[sid] == VITAL]
-        # ... a statement naming what the answer names is about the answer, and stays ("Suite bergamasque is a
-        # piano work ..." beside "Clair de lune is the third movement of Suite bergamasque")
-        slot = ENTITY if kind in (PERSON, PLACE) else kind
-        q_mentions = extract_mentions(question)
+        # where no claim was found to say the answer, likewise ("The dancing plague of 1518 is one of the
+        # strangest episodes in European history" beside "... in the city of Strasbourg, ..."), and a statement
+        # naming what the presumed answer names is about the answer, and stays ("Suite bergamasque is a piano
+        # work ..." beside "Clair de lune is the third movement of Suite bergamasque")
+        slot, q_mentions = answer_slot(kind), extract_mentions(question)
         named = new_typed(extract_mentions(claims[answer]), q_mentions, slot, q_words)
-        kept = _spoken_of(claims, vital, evidence_sentences) | ({answer} & set(vital)) | {
-            i for i in vital if named & new_typed(extract_mentions(claims[i]), q_mentions, slot, q_words)}
-        for i in set(vital) - kept if kept else ():
-            _lower_to_okay(labels, scores, thresholds, i, ids[i])
+        naming = {i for i, claim in enumerate(claims)
+                  if labels[ids[i]] == VITAL and named & new_typed(extract_mentions(claim), q_mentions, slot, q_words)}
+        _beside_the_answer(ids, labels, scores, thresholds, claims, evidence_sentences, {answer} | naming)
     if is_open_ended(question):
         # The weights were fitted on questions (the only human labels there are); for a request such as
         # "Tell me a bio of ..." what the subject is known for - an achievement, a record - is vital, and so

@@ -110,10 +110,10 @@ def name_found(name: str, target: Analysis) -> bool:
     # "Shakespeare" for "William Shakespeare"; but "Pierre Curie" is not "Marie Curie", and a regnal number
     # is no surname ("Rajendra I" is not stated by "Rajaraja I")
     if len(core) >= 2 and core[-1] in words and not re.fullmatch(r"[ivxl]+", core[-1]):
-        mine = {w.lower().strip(".,") for w in name.split()}
+        mine = _name_words(name)
         # a shorter form of the same name ("Yuri Gagarin" for "Yuri Alekseyevich Gagarin") is no rival
         rivals = [n for n in target.names if n.lower().split()[-1:] == core[-1:] and len(n.split()) >= 2
-                  and not {w.lower().strip(".,") for w in n.split()} <= mine]
+                  and not _name_words(n) <= mine]
         # nor a place named for its owner ("Cleeve Hill" is not stated by "Cooper's Hill"); "the Ninth Symphony"
         # is one of a series, and "Beethoven's Symphony No. 9" names its composer
         owners = [] if core[0] in ORDINAL_WORDS else re.findall(rf"\b([\w-]+)['’]s {re.escape(core[-1])}\b", lowered)
@@ -123,11 +123,16 @@ def name_found(name: str, target: Analysis) -> bool:
                for n in target.names)
 
 
+def _name_words(name: str) -> set[str]:
+    """A name's words, lower-cased, without the stops or commas they were written with."""
+    return {w.lower().strip(".,") for w in name.split()}
+
+
 def _of_parts(name: str) -> tuple[set[str], str]:
     """A name's words before its first "of" ("Edwin Marsh" of the Office of ...) and what it says after it
     ("the office of public works"), or "" when it has no "of"."""
     parts = re.split(r"\s+of\s+", name.lower(), maxsplit=1)
-    return {w.strip(".,") for w in parts[0].split()}, parts[1] if len(parts) > 1 else ""
+    return _name_words(parts[0]), parts[1] if len(parts) > 1 else ""
 
 
 def _same_office(name: str, target: Analysis) -> bool:
@@ -141,7 +146,7 @@ def _scattered(core: list[str], target: Analysis) -> bool:
     """Are the name's words before its last found only inside other, longer names ("Gill" of "Eric Gill" for
     "Gill Sans"), not on their own ("their father, Richard" for "Richard Williams")?"""
     singles = {n.lower() for n in target.names if len(n.split()) == 1}
-    longer = [{w.lower().strip(".,") for w in n.split()} for n in target.names
+    longer = [_name_words(n) for n in target.names
               if len(n.split()) >= 2 and _singular(n.split()[-1].lower()) != core[-1]]
     return all(w not in singles and any(w in n for n in longer) for w in core[:-1])
 
@@ -154,14 +159,14 @@ def _rival_names(name: str, core: list[str], target: Analysis) -> list[str]:
     if not core[-1].isalpha() or re.search(rf"\b{first}(?:\s+and|,)\s+(?:[\w.]+\s+){{1,3}}{last}\b",
                                            target.lowered):
         return []       # "Season 1" ends in no name; "Marie and Pierre Curie" states "Marie Curie"
-    mine, whole = _of_parts(name)[0], {w.lower().strip(".,") for w in name.split()}
+    mine, whole = _of_parts(name)[0], _name_words(name)
     out = []
     for other in target.names:
         ending = [_singular(w.lower().strip(".,")) for w in other.split()[-1:]]
         # another name shares the last word only ("Johnston Sans" / "Gill Sans"); a part of the name is none
         # ("Fairy Tail" of "Episode 151 of Fairy Tail")
         their_last, theirs = other.split()[-1].lower(), _of_parts(other)[0]
-        if ending != core[-1:] or len(other.split()) < 2 or {w.lower().strip(".,") for w in other.split()} <= whole:
+        if ending != core[-1:] or len(other.split()) < 2 or _name_words(other) <= whole:
             continue
         # ... and a title of the place ("Countess of Lovelace" for "Ada Lovelace") is none
         if their_last in theirs and not (theirs - {their_last}) & mine:
