@@ -2,7 +2,8 @@
 what a named subject is, the region of a place the subject lies near when the lexicon knows it, a subject name
 joined by hyphens, a relative after a name with initials; a simple past after a passive, a second participle
 after "by", a relative opening with an aside, a clause after a colon, "late in the evening of", a participle
-after a measure, and the antecedents of "she" and "it". Sentences of their own, not the dev sets'."""
+after a measure, and the antecedents of "she" and "it"; a description after the complement of "is", a phrase
+after a relative clause, a statement called "a fact", "whose", an active verb after a passive. Sentences of their own, not the dev sets'."""
 from __future__ import annotations
 
 from vital_core.backends.offline.decompose import decompose, decompose_sentence
@@ -128,3 +129,49 @@ def test_a_relative_clause_on_what_a_named_subject_is_says_what_the_subject_did(
     # a definite description says which one: cut off, the claim would lose its point
     assert decompose_sentence("Marie Curie was the first woman who won a Nobel Prize.") == [
         "Marie Curie was the first woman who won a Nobel Prize."]
+
+
+def test_a_description_after_the_complement_of_is_is_said_of_the_subject():
+    # twenty-second round (user24n): "X is a Y, a Z" and "X is a Y, one of the Zs" say X is a Z
+    assert decompose_sentence("The Hoover Dam is a concrete arch-gravity dam, one of the largest in the "
+                              "world.") == ["The Hoover Dam is a concrete arch-gravity dam.",
+                                            "The Hoover Dam is one of the largest in the world."]
+    assert decompose_sentence("The Great Fire was a disaster, a blaze that burned for four days.") == [
+        "The Great Fire was a disaster.", "The Great Fire was a blaze that burned for four days."]
+    # a description after a name or another noun describes that one
+    assert "Europe is a continent of 700 million people." in decompose_sentence(
+        "Paris is one of the largest cities in Europe, a continent of 700 million people.")
+    assert "Ada Lovelace was a woman of 1843." not in decompose_sentence("Ada Lovelace was a poet, one of whom "
+                                                                         "wrote in 1843.")
+
+
+def test_a_phrase_set_off_after_a_relative_clause_goes_with_the_clause():
+    claims = decompose_sentence("Alan Turing was a mathematician who broke the Enigma code, in the Second World "
+                                "War.")
+    assert claims == ["Alan Turing was a mathematician.", "Alan Turing broke the Enigma code, in the Second World War."]
+
+
+def test_a_statement_called_a_fact_is_a_claim_of_its_own():
+    claims = decompose_sentence("There are exactly eight planets, a fact settled by astronomers in 2006.")
+    assert claims == ["There are exactly eight planets.",
+                      "There are exactly eight planets, a fact settled by astronomers in 2006."]
+
+
+def test_a_clause_opened_by_whose_is_said_of_its_owner():
+    assert decompose_sentence("The project was led by Robert Oppenheimer, whose team built the first bomb in "
+                              "1945.") == ["The project was led by Robert Oppenheimer.",
+                                           "Robert Oppenheimer's team built the first bomb in 1945."]
+    assert decompose_sentence("Krakatoa is a volcanic island in Indonesia whose eruption was heard far away.") == [
+        "Krakatoa is a volcanic island in Indonesia.", "Krakatoa's eruption was heard far away."]
+    # what the clause's verb does to the owned thing, and "one of the few ... whose" saying which, stay whole
+    assert len(decompose_sentence("The name came from the Gold Pie Company whose tins students tossed.")) == 1
+    assert len(decompose_sentence("Hangul is one of the few scripts whose inventor is known.")) == 1
+
+
+def test_a_verb_with_an_object_of_its_own_after_a_passive_is_active():
+    assert decompose_sentence("The bridge was opened in 1932 and carried trains across the harbour.") == [
+        "The bridge was opened in 1932.", "The bridge carried trains across the harbour."]
+    assert "The ship was launched in 1911." in decompose_sentence("The ship was built in Belfast and launched in "
+                                                                  "1911.")
+    assert "He awarded a pension in 1920." not in decompose_sentence("He was given a medal and awarded a pension "
+                                                                     "in 1920.")

@@ -201,6 +201,26 @@ def made_thing_split(parse: ClaimParse) -> list[str] | None:
     return [maker] + [f"{made[:1].upper() + made[1:]} {verb} {parse.words(span)}" for span in spans]
 
 
+def _statement_called(parse: ClaimParse, t: Tok) -> set[int] | None:
+    """The tokens of "..., a fact proved in ..." when ``t`` is the statement it follows: the parser reads the
+    statement as the object of "proved", or "a fact" as a second complement of "There are"."""
+    root = parse.root
+    if t.dep == "ccomp" and t.head == root.i and min(parse.subtree(t.i)) == 0:
+        said_of = parse.child(root.i, "nsubj", "nsubjpass")
+        if said_of is None or said_of.i < t.i:
+            return None
+        fact = {i for i in range(max(parse.subtree(t.i)) + 1, len(parse.toks)) if parse.toks[i].text != "."}
+    elif t.dep == "attr" and t.head == root.i and parse.child(root.i, "expl") is not None \
+            and parse.child(root.i, "attr").i < t.i:
+        fact = with_commas(parse, parse.subtree(t.i))
+    else:
+        return None
+    first = min(fact)
+    if parse.toks[first].text != "," or first + 1 >= len(parse.toks) or parse.toks[first + 1].lemma not in ("a", "an"):
+        return None
+    return fact
+
+
 def _detail_cut(parse: ClaimParse) -> tuple[str, str, bool] | None:
     """(the claim without a detail, the detail as a claim, whether the detail claim may be cut further) for
     a time of day or a manner adverb (whose detail claim is the claim as written: cut no further)."""
@@ -238,6 +258,11 @@ def _detail_cut(parse: ClaimParse) -> tuple[str, str, bool] | None:
                 and parse.comma_before(parse.subtree(t.i)) is not None \
                 and parse.toks[min(parse.subtree(t.i))].lemma == "which":
             return parse.words(everything - with_commas(parse, parse.subtree(t.i))), parse.words(everything), False
+        # "There are exactly five Platonic solids, a fact proved in ...": the statement is a claim of its own,
+        # and the claim as written keeps what is said of it
+        fact = _statement_called(parse, t)
+        if fact is not None:
+            return parse.words(everything - fact), parse.words(everything), False
         # a manner adverb: "unexpectedly opened" -> "opened", and the claim as written is the detail
         if t.dep == "advmod" and t.tag == "RB" and t.lemma.endswith("ly") and len(t.lemma) >= 6 \
                 and t.lemma not in KEPT_ADVERBS and parse.toks[t.head].pos == "VERB":

@@ -29,6 +29,7 @@ from vital_core.backends.offline.language.lexicon import (
     SUBORDINATORS,
     past_not_participle,
     place_kind,
+    shares_passive,
 )
 from vital_core.backends.offline.language.nlp import Tok
 
@@ -373,10 +374,11 @@ def _second_predicate(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     aux = ""
     # "was built in Portsmouth and launched in 1511": after a passive, the tagger's past tense is the participle,
     # unless the form is only ever a simple past ("was released ... and quickly became ...")
-    shares_passive = t.tag == "VBD" and parse.child(root.i, "auxpass") is not None \
-        and not past_not_participle(t.lemma, t.text.lower())
+    passive = t.tag == "VBD" and parse.child(root.i, "auxpass") is not None \
+        and not past_not_participle(t.lemma, t.text.lower()) \
+        and shares_passive(t.lemma, parse.child(t.i, "dobj") is not None)
     participle = t.tag == "VBG" or t.tag == "VBN" and not past_not_participle(t.lemma, t.text.lower())
-    if (participle or shares_passive) and parse.child(t.i, "aux", "auxpass") is None:
+    if (participle or passive) and parse.child(t.i, "aux", "auxpass") is None:
         aux = " ".join(parse.toks[c].text for c in parse.children[root.i]
                        if parse.toks[c].dep in ("aux", "auxpass", "neg"))
         if not aux:

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import re
 
-from vital_core.backends.offline.language.lexicon import AUXILIARIES, NOT_VERBS, PRONOUN_SUBJECTS, past_not_participle
+from vital_core.backends.offline.language.lexicon import (
+    AUXILIARIES,
+    NOT_VERBS,
+    PRONOUN_SUBJECTS,
+    past_not_participle,
+    shares_passive,
+)
 from vital_core.backends.offline.language.nlp import analyse, subtree
 
 _VERB_SUFFIX = re.compile(r"^[a-z]+(ed|es|s)$")
@@ -81,7 +87,9 @@ def _and_predicates(sentence: str) -> str:
             continue
         after = [x for x in toks[t.i + 1:t.i + 3] if not (x.pos == "ADV" and x.i == t.i + 1)][:1]
         before = [x for x in toks[:t.i] if x.tag in FINITE_VERB_TAGS and x.pos in ("VERB", "AUX")]
-        if before and before[-1].dep == "auxpass":
+        if before and before[-1].dep == "auxpass" \
+                and (not after or shares_passive(after[0].lemma, any(x.dep == "dobj" and x.head == after[0].i
+                                                                        for x in toks))):
             continue    # "was built ... and launched ...": the second shares the passive, the parse's cut
         if before and after and any(x.tag == "VBN" and x.dep == "acl" for x in toks[before[-1].i:t.i]) \
                 and not past_not_participle(after[0].lemma, after[0].text.lower()):

@@ -10,7 +10,9 @@
 * a second complement of "is" after a comma ("is 11.1 centimetres tall, small enough to hold in one hand");
 * a second subject of a "be" of place ("Its headquarters and main factory are in Maranello");
 * the region of a place the subject lies near ("lies near the town of Santillana del Mar in Cantabria");
-* what a named person, described after "is", did or does ("was a French composer who also wrote ...").
+* what a named person, described after "is", did or does ("was a French composer who also wrote ...");
+* a description after the complement of "is", said of the subject ("is a board game, one of a family of ...");
+* what is a name's, after "whose" ("Robert Oppenheimer, whose team built ...").
 
 Evidence that states the relation names the person or the subject, seldom the description too; left in,
 the description sinks the claim ("the evidence does not mention Scottish"). ``clause_cuts`` tries these after
@@ -115,22 +117,62 @@ def place_of_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     return cut, [said]
 
 
+def _one_of(parse: ClaimParse, t: Tok, span: set[int]) -> bool:
+    """"one of a family of tables games" (not "one of whom")."""
+    prep = parse.child(t.i, "prep")
+    return t.i == min(span) and t.lemma == "one" and prep is not None and prep.lemma == "of" \
+        and not any(parse.toks[c].lemma in ("whom", "which") for c in parse.children[prep.i])
+
+
+def _a_description(parse: ClaimParse, t: Tok, span: set[int]) -> bool:
+    det = parse.child(t.i, "det")
+    return t.pos == "NOUN" and det is not None and det.lemma in ("a", "an") and det.i == min(span)
+
+
+def _complement_described(parse: ClaimParse, t: Tok, span: set[int]) -> Tok | None:
+    """The subject of "X is a Y, a Z ..." when the description follows the common-noun complement Y, or of
+    "X is a Y ..., one of the Zs" wherever the parser hangs it: X is then a Z too ("The Berlin Wall was a
+    guarded barrier, a symbol of the Cold War"; "Backgammon is a board game of luck and skill, one of a
+    family of tables games"). Not after a name ("The first release was Castle in the Sky, an adventure ..."),
+    nor after another noun ("a film based on a novel about the Corleone family, a Mafia dynasty")."""
+    root = parse.root
+    subject = parse.child(root.i, *SUBJECT_DEPS)
+    attr = parse.child(root.i, "attr")
+    if root.lemma != "be" or subject is None or subject.pos not in ("NOUN", "PROPN") or attr is None \
+            or attr.i >= t.i or attr.pos == "PROPN" \
+            or t.i not in parse.subtree(attr.i) and not (t.dep == "attr" and t.head == root.i):
+        return None
+    if _one_of(parse, t, span):
+        return subject
+    # after a word that closes the complement ("bog bodies ever found, a man ..."), not after a number or a
+    # sign the parser could not place ("appeared in Action Comics #1, an issue dated ...")
+    before, closing = noun_before(parse, min(span) - 1), parse.toks[min(span) - 2]
+    ends = before.i == attr.i if before is not None else closing.pos in ("VERB", "ADJ", "ADV")
+    return subject if _a_description(parse, t, span) and ends else None
+
+
 def described_value(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """An indefinite description set off at the end after what the claim names: "was called twttr, a name
     written without vowels" -> "twttr was a name written without vowels"; "covers 82,100 square kilometres,
     an area roughly the size of Austria". A definite one ("23 titles, the most by any woman") compares, and
-    stays."""
-    det = parse.child(t.i, "det")
+    stays. After the complement of "is", it describes the subject ("Backgammon is a board game, one of a
+    family of tables games" -> "Backgammon is one of a family of tables games")."""
     # the parser may read it as a second complement of "was" ("The first release was Castle in the Sky, an
     # adventure about ...")
     first = parse.child(t.head, "attr")
     second = t.dep == "attr" and t.head == parse.root.i and first is not None and first.i < t.i
-    if t.dep != "appos" and not second or t.pos != "NOUN" or det is None or det.lemma not in ("a", "an") \
-            or det.i != min(span) \
-            or not parse.set_off(span) or parse.comma_before(span) != min(span) - 1:
+    if t.dep != "appos" and not second or not parse.set_off(span) or parse.comma_before(span) != min(span) - 1 \
+            or parse.child(parse.root.i, "expl") is not None:     # "There are eight planets, a fact ..."
         return None
+    subject = _complement_described(parse, t, span)
+    if subject is not None:
+        cut = with_commas(parse, span)
+        return cut, [f"{noun_phrase(parse, subject, cut)} {be_form(parse, subject, parse.past(parse.root))} "
+                     f"{parse.words(span)}"]
     # it describes the noun right before its comma, wherever the parser hangs it ("... and for sfumato, a soft
     # blending" on the subject, "by the Buggles, a British duo" on the verb)
+    if not _a_description(parse, t, span):
+        return None
     before = noun_before(parse, min(span) - 1)
     head = before or parse.toks[t.head]
     if head.i >= t.i or before is None and head.i != min(span) - 2:
@@ -233,8 +275,38 @@ def done_by_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
             or subject.pos == "PRON" or first.lemma != "who" or first.dep not in SUBJECT_DEPS \
             or parse.plural(subject) != parse.plural(noun) or len(span) < 4:
         return None
+    # a phrase set off after the clause hangs on the noun or the verb, but says when or where the clause happened ("a
+    # woman who wrote the first program, in 1843"; "a man who lived in Denmark, about 2,400 years ago")
+    after = {i for i in parse.subtree(noun.i) | parse.subtree(root.i) if i > max(span) and parse.toks[i].pos != "PUNCT"}
+    if after and parse.toks[max(span) + 1].text == "," and not any(parse.toks[i].pos in ("VERB", "AUX")
+                                                                    for i in after):
+        span = span | after | set(range(max(span) + 1, max(after)))
     cut = with_commas(parse, span)
     return cut, [f"{noun_phrase(parse, subject, cut)} {parse.words(span - {first.i})}"]
+
+
+def whose_clause(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
+    """A relative clause opened by "whose" on a name set off by a comma, or on what a named subject is:
+    "led by Robert Oppenheimer, whose team built the bomb" -> "Robert Oppenheimer's team built the bomb";
+    "Eyjafjallajokull is a volcano in Iceland whose name is hard to pronounce" -> "Eyjafjallajokull's name is
+    hard to pronounce". Only when what is owned does the clause's verb ("whose tins students tossed" stays)."""
+    first, noun = parse.toks[min(span)], parse.toks[t.head]
+    if t.dep != "relcl" or first.lemma != "whose" or first.dep != "poss" or len(span) < 4 \
+            or parse.toks[first.head].dep not in SUBJECT_DEPS or parse.toks[first.head].head != t.i:
+        return None
+    root, subject = parse.root, parse.child(parse.root.i, *SUBJECT_DEPS)
+    attr = parse.child(root.i, "attr")
+    # "is one of the few writing systems whose inventor ...", "the master whose ...": the clause says which
+    if root.lemma == "be" and attr is not None and attr.pos != "PROPN" and noun.i in parse.subtree(attr.i) \
+            and parse.child(attr.i, "det") is not None and parse.child(attr.i, "det").lemma in ("a", "an") \
+            and subject is not None and subject.text[:1].isupper() and subject.pos != "PRON":
+        owner = subject     # "a retired architect from Indiana, whose version ...": the architect's
+    elif noun.pos == "PROPN" and parse.comma_before(span) is not None:
+        owner = noun
+    else:
+        return None
+    cut = with_commas(parse, span)
+    return cut, [f"{noun_phrase(parse, owner, cut)}'s {parse.words(span - {first.i})}"]
 
 
 # "Bluebird was a name taken from a song": what a word is, not what was done to the thing it names
@@ -243,6 +315,6 @@ STATE_PARTICIPLES = {"know", "locate", "situate", "call", "name", "base", "make"
 
 
 SHAPES = (title_before_name, place_of_subject, had_by_subject, described_value, second_complement, shared_place,
-          near_place_in_region, done_to_subject, done_by_subject)
+          near_place_in_region, done_to_subject, done_by_subject, whose_clause)
 # shapes whose piece stands between the subject and its verb without commas
 INSIDE_SUBJECT = (shared_place,)

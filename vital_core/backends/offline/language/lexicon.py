@@ -203,6 +203,15 @@ SUBORDINATORS: frozenset[str] = _set("subordinators")
 CLEAR_SUBORDINATORS: frozenset[str] = _set("clear_subordinators")
 # A participle that stands for the whole statement, not for the subject: "..., making it the largest".
 SENTENTIAL_VERBS: frozenset[str] = _set("sentential_verbs")
+# Verbs whose passive keeps an object ("was given a medal"): after "was ... and", theirs is still the passive.
+DOUBLE_OBJECT_VERBS: frozenset[str] = _set("double_object_verbs")
+
+
+def shares_passive(lemma: str, has_object: bool) -> bool:
+    """Does a verb after "was ... and" share the passive? Not one with an object of its own ("was played on MTV
+    and turned the band into stars"), unless its passive takes one ("was given a medal and awarded a pension")."""
+    return not has_object or lemma in DOUBLE_OBJECT_VERBS
+
 # an adjective phrase opening a sentence that speaks of the statement, not of the subject ("Contrary to a myth, ...")
 SENTENTIAL_ADJECTIVES: frozenset[str] = _set("sentential_adjectives")
 # The same, as written forms ("..., which made it ...": "which" is the statement, not a noun).
