@@ -3,7 +3,8 @@ what a named subject is, the region of a place the subject lies near when the le
 joined by hyphens, a relative after a name with initials; a simple past after a passive, a second participle
 after "by", a relative opening with an aside, a clause after a colon, "late in the evening of", a participle
 after a measure, and the antecedents of "she" and "it"; a description after the complement of "is", a phrase
-after a relative clause, a statement called "a fact", "whose", an active verb after a passive. Sentences of their own, not the dev sets'."""
+after a relative clause, a statement called "a fact", "whose", an active verb after a passive. Sentences of
+their own, not the dev sets'."""
 from __future__ import annotations
 
 from vital_core.backends.offline.decompose import decompose, decompose_sentence
