@@ -30,7 +30,7 @@ from vital_core.backends.offline.language.claim_parse import (
     with_commas,
 )
 from vital_core.backends.offline.language.lexicon import LOCATIVE, MONTHS, TITLE_NOUNS
-from vital_core.backends.offline.language.nlp import Tok
+from vital_core.backends.offline.language.nlp import Tok, analyse
 
 _ROLE_WORDS = {"det", "amod", "compound", "advmod", "nmod", "npadvmod"}
 # a person's role by its ending ("author", "programmer", "artist", "physician") or one of a few others; not
@@ -306,7 +306,14 @@ def whose_clause(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     else:
         return None
     cut = with_commas(parse, span)
-    return cut, [f"{noun_phrase(parse, owner, cut)}'s {parse.words(span - {first.i})}"]
+    said = f"{noun_phrase(parse, owner, cut)}'s {parse.words(span - {first.i})}"
+    # a title of ordinary words ("Come as You Are", "Smells Like Teen Spirit") opening a sentence reads as a
+    # verb: the claim would lose the name that makes it true or false
+    opening = analyse(said)
+    owned = next((t.i for t in opening if t.text == "'s"), 0)
+    if any(t.pos in ("VERB", "AUX", "ADP", "SCONJ", "PRON") for t in opening[:owned]):
+        return None
+    return cut, [said]
 
 
 # "Bluebird was a name taken from a song": what a word is, not what was done to the thing it names
