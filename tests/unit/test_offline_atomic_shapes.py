@@ -176,3 +176,13 @@ def test_a_verb_with_an_object_of_its_own_after_a_passive_is_active():
                                                                   "1911.")
     assert "He awarded a pension in 1920." not in decompose_sentence("He was given a medal and awarded a pension "
                                                                      "in 1920.")
+
+
+def test_a_second_predicate_takes_the_subject_after_an_opening_phrase():
+    # the word rules read "months" as a verb and gave "After" as the subject ("After drew crowds ...")
+    assert decompose_sentence("After weeks of small tremors, a gentle eruption began in March and drew crowds of "
+                              "tourists.") == ["After weeks of small tremors, a gentle eruption began in March.",
+                                               "A gentle eruption drew crowds of tourists."]
+    # an opening phrase with the subject goes with each predicate
+    assert "In 1817 the club took the name Rovers." in decompose_sentence(
+        "In 1817 the club adopted a formal constitution and took the name Rovers.")

@@ -386,3 +386,16 @@ def test_a_phrase_says_the_questions_predicate():
         "Caesium was discovered in 1860."])
     assert labels["It turns liquid at 28.5 °C."] == VITAL
     assert labels["Caesium was discovered in 1860."] != VITAL
+
+
+def test_the_claim_as_written_beside_its_vital_statement_is_detail():
+    # twenty-second round (user24n): "a fact proved in ..." adds a detail the evidence seldom states
+    query = "What are the Archimedean solids?"
+    subclaims = [Subclaim(id="S1", text="There are exactly thirteen Archimedean solids.", sentence_index=0),
+                 Subclaim(id="S2", text="There are exactly thirteen Archimedean solids, a fact shown by Kepler "
+                                        "in 1619.", sentence_index=0),
+                 Subclaim(id="S3", text="Each is built from two or more kinds of regular polygon.", sentence_index=1)]
+    evidence = _evidence("There are thirteen Archimedean solids, each built from regular polygons of two or "
+                         "more kinds.")
+    labels = run_sync(OfflineBackend().rank(query, subclaims, evidence)).labels
+    assert labels["S1"] == VITAL and labels["S2"] != VITAL

@@ -130,9 +130,15 @@ def split_clauses(sentence: str) -> list[str]:
     parts = [sentence]
     out: list[str] = []
     subject = _subject(sentence)
-    if subject is None or any(t.tag in FINITE_VERB_TAGS for t in analyse(subject)):
-        # the word rules miss irregular verbs ("She wrote the novel ... and published ...")
-        subject = _parsed_subject(sentence)
+    words = analyse(subject) if subject is not None else ()
+    if subject is None or any(t.tag in FINITE_VERB_TAGS for t in words):
+        subject = _parsed_subject(sentence)     # the word rules miss irregular verbs ("She wrote ... and ...")
+    elif words[0].pos in ("ADP", "SCONJ"):
+        # an opening phrase with the subject ("In 1817 the group") goes with every predicate; but the word rules
+        # read a plural as a verb and stop inside the phrase ("After months of ...", "Within two years ...")
+        parsed = _parsed_subject(sentence)
+        if parsed is not None and not subject.endswith(parsed):
+            subject = parsed
     carry = ""
     # without a subject to give it, a second predicate is left to the parse's cuts
     for piece in _CLAUSE_SPLIT.split(_and_predicates(sentence) if subject else sentence):
