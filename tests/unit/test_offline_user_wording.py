@@ -188,3 +188,9 @@ def test_a_number_in_words_is_no_score():
     claims = decompose_sentence("Alfred Dreyfus was held for twenty-three years before his release in 1906.")
     assert "Alfred Dreyfus was held for twenty-three years." in claims
     assert not any("twenty-three before" in c for c in claims)
+
+
+def test_a_name_without_an_initial_is_stated_by_the_same_name_with_one():
+    # twenty-second round (user24n): "Roy J. Plunkett" had left "Roy Plunkett" unstated
+    passage = "Mauveine is a purple dye. The dye was first made in 1856 by the chemist William H. Perkin."
+    assert verdict_on("Mauveine was first made by William Perkin.", passage).verdict == SUPPORTED

@@ -94,10 +94,14 @@ def name_found(name: str, target: Analysis) -> bool:
               if w.lower() not in NAME_GLUE]
     core = [t for t in tokens if t not in GENERIC_HEADS and t not in TITLES] or tokens
     words = _word_forms(target)
+    initialled = any(len(w.strip(".")) == 1 for w in name.split())
     for other in target.names:
         extra = set(other.lower().split()) - set(name.lower().split())
-        if set(name.lower().split()) < set(other.lower().split()) and any(len(e.strip(".")) == 1 for e in extra):
-            return False   # "George H. W. Bush" is not "George W. Bush"
+        if initialled and set(name.lower().split()) < set(other.lower().split()) \
+                and any(len(e.strip(".")) == 1 for e in extra):
+            # "George H. W. Bush" is not "George W. Bush"; "Roy J. Plunkett" is "Roy Plunkett", whose name
+            # gives no initial to tell him from another
+            return False
     # a name whose last word another name of the target ends with, and whose other words stand elsewhere, is
     # that other name's rival, not stated: "Gill Sans" against "Johnston Sans, named for ... Eric Gill"
     if len(core) >= 2 and _scattered(core, target) and _rival_names(name, core, target):
