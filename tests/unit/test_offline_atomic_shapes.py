@@ -186,3 +186,8 @@ def test_a_second_predicate_takes_the_subject_after_an_opening_phrase():
     # an opening phrase with the subject goes with each predicate
     assert "In 1817 the club took the name Rovers." in decompose_sentence(
         "In 1817 the club adopted a formal constitution and took the name Rovers.")
+
+
+def test_it_after_although_is_the_sentences_subject():
+    assert decompose_sentence("The town lies on the coast, although it was inland until the sea rose.") == [
+        "The town lies on the coast.", "The town was inland until the sea rose."]

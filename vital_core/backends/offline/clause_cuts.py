@@ -124,6 +124,11 @@ def _phrase_with(parse: ClaimParse, root: Tok, modifier: Tok) -> bool:
     return bool(said_by_verb_phrase(root.lemma, {parse.toks[i].lemma for i in parse.subtree(modifier.i)}))
 
 
+# a clause opened by these whose subject is "it" speaks of the sentence's subject ("..., although it was ...");
+# after "when" or "after" it may be anything the sentence named ("moved to the city after it was founded")
+_SAID_OF_SUBJECT = {"although", "though", "whereas", "because"}
+
+
 def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: set[int]) -> list[str] | None:
     """``modifier_split`` once the verb's modifiers are known; ``kept``: a phrasal verb's own modifier."""
     root = parse.root
@@ -163,6 +168,7 @@ def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: 
             for span in spans:
                 if t.i - 1 in span:
                     span.add(t.i)
+    subject = parse.child(root.i, "nsubj", "nsubjpass")
     core = ({t.i for t in parse.toks} - set().union(*spans)) | kept
     core -= {parse.comma_before(span) for span in spans} | {parse.comma_after(span) for span in spans}
     claims = []
@@ -172,6 +178,13 @@ def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: 
         if m.dep in ("advcl", "ccomp") and opening.lemma in SUBORDINATORS and opening.i != m.i \
                 and subjects and not any(t.pos in ("PRON", "DET") for t in subjects):
             claims.append(parse.words(span - {opening.i}))    # a clause with its own subject stands alone
+        elif m.dep == "advcl" and opening.lemma in _SAID_OF_SUBJECT and opening.i != m.i and subject is not None \
+                and [t.lemma for t in subjects if t.head == m.i] == ["it"] and subject.pos in ("NOUN", "PROPN"):
+            # "The site lies south of Uffington, although it was part of Berkshire until 1974": "it" is the
+            # sentence's subject ("The site lies although it was ..." was no claim)
+            said = noun_phrase(parse, subject, span)
+            pronoun = next(t.i for t in subjects if t.head == m.i)
+            claims.append(f"{said[:1].upper() + said[1:]} {parse.words(span - {opening.i, pronoun})}")
         else:
             claims.append(parse.words(core | span))
     return claims if all(enough(c) for c in claims) else None
