@@ -399,3 +399,12 @@ def test_the_claim_as_written_beside_its_vital_statement_is_detail():
                          "more kinds.")
     labels = run_sync(OfflineBackend().rank(query, subclaims, evidence)).labels
     assert labels["S1"] == VITAL and labels["S2"] != VITAL
+
+
+def test_came_up_with_says_invented():
+    # twenty-second round (user24n): the answer's claim did not say the question's verb, so its description
+    # ("... was a prolific New York mechanic") stayed vital beside it
+    from vital_core.backends.offline.importance import question_predicate, says_predicate
+    predicate = question_predicate("Who invented the paper clip?")
+    assert says_predicate("Johan Vaaler came up with the paper clip in 1899.", predicate)
+    assert not says_predicate("Johan Vaaler was a Norwegian patent clerk.", predicate)
