@@ -408,3 +408,21 @@ def test_came_up_with_says_invented():
     predicate = question_predicate("Who invented the paper clip?")
     assert says_predicate("Johan Vaaler came up with the paper clip in 1899.", predicate)
     assert not says_predicate("Johan Vaaler was a Norwegian patent clerk.", predicate)
+
+
+def test_worked_out_asks_who_found_or_proposed_it_and_what_the_person_was_is_context():
+    # twenty-second round (user24m): "then working in Ghent" said "worked out", so the description of the
+    # person was taken for the answer and the claim that put the idea forward was less important
+    from vital_core.backends.offline.answer import describes_a_person
+    from vital_core.backends.offline.importance import question_predicate, says_predicate
+    predicate = question_predicate("Who worked out that DNA is a double helix?")
+    assert says_predicate("Francis Crick put forward the double helix in 1953.", predicate)
+    assert not says_predicate("Francis Crick was a British biologist then working in Cambridge.", predicate)
+    assert describes_a_person("Francis Crick was a British biologist then working in Cambridge.")
+    assert not describes_a_person("Francis Crick was the first to describe the helix.")
+    labels = _labels_of("Who worked out that DNA is a double helix?", [
+        "Francis Crick was a British biologist then working in Cambridge.",
+        "Francis Crick put forward the double helix in 1953.",
+        "The structure explained how genes are copied."])
+    assert labels["Francis Crick put forward the double helix in 1953."] == VITAL
+    assert labels["Francis Crick was a British biologist then working in Cambridge."] != VITAL

@@ -314,3 +314,16 @@ def verb_says(claim: str, predicate: set[str]) -> bool:
 
 def main_verb(claim: str) -> str:
     return next((t.lemma for t in analyse(claim) if t.dep == "ROOT"), "")
+
+
+def describes_a_person(claim: str) -> bool:
+    """Is the claim what a named person was ("Walter Hunt was a prolific New York mechanic", "August Kekule was a
+    German chemist then working in Ghent")? For "Who ...?" that is context to the answer, not the answer."""
+    toks = analyse(claim)
+    root = next((t for t in toks if t.dep == "ROOT"), None)
+    if root is None or root.lemma != "be":
+        return False
+    subject = next((t for t in toks if t.head == root.i and t.dep == "nsubj"), None)
+    attr = next((t for t in toks if t.head == root.i and t.dep == "attr"), None)
+    return subject is not None and subject.pos == "PROPN" and attr is not None and attr.pos == "NOUN" \
+        and any(t.head == attr.i and t.dep == "det" and t.lemma in ("a", "an") for t in toks)

@@ -37,6 +37,7 @@ from vital_core.backends.offline.answer import (
     asked_dimension,
     content_words,
     counted_noun,
+    describes_a_person,
     main_verb,
     measures,
     names_asked,
@@ -333,6 +334,12 @@ def rank_claims(query: str, ids: list[str], claims: list[str], sentence_index: l
         # answer then cost the held-out sets an RLP on a correct answer each)
         for i in set(vital) - answering_kind if answering_kind else ():
             _lower_to_okay(labels, scores, thresholds, i, ids[i])
+    if answer is not None and kind == PERSON and not describes_a_person(claims[answer]):
+        # "Who invented ...?" is answered by the claim tying the person to the act; what the person was
+        # ("Walter Hunt was a prolific New York mechanic") is context beside it
+        for i, sid in enumerate(ids):
+            if i != answer and labels[sid] == VITAL and describes_a_person(claims[i]):
+                _lower_to_okay(labels, scores, thresholds, i, sid)
     if evidence_sentences and answer is not None and not focused:
         # where no claim was found to say the answer, likewise ("The dancing plague of 1518 is one of the
         # strangest episodes in European history" beside "... in the city of Strasbourg, ..."), and a statement
