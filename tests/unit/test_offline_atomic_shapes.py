@@ -191,3 +191,9 @@ def test_a_second_predicate_takes_the_subject_after_an_opening_phrase():
 def test_it_after_although_is_the_sentences_subject():
     assert decompose_sentence("The town lies on the coast, although it was inland until the sea rose.") == [
         "The town lies on the coast.", "The town was inland until the sea rose."]
+
+
+def test_a_range_after_between_opening_a_sentence_is_one_thing():
+    # "Between" with a capital had been read as a list: "Between June, 19 people ... were hanged"
+    claims = decompose_sentence("Between June and August 1816, 40 ships, most of them whalers, were lost.")
+    assert claims == ["Between June and August 1816, 40 ships, most of them whalers, were lost."]

@@ -272,7 +272,7 @@ def _split_list(claim: str) -> list[str]:
         if not take:
             continue
         pieces, prefix_words, items = before
-        if re.search(r"\bbetween\s+[^;]*$", body):
+        if re.search(r"\bbetween\s+[^;]*$", body, re.IGNORECASE):
             continue   # "the strait between Portsmouth and the Isle of Wight": one thing between two
         if pieces and prefix_words or any(len(i.split()) >= 3 and _lead_in_cut(i.split()) for i in items[1:]):
             continue   # "concertos for violin and strings, one for each of spring, summer and winter": whose lead-in?
