@@ -197,3 +197,13 @@ def test_a_range_after_between_opening_a_sentence_is_one_thing():
     # "Between" with a capital had been read as a list: "Between June, 19 people ... were hanged"
     claims = decompose_sentence("Between June and August 1816, 40 ships, most of them whalers, were lost.")
     assert claims == ["Between June and August 1816, 40 ships, most of them whalers, were lost."]
+
+
+def test_a_relative_in_an_appositive_is_cut_down_to_its_modifiers():
+    # a fourth level of cuts: sentence -> appositive -> relative clause -> the verb's modifiers
+    claims = decompose_sentence("The first engine that really ran came from Karl Benz, a young German engineer "
+                                "who built it in a workshop at Mannheim during the winter of 1885.")
+    assert "Karl Benz built it during the winter of 1885." in claims
+    # a capitalised preposition is inside a title, not a modifier of the verb
+    assert not any(c.endswith("Through Joy programme.") and "launched Through" in c for c in decompose_sentence(
+        "The liner was launched as a cruise ship for the Strength Through Joy programme in 1937."))

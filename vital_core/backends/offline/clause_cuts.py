@@ -52,7 +52,7 @@ from vital_core.backends.offline.language.lexicon import (
 )
 from vital_core.backends.offline.language.nlp import Tok
 
-MAX_DEPTH = 3
+MAX_DEPTH = 4
 
 
 def _structural_cut(parse: ClaimParse) -> Cut | None:
@@ -108,6 +108,8 @@ def modifier_split(parse: ClaimParse) -> list[str] | None:
     mods = [k for k in kids if ((k.dep in _MODIFIERS or k.dep == "advmod" and parse.child(k.i, "prep") is not None)
                                 and k.i > root.i or dated and k in opening)
             and (k.dep != "npadvmod" or measures(parse, k))]
+    if any(m.dep == "prep" and m.text[:1].isupper() and m.i > 0 for m in mods):
+        return None     # a capitalised preposition is inside a title ("the Strength Through Joy programme")
     kept: set[int] = set()
     own = next((m for m in mods if m.i > root.i), None)
     if own is not None and (root.lemma in PHRASAL_VERBS or _phrase_with(parse, root, own)):
