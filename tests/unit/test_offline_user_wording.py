@@ -194,3 +194,8 @@ def test_a_name_without_an_initial_is_stated_by_the_same_name_with_one():
     # twenty-second round (user24n): "Roy J. Plunkett" had left "Roy Plunkett" unstated
     passage = "Mauveine is a purple dye. The dye was first made in 1856 by the chemist William H. Perkin."
     assert verdict_on("Mauveine was first made by William Perkin.", passage).verdict == SUPPORTED
+
+
+def test_held_is_stated_by_takes_place_one_way():
+    passage = "The Highland games take place at Braemar every September, before a large crowd."
+    assert verdict_on("The games are held at Braemar.", passage).verdict == SUPPORTED

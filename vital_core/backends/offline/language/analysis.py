@@ -278,6 +278,8 @@ def lemma_found(lemma: str, target: Analysis, soft: bool = False) -> bool:
         return True
     if act_nouns(lemma) & target.lemmas:
         return True     # the act's noun: "The painting is by Bosch" says it was painted by him
+    if any(all(part in target.lemmas for part in phrase) for phrase in lexicon.STATED_BY_PHRASES.get(lemma, ())):
+        return True
     if lemma in target.name_keys:
         return True
     # a word the vocabulary does not know is a name or a coinage ("twttr", "tweetr"): written, or not stated

@@ -184,6 +184,9 @@ TIME_FRAME: frozenset[str] = _set("time_frame")
 VENUE_HEADS: frozenset[str] = _set("venue_heads")
 # verbs that carry no predicate of their own in a question ("What was the first film?")
 QUESTION_LIGHT_VERBS: frozenset[str] = _set("question_light_verbs")
+# A claim's word that an evidence phrase states, one way only: "was held on Cooper's Hill" is stated by "takes
+# place on Cooper's Hill" (a claim's "held the record" says no "take place").
+STATED_BY_PHRASES: dict = _map("stated_by_phrases")
 # What a question's verb is also answered by: "Where does it take place (happen)?" by "It is held in ...".
 ASKED_AS: dict = _map("asked_as")
 # Asymmetric relations (verb lemma -> relation): who did it to whom matters.
