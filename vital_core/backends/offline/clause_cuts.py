@@ -52,6 +52,8 @@ from vital_core.backends.offline.language.lexicon import (
 )
 from vital_core.backends.offline.language.nlp import Tok
 
+# Cuts nest this deep: a clause or a description cut off at most three times, then the verb's modifiers once more
+# ("... Willem Kolff, a young Dutch doctor who built it in the hospital at Kampen during the German occupation")
 MAX_DEPTH = 4
 
 
@@ -290,7 +292,7 @@ def cut_claim(claim: str, finish, depth: int = 0) -> list[str]:
     parse = ClaimParse(claim)
     if depth >= MAX_DEPTH or parse.root is None or parse.root.pos not in ("VERB", "AUX"):
         return [claim]
-    structural = _structural_cut(parse)
+    structural = _structural_cut(parse) if depth < MAX_DEPTH - 1 else None
     if structural is not None:
         removed, extras = structural
         main = parse.words({t.i for t in parse.toks} - removed)
