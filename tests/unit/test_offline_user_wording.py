@@ -199,3 +199,17 @@ def test_a_name_without_an_initial_is_stated_by_the_same_name_with_one():
 def test_held_is_stated_by_takes_place_one_way():
     passage = "The Highland games take place at Braemar every September, before a large crowd."
     assert verdict_on("The games are held at Braemar.", passage).verdict == SUPPORTED
+
+
+def test_initials_are_the_name_they_abbreviate():
+    # twenty-second round (user24j): cut off from its "whose" clause, "designed by R. J. Mitchell" was
+    # contradicted by "Designed by Reginald Mitchell"
+    passage = "Designed by Reginald Mitchell at Supermarine, the fighter first flew in 1936."
+    assert verdict_on("The fighter was designed by R. J. Mitchell.", passage).verdict == SUPPORTED
+    assert verdict_on("The fighter was designed by T. J. Mitchell.", passage).verdict == CONTRADICTED
+
+
+def test_the_end_of_a_range_is_no_rival_of_a_day_inside_its_year():
+    passage = "In the trials, 19 people were hanged, the first on 10 June 1692 and the last on 22 September."
+    assert verdict_on("Between June and September 1692, 19 people were hanged.", passage).verdict != CONTRADICTED
+    assert verdict_on("Between June and September 1693, 19 people were hanged.", passage).verdict == CONTRADICTED

@@ -171,7 +171,8 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
                   and not time_offset(target.text, v) and not of_another_verb(claim, target, v)
                   # a distance from somewhere is no rival of a size ("110 metres long" / "2.5 km south of ...")
                   and not distance_and_size(claim.text, value, target.text, v) and not vague(target.text, v)]
-        if not rivals or derivable(value, target) or not same_instance(claim, target):
+        if not rivals or derivable(value, target) or not same_instance(claim, target) \
+                or _range_end(claim, value, rivals):
             continue
         if any(consistent(value, v) for v in rivals):
             if not claimed_by_rival(value, claim, target, rivals):
@@ -199,6 +200,16 @@ def value_conflict(claim: Analysis, target: Analysis, context: Context) -> str |
                               soft=True) >= context.rest_needed:
             return mismatch_reason(value, rivals[0])
     return None
+
+
+_RANGE_OPENING = re.compile(r"\b(?:between|from)\s+(?:\S+\s+){1,3}(?:and|to)\s+$", re.IGNORECASE)
+
+
+def _range_end(claim: Analysis, value: Value, rivals: list[Value]) -> bool:
+    """The value ends a range ("between June and September 1692") and a rival is a day of its year ("10 June
+    1692"), which the range may hold: no other value in the claim's slot."""
+    return bool(_RANGE_OPENING.search(claim.text[:value.start])) \
+        and any(v.kind == "date" and v.value == value.value for v in rivals)
 
 
 def of_another_noun(claim: Analysis, target: Analysis, value: Value) -> bool:

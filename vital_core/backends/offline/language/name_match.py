@@ -94,7 +94,12 @@ def name_found(name: str, target: Analysis) -> bool:
               if w.lower() not in NAME_GLUE]
     core = [t for t in tokens if t not in GENERIC_HEADS and t not in TITLES] or tokens
     words = _word_forms(target)
-    initialled = any(len(w.strip(".")) == 1 for w in name.split())
+    parts = name.split()
+    if len(parts) >= 2 and all(len(p.strip(".")) == 1 for p in parts[:-1]) and any(
+            len(other.split()) >= 2 and other.split()[-1].lower() == parts[-1].lower()
+            and other[:1].lower() == parts[0][:1].lower() for other in target.names):
+        return True     # "R. J. Mitchell" is "Reginald Mitchell": initials, the first one his first name's
+    initialled = any(len(w.strip(".")) == 1 for w in parts)
     for other in target.names:
         extra = set(other.lower().split()) - set(name.lower().split())
         if initialled and set(name.lower().split()) < set(other.lower().split()) \
