@@ -179,16 +179,16 @@ def _split_modifiers(parse: ClaimParse, kids: list[Tok], mods: list[Tok], kept: 
     for m, span in zip(mods, spans):
         opening = parse.toks[min(span)]
         subjects = [parse.toks[i] for i in span if parse.toks[i].dep in SUBJECT_DEPS]
+        own_subjects = [t for t in subjects if t.head == m.i]
         if m.dep in ("advcl", "ccomp") and opening.lemma in SUBORDINATORS and opening.i != m.i \
                 and subjects and not any(t.pos in ("PRON", "DET") for t in subjects):
             claims.append(parse.words(span - {opening.i}))    # a clause with its own subject stands alone
         elif m.dep == "advcl" and opening.lemma in _SAID_OF_SUBJECT and opening.i != m.i and subject is not None \
-                and [t.lemma for t in subjects if t.head == m.i] == ["it"] and subject.pos in ("NOUN", "PROPN"):
+                and [t.lemma for t in own_subjects] == ["it"] and subject.pos in ("NOUN", "PROPN"):
             # "The site lies south of Uffington, although it was part of Berkshire until 1974": "it" is the
             # sentence's subject ("The site lies although it was ..." was no claim)
             said = noun_phrase(parse, subject, span)
-            pronoun = next(t.i for t in subjects if t.head == m.i)
-            claims.append(f"{said[:1].upper() + said[1:]} {parse.words(span - {opening.i, pronoun})}")
+            claims.append(f"{said[:1].upper() + said[1:]} {parse.words(span - {opening.i, own_subjects[0].i})}")
         else:
             claims.append(parse.words(core | span))
     return claims if all(enough(c) for c in claims) else None

@@ -125,8 +125,8 @@ def _one_of(parse: ClaimParse, t: Tok, span: set[int]) -> bool:
 
 
 def _a_description(parse: ClaimParse, t: Tok, span: set[int]) -> bool:
-    det = parse.child(t.i, "det")
-    return t.pos == "NOUN" and det is not None and det.lemma in ("a", "an") and det.i == min(span)
+    det = parse.indefinite(t.i)
+    return t.pos == "NOUN" and det is not None and det.i == min(span)
 
 
 def _complement_described(parse: ClaimParse, t: Tok, span: set[int]) -> Tok | None:
@@ -262,17 +262,23 @@ def done_to_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     return cut, [f"{noun_phrase(parse, subject, cut)} {be_form(parse, subject, past)} {parse.words(span)}"]
 
 
+def _named_and_described(parse: ClaimParse, noun: Tok) -> Tok | None:
+    """The named subject of "X is a/an <noun> ..." ("Adolphe Adam was a French composer"), or None."""
+    root, subject = parse.root, parse.child(parse.root.i, *SUBJECT_DEPS)
+    if root.lemma != "be" or noun.dep != "attr" or noun.head != root.i or parse.indefinite(noun.i) is None \
+            or subject is None or not subject.text[:1].isupper() or subject.pos == "PRON":
+        return None
+    return subject
+
+
 def done_by_subject(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     """A relative clause on what a named subject is: "Adolphe Adam was a French composer who also wrote O Holy
     Night" -> "Adolphe Adam was a French composer" and "Adolphe Adam also wrote O Holy Night". A definite
     description ("the first woman who won ...") says which one, and stays whole; so does "a game that follows
     ..." (cut there too, open-ended answers on the dev sets gained RLPs: the kind of thing is no fact to judge)."""
-    root, noun = parse.root, parse.toks[t.head]
-    subject = parse.child(root.i, *SUBJECT_DEPS)
-    det, first = parse.child(noun.i, "det"), parse.toks[min(span)]
-    if t.dep != "relcl" or root.lemma != "be" or noun.dep != "attr" or noun.head != root.i or det is None \
-            or det.lemma not in ("a", "an") or subject is None or not subject.text[:1].isupper() \
-            or subject.pos == "PRON" or first.lemma != "who" or first.dep not in SUBJECT_DEPS \
+    root, noun, first = parse.root, parse.toks[t.head], parse.toks[min(span)]
+    subject = _named_and_described(parse, noun)
+    if t.dep != "relcl" or subject is None or first.lemma != "who" or first.dep not in SUBJECT_DEPS \
             or parse.plural(subject) != parse.plural(noun) or len(span) < 4:
         return None
     # a phrase set off after the clause hangs on the noun or the verb, but says when or where the clause happened ("a
@@ -294,12 +300,10 @@ def whose_clause(parse: ClaimParse, t: Tok, span: set[int]) -> Cut | None:
     if t.dep != "relcl" or first.lemma != "whose" or first.dep != "poss" or len(span) < 4 \
             or parse.toks[first.head].dep not in SUBJECT_DEPS or parse.toks[first.head].head != t.i:
         return None
-    root, subject = parse.root, parse.child(parse.root.i, *SUBJECT_DEPS)
-    attr = parse.child(root.i, "attr")
+    attr = parse.child(parse.root.i, "attr")
+    subject = _named_and_described(parse, attr) if attr is not None else None
     # "is one of the few writing systems whose inventor ...", "the master whose ...": the clause says which
-    if root.lemma == "be" and attr is not None and attr.pos != "PROPN" and noun.i in parse.subtree(attr.i) \
-            and parse.child(attr.i, "det") is not None and parse.child(attr.i, "det").lemma in ("a", "an") \
-            and subject is not None and subject.text[:1].isupper() and subject.pos != "PRON":
+    if subject is not None and attr.pos != "PROPN" and noun.i in parse.subtree(attr.i):
         owner = subject     # "a retired architect from Indiana, whose version ...": the architect's
     elif noun.pos == "PROPN" and parse.comma_before(span) is not None:
         owner = noun

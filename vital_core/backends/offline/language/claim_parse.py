@@ -36,6 +36,11 @@ class ClaimParse:
     def child(self, i: int, *deps: str) -> Tok | None:
         return next((self.toks[c] for c in self.children[i] if self.toks[c].dep in deps), None)
 
+    def indefinite(self, i: int) -> Tok | None:
+        """The noun's "a"/"an", when it has one."""
+        det = self.child(i, "det")
+        return det if det is not None and det.lemma in ("a", "an") else None
+
     def words(self, keep: set[int]) -> str:
         """The kept tokens as text: spaced as written, loose commas tidied, no final stop."""
         out = ""

@@ -95,15 +95,15 @@ def name_found(name: str, target: Analysis) -> bool:
     core = [t for t in tokens if t not in GENERIC_HEADS and t not in TITLES] or tokens
     words = _word_forms(target)
     parts = name.split()
-    if len(parts) >= 2 and all(len(p.strip(".")) == 1 for p in parts[:-1]) and any(
+    if len(parts) >= 2 and all(_initial(p) for p in parts[:-1]) and any(
             len(other.split()) >= 2 and other.split()[-1].lower() == parts[-1].lower()
             and other[:1].lower() == parts[0][:1].lower() for other in target.names):
         return True     # "R. J. Mitchell" is "Reginald Mitchell": initials, the first one his first name's
-    initialled = any(len(w.strip(".")) == 1 for w in parts)
+    initialled = any(_initial(w) for w in parts)
     for other in target.names:
         extra = set(other.lower().split()) - set(name.lower().split())
         if initialled and set(name.lower().split()) < set(other.lower().split()) \
-                and any(len(e.strip(".")) == 1 for e in extra):
+                and any(_initial(e) for e in extra):
             # "George H. W. Bush" is not "George W. Bush"; "Roy J. Plunkett" is "Roy Plunkett", whose name
             # gives no initial to tell him from another
             return False
@@ -130,6 +130,11 @@ def name_found(name: str, target: Analysis) -> bool:
     # "Great Wall" for "Great Wall of China", "Hubble" for "Hubble Space Telescope"
     return any(re.match(rf"{re.escape(n.lower())}\b", name.lower()) and n.lower() not in FUNCTION_CAPS
                for n in target.names)
+
+
+def _initial(word: str) -> bool:
+    """"J." or "J": one letter standing for a name."""
+    return len(word.strip(".")) == 1
 
 
 def _name_words(name: str) -> set[str]:
@@ -185,5 +190,5 @@ def _rival_names(name: str, core: list[str], target: Analysis) -> list[str]:
 
 def _written_short(initials: str, target: Analysis) -> bool:
     return any(n.lower() == initials
-               or lexicon.acronym(n) == initials and any(len(w.strip(".")) == 1 for w in n.split())
+               or lexicon.acronym(n) == initials and any(_initial(w) for w in n.split())
                for n in target.names)
